@@ -1,0 +1,50 @@
+# Let's Chat. `make run` and `make test` work on a fresh machine: they install what is missing.
+SHELL := /bin/bash
+export NPM_CONFIG_UPDATE_NOTIFIER := false
+
+.PHONY: run test install system-deps build typecheck test-unit test-client test-integration test-e2e test-harness bench clean
+
+run: install build
+	npm start
+
+# Every tier, in order of cost. Under CI=true no test may skip for a missing component.
+test: install system-deps build typecheck test-unit test-client test-integration test-e2e test-harness
+
+node_modules/.installed: package.json package-lock.json
+	npm ci --no-audit --no-fund
+	@touch $@
+
+install: node_modules/.installed
+
+# Chromium (browser tests) and coturn (relay-only calls) from Debian, when running as root.
+system-deps:
+	@bash scripts/system-deps.sh
+
+dist/index.html: node_modules/.installed webpack.config.ts $(shell find client/src common -type f 2>/dev/null)
+	npm run --silent build
+
+build: dist/index.html
+
+typecheck: install
+	npm run --silent typecheck
+
+test-unit: install
+	npm run --silent test:unit
+
+test-client: install
+	npm run --silent test:client
+
+test-integration: install
+	npm run --silent test:integration
+
+test-e2e: install build
+	npm run --silent test:e2e
+
+test-harness: install
+	npm run --silent test:harness
+
+bench: install build system-deps
+	npm run --silent bench
+
+clean:
+	rm -rf dist var node_modules/.installed

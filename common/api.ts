@@ -1,0 +1,78 @@
+// REST paths, request and response types (SPEC.md §3 and §7).
+
+export const api = {
+  login: '/api/user/login',
+  logout: '/api/user/logout',
+  userId: '/api/user/id',
+  signUp: '/api/user/sign-up',
+  userInfo: '/api/user/info',
+  userSearch: '/api/user/search',
+  oauthLogin: (provider: OAuthProvider) => `/api/oauth/${provider}/login`,
+  oauthCallback: (provider: OAuthProvider) => `/api/oauth/${provider}/callback`,
+  verificationSend: '/api/email/verification/send',
+  verificationVerify: '/api/email/verification/verify',
+  notificationSend: '/api/email/notification/send',
+  chats: '/api/chat-list/chats',
+  nameAndEmail: '/api/chat-list/name-and-email',
+  roomCreate: '/api/chat-room/create',
+  chatHistory: '/api/chat-room/chat-history',
+  updateSubject: '/api/chat-room/update-subject',
+  leaveChat: '/api/chat-room-user/leave-chat',
+  roomSearch: '/api/chat-room/search',
+  addUser: '/api/chat-room/add-user',
+  iceServers: '/api/call/ice-servers',
+  healthz: '/healthz',
+} as const;
+
+export type OAuthProvider = 'google' | 'kakao';
+export const OAUTH_PROVIDERS: readonly OAuthProvider[] = ['google', 'kakao'];
+
+export interface LoginRequest { email: string; password: string }
+export interface LoginResponse { name: string; userId: number }
+export interface OAuthStartResponse { url: string }
+export interface UserIdResponse { userId: number }
+export interface NameAndEmail { name: string; email: string }
+export interface UserSummary { userId: number; name: string; email: string }
+export interface SignUpRequest { name: string; password: string; email: string }
+export interface SignUpResponse { name: string }
+export interface VerificationSendRequest { email: string }
+export interface VerificationVerifyRequest { email: string; code: number | string }
+export interface UpdateInfoRequest { name: string; password: string }
+export interface UpdateInfoResponse { status: 'success' | 'name' }
+export interface ErrorResponse { error: string; message: string }
+
+export interface ChatSummary {
+  chatRoomId: number;
+  chatRoomName: string;
+  lastMessage: string | null;
+  lastMessageTime: string | null;
+  lastReadAt: string | null;
+}
+
+export interface ChatMessage {
+  messageId: number;
+  chatRoomId?: number;
+  senderId: number | null;
+  senderName: string;
+  content: string;
+  enrolledAt: string;
+  clientMsgId?: string | null;
+  leftUserId?: number;
+  addedUserEmail?: string;
+}
+
+export interface ChatHistoryResponse {
+  totalPages: number;
+  chatRoomName: string;
+  users: UserSummary[];
+  messages: ChatMessage[];
+}
+
+export interface CreateRoomRequest { targetUserId: number; targetUserName?: string }
+export interface CreateRoomResponse { chatRoomId: number }
+export interface UpdateSubjectRequest { chatRoomId: number; chatRoomName: string }
+export interface RoomSearchResponse { allUsers: UserSummary[]; chatRoomUsers: number[] }
+export interface AddUserRequest { chatRoomId: number; userId: number }
+export interface NotificationRequest { chatRoomId: number }
+
+export interface IceServer { urls: string | string[]; username?: string; credential?: string }

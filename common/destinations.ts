@@ -1,0 +1,55 @@
+// Every STOMP destination of SPEC.md §7: builders and patterns. No other file spells these
+// out as literals.
+
+export const CALL_SIGNALS = ['incoming', 'accepted', 'rejected', 'offer', 'answer', 'ice-candidate', 'hangup'] as const;
+export type CallSignal = (typeof CALL_SIGNALS)[number];
+
+export const WEBSOCKET_PATH = '/websocket';
+
+export const topics = {
+  privateChat: (chatRoomId: number | string) => `/topic/private-chat/${chatRoomId}`,
+  toggleRefresh: (userId: number | string) => `/topic/toggle-refresh/${userId}`,
+};
+
+export const queues = {
+  call: (signal: CallSignal, userId: number | string) => `/queue/call/${signal}/${userId}`,
+};
+
+export const app = {
+  privateMessage: '/app/private-message',
+  userActive: '/app/user-active',
+  userInactive: '/app/user-inactive',
+  callInitiate: '/app/call/initiate',
+  callAccept: '/app/call/accept',
+  callReject: '/app/call/reject',
+  callOffer: '/app/call/offer',
+  callAnswer: '/app/call/answer',
+  callIceCandidate: '/app/call/ice-candidate',
+  callHangup: '/app/call/hangup',
+} as const;
+export type AppDestination = (typeof app)[keyof typeof app];
+
+const ID = '([1-9][0-9]{0,15})';
+export const patterns = {
+  privateChat: new RegExp(`^/topic/private-chat/${ID}$`),
+  toggleRefresh: new RegExp(`^/topic/toggle-refresh/${ID}$`),
+  callQueue: new RegExp(`^/queue/call/(${CALL_SIGNALS.join('|')})/${ID}$`),
+  /** Benchmark-only broker destinations (never authorised in the product). */
+  benchTopic: /^\/topic\/bench\.[A-Za-z0-9_.-]{1,64}$/,
+};
+
+export type ParsedDestination =
+  | { kind: 'privateChat'; chatRoomId: number }
+  | { kind: 'toggleRefresh'; userId: number }
+  | { kind: 'callQueue'; signal: CallSignal; userId: number }
+  | { kind: 'unknown' };
+
+export function parseSubscriptionDestination(destination: string): ParsedDestination {
+  let m = patterns.privateChat.exec(destination);
+  if (m) return { kind: 'privateChat', chatRoomId: Number(m[1]) };
+  m = patterns.toggleRefresh.exec(destination);
+  if (m) return { kind: 'toggleRefresh', userId: Number(m[1]) };
+  m = patterns.callQueue.exec(destination);
+  if (m) return { kind: 'callQueue', signal: m[1] as CallSignal, userId: Number(m[2]) };
+  return { kind: 'unknown' };
+}

@@ -1,0 +1,115 @@
+// STOMP payload types (SPEC.md §3, §7) and their runtime decoders. A decoder returns the typed
+// payload or throws PayloadError with a message fit for a STOMP ERROR frame.
+
+export class PayloadError extends Error {}
+
+type Json = Record<string, unknown>;
+
+function object(body: string): Json {
+  let value: unknown;
+  try {
+    value = JSON.parse(body);
+  } catch {
+    throw new PayloadError('body is not valid JSON');
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    throw new PayloadError('body must be a JSON object');
+  }
+  return value as Json;
+}
+
+/** A positive integer id; numeric strings are accepted because older clients send them. */
+function id(o: Json, key: string): number {
+  const raw = o[key];
+  const n = typeof raw === 'string' && /^[0-9]{1,16}$/.test(raw) ? Number(raw) : raw;
+  if (typeof n !== 'number' || !Number.isSafeInteger(n) || n <= 0) {
+    throw new PayloadError(`${key} must be a positive integer`);
+  }
+  return n;
+}
+
+function optionalId(o: Json, key: string): number | undefined {
+  return o[key] === undefined || o[key] === null ? undefined : id(o, key);
+}
+
+function string(o: Json, key: string, max: number): string {
+  const v = o[key];
+  if (typeof v !== 'string') throw new PayloadError(`${key} must be a string`);
+  if (v.length > max) throw new PayloadError(`${key} is longer than ${max} characters`);
+  return v;
+}
+
+function optionalString(o: Json, key: string, max: number): string | undefined {
+  return o[key] === undefined || o[key] === null ? undefined : string(o, key, max);
+}
+
+const SDP_MAX = 32 * 1024;
+
+export interface PrivateMessagePayload { chatRoomId: number; senderId?: number; content: string; clientMsgId?: string }
+export interface PresencePayload { chatRoomId: number; userId?: number }
+export interface CallPartyPayload { targetUserId: number; userId?: number }
+export interface SdpPayload { targetUserId: number; sdp: unknown }
+export interface IceCandidatePayload { targetUserId: number; candidate: unknown }
+export interface HangupPayload { targetUserId: number }
+
+/** What the server delivers on /topic/private-chat/{id}. */
+export interface ChatMessageEvent {
+  messageId: number;
+  chatRoomId: number;
+  senderId: number | null;
+  senderName: string;
+  content: string;
+  enrolledAt: string;
+  clientMsgId?: string | null;
+  leftUserId?: number;
+  addedUserEmail?: string;
+}
+
+/** What the server delivers on /queue/call/{signal}/{uid}. */
+export interface CallEvent {
+  userId: number;
+  name?: string;
+  targetUserId?: number;
+  sdp?: unknown;
+  candidate?: unknown;
+  reason?: 'busy' | 'timeout' | 'rejected' | 'disconnected';
+}
+
+function sdpLike(o: Json, key: string): unknown {
+  const v = o[key];
+  if (v === undefined || v === null) throw new PayloadError(`${key} is required`);
+  if (JSON.stringify(v).length > SDP_MAX) throw new PayloadError(`${key} is too large`);
+  return v;
+}
+
+export const decode = {
+  privateMessage(body: string): PrivateMessagePayload {
+    const o = object(body);
+    return {
+      chatRoomId: id(o, 'chatRoomId'),
+      senderId: optionalId(o, 'senderId'),
+      content: string(o, 'content', 3000),
+      clientMsgId: optionalString(o, 'clientMsgId', 64),
+    };
+  },
+  presence(body: string): PresencePayload {
+    const o = object(body);
+    return { chatRoomId: id(o, 'chatRoomId'), userId: optionalId(o, 'userId') };
+  },
+  callParty(body: string): CallPartyPayload {
+    const o = object(body);
+    return { targetUserId: id(o, 'targetUserId'), userId: optionalId(o, 'userId') };
+  },
+  sdp(body: string): SdpPayload {
+    const o = object(body);
+    return { targetUserId: id(o, 'targetUserId'), sdp: sdpLike(o, 'sdp') };
+  },
+  iceCandidate(body: string): IceCandidatePayload {
+    const o = object(body);
+    return { targetUserId: id(o, 'targetUserId'), candidate: sdpLike(o, 'candidate') };
+  },
+  hangup(body: string): HangupPayload {
+    const o = object(body);
+    return { targetUserId: id(o, 'targetUserId') };
+  },
+};

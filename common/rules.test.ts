@@ -1,0 +1,37 @@
+import { expect } from 'chai';
+import { isSearchableKeyword, isSendableMessage, isValidEmail, isValidName, isValidRoomName } from './rules';
+
+describe('validation rules (SPEC.md §5)', () => {
+  it('accepts names that start with a letter or - . \' and continue with letters, spaces or - . \'', () => {
+    for (const ok of ['Kim', '김철수', "O'Brien", '-dash', '.dot', 'Mary Ann', 'ㄱㄴ', 'a'.repeat(100)]) {
+      expect(isValidName(ok), ok).to.equal(true);
+    }
+  });
+  it('refuses empty, too long, digit-led or symbol-bearing names', () => {
+    for (const bad of ['', ' Kim', '1abc', 'abc1', 'a_b', 'a@b', '<script>', 'a'.repeat(101)]) {
+      expect(isValidName(bad), bad).to.equal(false);
+    }
+  });
+  it('checks e-mail shape and the 100-character limit', () => {
+    expect(isValidEmail('a@b.co')).to.equal(true);
+    expect(isValidEmail('a@b')).to.equal(false);
+    expect(isValidEmail('a b@c.de')).to.equal(false);
+    expect(isValidEmail('x\r\nBcc: y@z.io')).to.equal(false);
+    expect(isValidEmail(`${'a'.repeat(96)}@b.co`)).to.equal(false);
+  });
+  it('sends no search for an empty or %-only keyword', () => {
+    expect(isSearchableKeyword('  ')).to.equal(false);
+    expect(isSearchableKeyword(' % ')).to.equal(false);
+    expect(isSearchableKeyword('%a')).to.equal(true);
+  });
+  it('sends no blank message and none over 3000 characters', () => {
+    expect(isSendableMessage(' \n ')).to.equal(false);
+    expect(isSendableMessage('a'.repeat(3000))).to.equal(true);
+    expect(isSendableMessage('a'.repeat(3001))).to.equal(false);
+  });
+  it('allows room names of 1 to 50 characters after trimming', () => {
+    expect(isValidRoomName('  ')).to.equal(false);
+    expect(isValidRoomName('a'.repeat(50))).to.equal(true);
+    expect(isValidRoomName('a'.repeat(51))).to.equal(false);
+  });
+});

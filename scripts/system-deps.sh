@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# Installs the Debian packages the tests need (Chromium, coturn) and makes sure MariaDB runs.
+# Without root it only reports what is missing: the tests then say so loudly (and fail in CI).
+set -euo pipefail
+missing=()
+command -v chromium >/dev/null || missing+=(chromium)
+command -v turnserver >/dev/null || missing+=(coturn)
+if ((${#missing[@]})); then
+  if [[ $(id -u) == 0 ]]; then
+    echo "installing from Debian: ${missing[*]}"
+    apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null
+  else
+    echo "WARNING: missing ${missing[*]} and not root: the tests that need them will say so" >&2
+  fi
+fi
+# MariaDB is started before sessions on these machines; start it again if it has stopped.
+if ! mariadb -h 127.0.0.1 -u root -e 'select 1' >/dev/null 2>&1; then
+  if [[ $(id -u) == 0 && -x /usr/sbin/mariadbd ]]; then
+    echo "starting MariaDB"
+    start-stop-daemon --start --oknodo --background --exec /usr/sbin/mariadbd
+    for _ in $(seq 1 30); do mariadb -h 127.0.0.1 -u root -e 'select 1' >/dev/null 2>&1 && break; sleep 1; done
+  fi
+fi
+exit 0

@@ -1,0 +1,111 @@
+// The environment, parsed and validated once (DESIGN.md §5). Nothing else reads process.env.
+
+export interface OAuthClientConfig {
+  clientId: string;
+  clientSecret: string;
+  authUrl: string;
+  tokenUrl: string;
+  userInfoUrl: string;
+}
+
+export interface Config {
+  port: number;
+  host: string;
+  /** From PUBLIC_URL, or http://localhost:{port} (then resolved after listening, for port 0). */
+  publicUrl: string;
+  publicUrlFromPort: boolean;
+  publicOrigin: string;
+  secureCookies: boolean;
+  databaseUrl: string;
+  smtpUrl: string | null;
+  mailFrom: string;
+  mailDir: string;
+  staticDir: string;
+  oauth: { google: OAuthClientConfig | null; kakao: OAuthClientConfig | null };
+  stunUrls: string[];
+  turnUrls: string[];
+  turnSecret: string | null;
+  turnTtlSeconds: number;
+  redisUrl: string | null;
+  logLevel: string;
+}
+
+export class ConfigError extends Error {}
+
+type Env = Record<string, string | undefined>;
+
+function int(env: Env, key: string, fallback: number, min: number, max: number): number {
+  const raw = env[key];
+  if (raw === undefined || raw === '') return fallback;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < min || n > max) throw new ConfigError(`${key} must be an integer from ${min} to ${max}, got "${raw}"`);
+  return n;
+}
+
+function list(env: Env, key: string): string[] {
+  return (env[key] ?? '').split(/[\s,]+/).filter(Boolean);
+}
+
+function oauthClient(env: Env, prefix: 'GOOGLE' | 'KAKAO', defaults: { auth: string; token: string; userInfo: string }): OAuthClientConfig | null {
+  const clientId = env[`${prefix}_CLIENT_ID`];
+  if (!clientId) return null;
+  return {
+    clientId,
+    // Kakao allows clients without a secret; Google always issues one.
+    clientSecret: env[`${prefix}_CLIENT_SECRET`] ?? '',
+    authUrl: env[`${prefix}_AUTH_URL`] || defaults.auth,
+    tokenUrl: env[`${prefix}_TOKEN_URL`] || defaults.token,
+    userInfoUrl: env[`${prefix}_USERINFO_URL`] || defaults.userInfo,
+  };
+}
+
+export function loadConfig(env: Env = process.env): Config {
+  const port = int(env, 'PORT', 8080, 0, 65535);
+  const publicUrl = (env.PUBLIC_URL || `http://localhost:${port}`).replace(/\/+$/, '');
+  let origin: URL;
+  try {
+    origin = new URL(publicUrl);
+  } catch {
+    throw new ConfigError(`PUBLIC_URL is not a URL: "${publicUrl}"`);
+  }
+  const databaseUrl = env.DATABASE_URL || 'sqlite:var/letschat.sqlite3';
+  if (!/^(sqlite:|mysql:\/\/)/.test(databaseUrl)) throw new ConfigError('DATABASE_URL must start with sqlite: or mysql://');
+  return {
+    port,
+    host: env.HOST || '127.0.0.1',
+    publicUrl,
+    publicUrlFromPort: !env.PUBLIC_URL,
+    publicOrigin: origin.origin,
+    secureCookies: origin.protocol === 'https:',
+    databaseUrl,
+    smtpUrl: env.SMTP_URL || null,
+    mailFrom: env.MAIL_FROM || "Let's Chat <no-reply@localhost>",
+    mailDir: env.MAIL_DIR || 'var/mail',
+    staticDir: env.STATIC_DIR || 'dist',
+    oauth: {
+      google: oauthClient(env, 'GOOGLE', {
+        auth: 'https://accounts.google.com/o/oauth2/v2/auth',
+        token: 'https://oauth2.googleapis.com/token',
+        userInfo: 'https://openidconnect.googleapis.com/v1/userinfo',
+      }),
+      kakao: oauthClient(env, 'KAKAO', {
+        auth: 'https://kauth.kakao.com/oauth/authorize',
+        token: 'https://kauth.kakao.com/oauth/token',
+        userInfo: 'https://kapi.kakao.com/v2/user/me',
+      }),
+    },
+    stunUrls: list(env, 'STUN_URLS'),
+    turnUrls: list(env, 'TURN_URLS'),
+    turnSecret: env.TURN_SECRET || null,
+    turnTtlSeconds: int(env, 'TURN_TTL', 3600, 60, 7 * 24 * 3600),
+    redisUrl: env.REDIS_URL || null,
+    logLevel: env.LOG_LEVEL || 'info',
+  };
+}
+
+/** The configuration once the real port is known (PORT=0 picks one at listen time). */
+export function withListeningPort(config: Config, port: number): Config {
+  if (!config.publicUrlFromPort) return { ...config, port };
+  const publicUrl = `http://localhost:${port}`;
+  return { ...config, port, publicUrl, publicOrigin: new URL(publicUrl).origin };
+}

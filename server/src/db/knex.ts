@@ -1,0 +1,50 @@
+// One Knex instance for the configured database: SQLite (better-sqlite3) by default, or
+// MySQL/MariaDB (mysql2). Migrations in migrations/ serve both.
+import fs from 'node:fs';
+import path from 'node:path';
+import knexFactory, { type Knex } from 'knex';
+
+export type { Knex };
+
+export const MIGRATIONS_DIR = path.resolve(__dirname, '../../../migrations');
+
+export function isSqlite(db: Knex): boolean {
+  return db.client.config.client === 'better-sqlite3';
+}
+
+export function createDatabase(databaseUrl: string): Knex {
+  if (databaseUrl.startsWith('sqlite:')) {
+    const filename = databaseUrl.slice('sqlite:'.length) || ':memory:';
+    if (filename !== ':memory:') fs.mkdirSync(path.dirname(path.resolve(filename)), { recursive: true });
+    return knexFactory({
+      client: 'better-sqlite3',
+      connection: { filename },
+      useNullAsDefault: true,
+      pool: {
+        min: 1,
+        max: 1,
+        afterCreate(conn: { pragma(s: string): unknown }, done: (err: Error | null, conn: unknown) => void) {
+          conn.pragma('journal_mode = WAL');
+          conn.pragma('synchronous = NORMAL');
+          conn.pragma('foreign_keys = ON');
+          conn.pragma('busy_timeout = 5000');
+          done(null, conn);
+        },
+      },
+    });
+  }
+  return knexFactory({
+    client: 'mysql2',
+    connection: { uri: databaseUrl, charset: 'utf8mb4', timezone: 'Z', supportBigNumbers: true } as Knex.MySql2ConnectionConfig & { uri: string },
+    pool: { min: 0, max: 10 },
+  });
+}
+
+export async function migrateLatest(db: Knex): Promise<void> {
+  await db.migrate.latest({ directory: MIGRATIONS_DIR, loadExtensions: ['.ts'] });
+}
+
+/** A database round trip, for /healthz. */
+export async function ping(db: Knex): Promise<void> {
+  await db.raw('select 1');
+}

@@ -1,0 +1,8 @@
+// Structured JSON logs (pino). One root logger per server; features take a child.
+import pino, { type Logger } from 'pino';
+
+export type { Logger };
+
+export function createLogger(level: string): Logger {
+  return pino({ level, base: undefined, timestamp: pino.stdTimeFunctions.isoTime });
+}

@@ -1,0 +1,122 @@
+// Composition root: config → db → features → HTTP + STOMP transport. start() and stop() let
+// tests run a real server on port 0.
+import uWS from 'uWebSockets.js';
+import { loadConfig, withListeningPort, type Config } from './config';
+import { createDatabase, migrateLatest, ping, type Knex } from './db/knex';
+import { createFeatures, type Clock } from './features';
+import { createLogger, type Logger } from './log';
+import { HttpTransport, type Route } from './transport/http';
+import type { Publisher } from './stomp/api';
+
+export interface RunningServer {
+  port: number;
+  url: string;
+  config: Config;
+  db: Knex;
+  stop(): Promise<void>;
+}
+
+export interface StartOptions {
+  log?: Logger;
+  clock?: Clock;
+}
+
+/** The package silently falls back to a slow JavaScript implementation when its binary cannot load. */
+export function uwsImplementation(): 'native' | 'fallback' {
+  return String(uWS.App).includes('[native code]') ? 'native' : 'fallback';
+}
+
+function healthRoute(db: Knex): Route {
+  return {
+    method: 'GET',
+    path: '/healthz',
+    public: true,
+    async handle() {
+      try {
+        await ping(db);
+        return { json: { status: 'ok' } };
+      } catch {
+        return { status: 503, json: { status: 'unavailable', message: 'database unreachable' } };
+      }
+    },
+  };
+}
+
+// Replaced by the STOMP broker's publisher once it is wired in.
+const noPublisher: Publisher = {
+  publish() {},
+  publishToUser() {},
+  unsubscribeUser() {},
+  closeAuthSession() {},
+  connectionCount: () => 0,
+  onDisconnect() {},
+};
+
+export async function start(initialConfig: Config, options: StartOptions = {}): Promise<RunningServer> {
+  const log = options.log ?? createLogger(initialConfig.logLevel);
+  const clock = options.clock ?? Date.now;
+  log.info({ uws: uwsImplementation() }, 'uWebSockets.js implementation loaded');
+
+  const db = createDatabase(initialConfig.databaseUrl);
+  await migrateLatest(db);
+
+  // Listen first so that PORT=0 resolves to a real port before anything derives PUBLIC_URL
+  // from it; uWS consults routes per request, so they may be added after listening.
+  const app = uWS.App();
+  const listenSocket = await new Promise<uWS.us_listen_socket>((resolve, reject) => {
+    app.listen(initialConfig.host, initialConfig.port, (socket) =>
+      socket ? resolve(socket) : reject(new Error(`cannot listen on ${initialConfig.host}:${initialConfig.port}`)),
+    );
+  });
+  const port = uWS.us_socket_local_port(listenSocket);
+  const config = withListeningPort(initialConfig, port);
+
+  const publisher = noPublisher;
+  const features = createFeatures({ config, db, log, clock, publisher });
+
+  const http = new HttpTransport({
+    publicOrigin: config.publicOrigin,
+    secureCookies: config.secureCookies,
+    staticDir: config.staticDir,
+    authenticator: features.authenticator,
+    log,
+  });
+  http.add([healthRoute(db), ...features.list.flatMap((f) => f.routes ?? [])]);
+  http.mount(app);
+
+  const url = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`;
+  log.info({ port, url, publicUrl: config.publicUrl, database: config.databaseUrl.split(':')[0] }, 'listening');
+
+  let stopped = false;
+  return {
+    port,
+    url,
+    config,
+    db,
+    async stop() {
+      if (stopped) return;
+      stopped = true;
+      uWS.us_listen_socket_close(listenSocket);
+      for (const f of features.list) await f.stop?.();
+      await db.destroy();
+      log.info('stopped');
+    },
+  };
+}
+
+if (require.main === module) {
+  const config = loadConfig();
+  start(config).then(
+    (server) => {
+      const shutdown = () => {
+        server.stop().then(() => process.exit(0), () => process.exit(1));
+      };
+      process.once('SIGTERM', shutdown);
+      process.once('SIGINT', shutdown);
+    },
+    (err) => {
+      console.error(JSON.stringify({ level: 'fatal', msg: 'failed to start', err: String(err?.stack ?? err) }));
+      process.exit(1);
+    },
+  );
+}

@@ -1,0 +1,41 @@
+// What the STOMP layer offers to features, and what features give it. Features depend on
+// these types only, never on sockets or frames.
+
+/** The user behind a STOMP connection, from the session cookie checked at the upgrade. */
+export interface StompPrincipal {
+  userId: number;
+  /** The HTTP login session the socket was opened with (logout closes its sockets). */
+  authSessionId: string;
+  /** This connection's STOMP session id. */
+  connectionId: string;
+}
+
+/** Handles a SEND to one /app/... destination. Throwing StompHandlerError answers ERROR. */
+export type AppHandler = (user: StompPrincipal, body: string) => Promise<void> | void;
+
+export class StompHandlerError extends Error {}
+
+/** Decides whether a user may SUBSCRIBE to a destination. */
+export type SubscriptionAuthorizer = (user: StompPrincipal, destination: string) => Promise<boolean> | boolean;
+
+export interface Publisher {
+  /** Every subscriber of the destination receives a MESSAGE. */
+  publish(destination: string, body: string | object): void;
+  /** Only the given user's sessions subscribed to the destination receive it. */
+  publishToUser(userId: number, destination: string, body: string | object): void;
+  /** Ends the user's subscriptions to a destination at once (e.g. after leaving a room). */
+  unsubscribeUser(userId: number, destination: string): void;
+  /** Closes every socket opened with this login session (logout, expiry). */
+  closeAuthSession(authSessionId: string): void;
+  /** How many live STOMP connections the user has. */
+  connectionCount(userId: number): number;
+  /** Called when one of the user's connections closes, with the connections left. */
+  onDisconnect(listener: (user: StompPrincipal, remaining: number) => void): void;
+}
+
+/** A feature's contribution to the STOMP router. */
+export interface StompFeature {
+  handlers?: Record<string, AppHandler>;
+  /** Return true to allow, false to deny, undefined when the destination is not this feature's. */
+  authorize?: (user: StompPrincipal, destination: string) => Promise<boolean | undefined> | boolean | undefined;
+}

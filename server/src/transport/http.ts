@@ -1,0 +1,322 @@
+// HTTP on uWebSockets.js: routing, JSON bodies, cookies, CSRF and size checks, static files.
+// The uWS lifecycle rules this file follows are in LIFECYCLE.md beside it.
+import fs from 'node:fs';
+import path from 'node:path';
+import type { HttpRequest as UwsRequest, HttpResponse as UwsResponse, TemplatedApp } from 'uWebSockets.js';
+import { parse as parseCookies, serialize as serializeCookie, type SerializeOptions } from 'cookie';
+import type { Logger } from '../log';
+import { HttpError } from './errors';
+
+export const MAX_BODY_BYTES = 64 * 1024;
+export const SESSION_COOKIE = 'sid';
+
+export type Method = 'GET' | 'POST' | 'PATCH' | 'DELETE' | 'PUT';
+
+/** Who is calling, established from the session cookie only. */
+export interface Principal {
+  userId: number;
+  sessionId: string;
+}
+
+export interface SessionAuthenticator {
+  authenticate(token: string): Promise<Principal | null>;
+}
+
+export interface RequestContext {
+  method: Method;
+  path: string;
+  query: URLSearchParams;
+  headers: Record<string, string>;
+  cookies: Record<string, string | undefined>;
+  body: unknown;
+  remoteAddress: string;
+  /** Set on every route that is not public. */
+  user: Principal | null;
+}
+
+export interface Reply {
+  status?: number;
+  json?: unknown;
+  headers?: Record<string, string>;
+  setCookies?: string[];
+  /** 302 to this location. */
+  redirect?: string;
+}
+
+export interface Route {
+  method: Method;
+  path: string;
+  /** Public routes run without a session (login, sign-up, verification, OAuth, health). */
+  public?: boolean;
+  handle(ctx: RequestContext): Promise<Reply> | Reply;
+}
+
+/** The signed-in user of a non-public route. */
+export function userOf(ctx: RequestContext): Principal {
+  if (!ctx.user) throw new HttpError(401, 'unauthorized', 'login required');
+  return ctx.user;
+}
+
+export interface HttpOptions {
+  publicOrigin: string;
+  secureCookies: boolean;
+  staticDir: string;
+  authenticator: SessionAuthenticator;
+  log: Logger;
+}
+
+export function cookie(name: string, value: string, options: SerializeOptions & { secure: boolean }): string {
+  return serializeCookie(name, value, { httpOnly: true, sameSite: 'lax', path: '/', ...options });
+}
+
+const STATUS_TEXT: Record<number, string> = {
+  200: 'OK', 201: 'Created', 204: 'No Content', 302: 'Found', 400: 'Bad Request', 401: 'Unauthorized',
+  403: 'Forbidden', 404: 'Not Found', 405: 'Method Not Allowed', 409: 'Conflict', 413: 'Payload Too Large',
+  415: 'Unsupported Media Type', 429: 'Too Many Requests', 500: 'Internal Server Error', 502: 'Bad Gateway',
+  503: 'Service Unavailable',
+};
+
+const SECURITY_HEADERS: Record<string, string> = {
+  'X-Content-Type-Options': 'nosniff',
+  'Referrer-Policy': 'same-origin',
+  'X-Frame-Options': 'DENY',
+};
+
+const PAGE_CSP =
+  "default-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self' ws: wss:; " +
+  "media-src 'self' blob: mediastream:; frame-ancestors 'none'; base-uri 'self'; form-action 'self'";
+
+interface RawRequest {
+  method: string;
+  path: string;
+  query: string;
+  headers: Record<string, string>;
+  remoteAddress: string;
+}
+
+interface Outgoing {
+  status: number;
+  headers: Record<string, string>;
+  setCookies: string[];
+  body: string | Buffer;
+}
+
+const MIME: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8', '.js': 'text/javascript; charset=utf-8', '.css': 'text/css; charset=utf-8',
+  '.svg': 'image/svg+xml', '.png': 'image/png', '.ico': 'image/x-icon', '.json': 'application/json',
+  '.txt': 'text/plain; charset=utf-8', '.map': 'application/json', '.woff2': 'font/woff2',
+};
+
+interface StaticFile { body: Buffer; type: string; immutable: boolean }
+
+/** The built client, read once at start: it is small and never changes while serving. */
+function loadStatic(dir: string): Map<string, StaticFile> {
+  const files = new Map<string, StaticFile>();
+  if (!fs.existsSync(dir)) return files;
+  const walk = (d: string) => {
+    for (const entry of fs.readdirSync(d, { withFileTypes: true })) {
+      const full = path.join(d, entry.name);
+      if (entry.isDirectory()) walk(full);
+      else {
+        const rel = '/' + path.relative(dir, full).split(path.sep).join('/');
+        files.set(rel, {
+          body: fs.readFileSync(full),
+          type: MIME[path.extname(full)] ?? 'application/octet-stream',
+          immutable: /\.[0-9a-f]{8,}\./.test(entry.name),
+        });
+      }
+    }
+  };
+  walk(dir);
+  return files;
+}
+
+function json(status: number, value: unknown, headers: Record<string, string> = {}): Outgoing {
+  return {
+    status,
+    headers: { 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'no-store', ...headers },
+    setCookies: [],
+    body: value === undefined ? '' : JSON.stringify(value),
+  };
+}
+
+function errorBody(status: number, code: string, message: string, headers: Record<string, string> = {}): Outgoing {
+  return json(status, { error: code, message }, headers);
+}
+
+const STATE_CHANGING = new Set(['POST', 'PATCH', 'PUT', 'DELETE']);
+
+export class HttpTransport {
+  private readonly routes = new Map<string, Route>();
+  private readonly staticFiles: Map<string, StaticFile>;
+
+  constructor(private readonly options: HttpOptions) {
+    this.staticFiles = loadStatic(options.staticDir);
+    if (!this.staticFiles.has('/index.html')) {
+      options.log.warn({ staticDir: options.staticDir }, 'client is not built: pages answer a plain notice (run make build)');
+    }
+  }
+
+  add(routes: Route[]): this {
+    for (const route of routes) {
+      const key = `${route.method} ${route.path}`;
+      if (this.routes.has(key)) throw new Error(`route defined twice: ${key}`);
+      this.routes.set(key, route);
+    }
+    return this;
+  }
+
+  mount(app: TemplatedApp): void {
+    app.any('/*', (res, req) => this.onRequest(res, req));
+  }
+
+  private onRequest(res: UwsResponse, req: UwsRequest): void {
+    // Everything from req must be copied now: it is invalid after this callback returns.
+    const headers: Record<string, string> = {};
+    req.forEach((k, v) => {
+      headers[k] = v;
+    });
+    const raw: RawRequest = {
+      method: req.getMethod().toUpperCase(),
+      path: req.getUrl(),
+      query: req.getQuery() ?? '',
+      headers,
+      remoteAddress: Buffer.from(res.getRemoteAddressAsText()).toString(),
+    };
+    const state = { aborted: false };
+    res.onAborted(() => {
+      state.aborted = true;
+    });
+    const route = this.routes.get(`${raw.method} ${raw.path}`);
+    if (!route) {
+      this.send(res, state, this.fallback(raw));
+      return;
+    }
+    const declared = Number(headers['content-length'] ?? 0);
+    if (declared > MAX_BODY_BYTES) {
+      this.send(res, state, errorBody(413, 'payload_too_large', `body over ${MAX_BODY_BYTES} bytes`), true);
+      return;
+    }
+    // uWS never calls onData for a request without a body: only read when one is announced.
+    const hasBody = declared > 0 || headers['transfer-encoding'] !== undefined;
+    const proceed = (body: Buffer | null) => {
+      if (body === null) {
+        this.send(res, state, errorBody(413, 'payload_too_large', `body over ${MAX_BODY_BYTES} bytes`), true);
+        return;
+      }
+      this.dispatch(route, raw, body).then(
+        (out) => this.send(res, state, out),
+        (err) => {
+          this.options.log.error({ err, path: raw.path }, 'route failed');
+          this.send(res, state, errorBody(500, 'internal', 'internal error'));
+        },
+      );
+    };
+    if (hasBody) this.readBody(res, state, proceed);
+    else proceed(Buffer.alloc(0));
+  }
+
+  /** Collects the body up to the limit; null when it grows past it. */
+  private readBody(res: UwsResponse, state: { aborted: boolean }, done: (body: Buffer | null) => void): void {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let overflow = false;
+    res.onData((chunk, isLast) => {
+      if (state.aborted || overflow) return;
+      size += chunk.byteLength;
+      if (size > MAX_BODY_BYTES) {
+        overflow = true;
+        done(null);
+        return;
+      }
+      // The chunk's memory is reused by uWS after this callback: copy it.
+      chunks.push(Buffer.from(new Uint8Array(chunk)));
+      if (isLast) done(Buffer.concat(chunks));
+    });
+  }
+
+  private async dispatch(route: Route, raw: RawRequest, body: Buffer): Promise<Outgoing> {
+    try {
+      if (STATE_CHANGING.has(raw.method)) {
+        const origin = raw.headers.origin;
+        if (origin !== undefined && origin !== this.options.publicOrigin) {
+          return errorBody(403, 'forbidden_origin', 'cross-origin request refused');
+        }
+      }
+      let parsed: unknown = undefined;
+      if (body.length > 0) {
+        const type = (raw.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
+        if (type !== 'application/json') return errorBody(415, 'unsupported_media_type', 'body must be application/json');
+        try {
+          parsed = JSON.parse(body.toString('utf8'));
+        } catch {
+          return errorBody(400, 'malformed_json', 'body is not valid JSON');
+        }
+      }
+      const cookies = parseCookies(raw.headers.cookie ?? '');
+      let user: Principal | null = null;
+      const token = cookies[SESSION_COOKIE];
+      if (token) user = await this.options.authenticator.authenticate(token);
+      if (!route.public && !user) return errorBody(401, 'unauthorized', 'login required');
+      const reply = await route.handle({
+        method: raw.method as Method,
+        path: raw.path,
+        query: new URLSearchParams(raw.query),
+        headers: raw.headers,
+        cookies,
+        body: parsed,
+        remoteAddress: raw.remoteAddress,
+        user,
+      });
+      return this.toOutgoing(reply);
+    } catch (err) {
+      if (err instanceof HttpError) return errorBody(err.status, err.code, err.message, err.headers);
+      throw err;
+    }
+  }
+
+  private toOutgoing(reply: Reply): Outgoing {
+    if (reply.redirect) {
+      return { status: 302, headers: { Location: reply.redirect, 'Cache-Control': 'no-store', ...reply.headers }, setCookies: reply.setCookies ?? [], body: '' };
+    }
+    const out = json(reply.status ?? 200, reply.json ?? {}, reply.headers);
+    out.setCookies = reply.setCookies ?? [];
+    return out;
+  }
+
+  private fallback(raw: RawRequest): Outgoing {
+    if (raw.path.startsWith('/api/') || raw.path === '/api') {
+      const known = [...this.routes.values()].some((r) => r.path === raw.path);
+      return known ? errorBody(405, 'method_not_allowed', 'method not allowed') : errorBody(404, 'not_found', 'no such API');
+    }
+    if (raw.method !== 'GET' && raw.method !== 'HEAD') return errorBody(405, 'method_not_allowed', 'method not allowed');
+    const file = this.staticFiles.get(raw.path);
+    if (file && raw.path !== '/index.html') {
+      return {
+        status: 200,
+        headers: { 'Content-Type': file.type, 'Cache-Control': file.immutable ? 'public, max-age=31536000, immutable' : 'no-cache' },
+        setCookies: [],
+        body: file.body,
+      };
+    }
+    // Every client route answers index.html; the client itself shows the 404 page.
+    const index = this.staticFiles.get('/index.html');
+    if (!index) {
+      return { status: 503, headers: { 'Content-Type': 'text/plain; charset=utf-8' }, setCookies: [], body: 'The client is not built. Run: make build\n' };
+    }
+    return { status: 200, headers: { 'Content-Type': index.type, 'Cache-Control': 'no-cache', 'Content-Security-Policy': PAGE_CSP }, setCookies: [], body: index.body };
+  }
+
+  private send(res: UwsResponse, state: { aborted: boolean }, out: Outgoing, close = false): void {
+    if (state.aborted) return;
+    state.aborted = true; // a response is written once
+    res.cork(() => {
+      res.writeStatus(`${out.status} ${STATUS_TEXT[out.status] ?? 'Status'}`);
+      for (const [k, v] of Object.entries(SECURITY_HEADERS)) res.writeHeader(k, v);
+      for (const [k, v] of Object.entries(out.headers)) res.writeHeader(k, v);
+      for (const c of out.setCookies) res.writeHeader('Set-Cookie', c);
+      if (close) res.end(out.body, true);
+      else res.end(out.body);
+    });
+  }
+}
