@@ -6,6 +6,8 @@ import type { Knex } from '../db/knex';
 import type { Logger } from '../log';
 import type { Publisher, StompFeature } from '../stomp/api';
 import type { Route, SessionAuthenticator } from '../transport/http';
+import { createAccounts } from './accounts';
+import { createMailer, type Mailer } from './mail/mailer';
 
 /** Milliseconds since the epoch; injected so tests can move time. */
 export type Clock = () => number;
@@ -16,6 +18,7 @@ export interface Deps {
   log: Logger;
   clock: Clock;
   publisher: Publisher;
+  mailer: Mailer;
 }
 
 export interface ServerFeature {
@@ -29,9 +32,10 @@ export interface Features {
   list: ServerFeature[];
 }
 
-export function createFeatures(deps: Deps): Features {
-  void deps;
-  // Until the accounts feature lands nobody can sign in.
-  const authenticator: SessionAuthenticator = { authenticate: async () => null };
-  return { authenticator, list: [] };
+/** The mailer may be passed in (tests); otherwise it is made from the configuration. */
+export function createFeatures(input: Omit<Deps, 'mailer'> & { mailer?: Mailer }): Features {
+  const deps: Deps = { ...input, mailer: input.mailer ?? createMailer(input.config, input.log) };
+  const accounts = createAccounts(deps);
+  const authenticator: SessionAuthenticator = accounts.sessions;
+  return { authenticator, list: [accounts.feature] };
 }

@@ -1,0 +1,83 @@
+// REST routes of the accounts feature: login, logout, who am I, profile.
+import { api, type LoginResponse, type NameAndEmail, type UpdateInfoResponse, type UserIdResponse } from '../../../../common/api';
+import { LIMITS } from '../../../../common/rules';
+import type { Publisher } from '../../stomp/api';
+import { SESSION_COOKIE, userOf, type Route } from '../../transport/http';
+import type { AccountsService } from './accounts-service';
+import { clearedSessionCookie, sessionCookie } from './session-cookie';
+import { objectBody, stringField } from './validation';
+
+export interface AccountsRoutesDeps {
+  accounts: AccountsService;
+  publisher: Publisher;
+  secureCookies: boolean;
+}
+
+// Long enough for any password manager's output, short enough to bound hashing work.
+const MAX_PASSWORD = 1024;
+
+export function accountsRoutes({ accounts, publisher, secureCookies }: AccountsRoutesDeps): Route[] {
+  return [
+    {
+      method: 'POST',
+      path: api.login,
+      public: true,
+      async handle(ctx) {
+        const body = objectBody(ctx.body);
+        const email = stringField(body, 'email', LIMITS.loginInput);
+        const password = stringField(body, 'password', MAX_PASSWORD);
+        const { user, session } = await accounts.login(email, password);
+        // A new token at every login: the one this browser held before stops working.
+        if (ctx.user) {
+          await accounts.endSession(ctx.user.sessionId);
+          publisher.closeAuthSession(ctx.user.sessionId);
+        }
+        const json: LoginResponse = { name: user.name, userId: user.id };
+        return { json, setCookies: [sessionCookie(session.token, secureCookies)] };
+      },
+    },
+    {
+      method: 'POST',
+      path: api.logout,
+      async handle(ctx) {
+        const { sessionId } = userOf(ctx);
+        await accounts.endSession(sessionId);
+        publisher.closeAuthSession(sessionId);
+        return { json: { status: 'success' }, setCookies: [clearedSessionCookie(secureCookies)] };
+      },
+    },
+    {
+      method: 'GET',
+      path: api.userId,
+      async handle(ctx) {
+        const { userId } = userOf(ctx);
+        const user = await accounts.profile(userId);
+        const json: UserIdResponse = { userId: user.id };
+        // The app asks this on every start: renew the cookie's lifetime as the session's idle
+        // limit slides forward.
+        const token = ctx.cookies[SESSION_COOKIE];
+        return { json, setCookies: token ? [sessionCookie(token, secureCookies)] : [] };
+      },
+    },
+    {
+      method: 'GET',
+      path: api.nameAndEmail,
+      async handle(ctx) {
+        const user = await accounts.profile(userOf(ctx).userId);
+        const json: NameAndEmail = { name: user.name, email: user.email };
+        return { json };
+      },
+    },
+    {
+      method: 'PATCH',
+      path: api.userInfo,
+      async handle(ctx) {
+        const body = objectBody(ctx.body);
+        const name = stringField(body, 'name', LIMITS.name);
+        const password = stringField(body, 'password', MAX_PASSWORD);
+        const json: UpdateInfoResponse = { status: await accounts.updateInfo(userOf(ctx).userId, name, password) };
+        return { json };
+      },
+    },
+  ];
+}

@@ -1,0 +1,74 @@
+// Account rules: creating users, logging in (with the per-address failure limit), profile
+// reads and updates. Routes decode input and call exactly one of these.
+import { isValidName, normalizeEmail } from '../../../../common/rules';
+import type { Clock } from '..';
+import { badRequest, tooManyRequests, unauthorized } from '../../transport/errors';
+import { LoginFailuresRepository } from './login-failures-repository';
+import { hashPassword, verifyAgainstDummy, verifyPassword } from './passwords';
+import { retryAfterMs, retryAfterSeconds, type RateWindow } from './rate-window';
+import type { NewSession, Sessions } from './sessions';
+import { UsersRepository, type User } from './users-repository';
+
+export const LOGIN_FAILURE_WINDOW: RateWindow = { limit: 10, windowMs: 15 * 60 * 1000 };
+const LOGIN_MISMATCH = 'email or password does not match';
+
+export interface LoggedIn {
+  user: User;
+  session: NewSession;
+}
+
+export class AccountsService {
+  constructor(
+    private readonly users: UsersRepository,
+    private readonly sessions: Sessions,
+    private readonly failures: LoginFailuresRepository,
+    private readonly clock: Clock,
+  ) {}
+
+  async login(rawEmail: string, password: string): Promise<LoggedIn> {
+    const email = normalizeEmail(rawEmail);
+    const now = this.clock();
+    const recent = await this.failures.timesSince(email, now - LOGIN_FAILURE_WINDOW.windowMs);
+    const wait = retryAfterMs(recent, LOGIN_FAILURE_WINDOW, now);
+    if (wait > 0) throw tooManyRequests(retryAfterSeconds(wait), 'too many failed logins for this address');
+
+    const user = await this.users.findByEmail(email);
+    const matches = user?.passwordHash ? await verifyPassword(user.passwordHash, password) : await verifyAgainstDummy(password);
+    if (!user || !matches) {
+      await this.failures.record(email, now);
+      throw unauthorized(LOGIN_MISMATCH);
+    }
+    await this.failures.clear(email, now - LOGIN_FAILURE_WINDOW.windowMs);
+    return { user, session: await this.sessions.create(user.id) };
+  }
+
+  /** A session for a user already proven by other means (OAuth). */
+  startSession(userId: number): Promise<NewSession> {
+    return this.sessions.create(userId);
+  }
+
+  endSession(sessionId: string): Promise<void> {
+    return this.sessions.destroy(sessionId);
+  }
+
+  async profile(userId: number): Promise<User> {
+    const user = await this.users.findById(userId);
+    // The session outlived its user (deleted by an operator): treat as signed out.
+    if (!user) throw unauthorized();
+    return user;
+  }
+
+  /**
+   * Sets name and password. 'name' (and no change) when the name is the current one and the
+   * password is the current password: there is nothing to update.
+   */
+  async updateInfo(userId: number, name: string, password: string): Promise<'success' | 'name'> {
+    if (!isValidName(name)) throw badRequest('invalid name', 'invalid_name');
+    if (password.length === 0) throw badRequest('the password must not be empty', 'empty_password');
+    const user = await this.profile(userId);
+    if (user.name === name && user.passwordHash && (await verifyPassword(user.passwordHash, password))) return 'name';
+    await this.users.update(userId, { name, passwordHash: await hashPassword(password) });
+    return 'success';
+  }
+}
+

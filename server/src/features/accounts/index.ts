@@ -1,0 +1,23 @@
+// The accounts feature assembled: repositories, session authenticator, service and routes.
+import type { Deps, ServerFeature } from '..';
+import { AccountsService } from './accounts-service';
+import { accountsRoutes } from './accounts-routes';
+import { LoginFailuresRepository } from './login-failures-repository';
+import { Sessions } from './sessions';
+import { SessionsRepository } from './sessions-repository';
+import { UsersRepository } from './users-repository';
+
+export interface AccountsFeature {
+  feature: ServerFeature;
+  sessions: Sessions;
+  accounts: AccountsService;
+  users: UsersRepository;
+}
+
+export function createAccounts(deps: Deps): AccountsFeature {
+  const users = new UsersRepository(deps.db);
+  const sessions = new Sessions(new SessionsRepository(deps.db), deps.clock);
+  const accounts = new AccountsService(users, sessions, new LoginFailuresRepository(deps.db), deps.clock);
+  const routes = accountsRoutes({ accounts, publisher: deps.publisher, secureCookies: deps.config.secureCookies });
+  return { feature: { routes }, sessions, accounts, users };
+}

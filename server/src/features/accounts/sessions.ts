@@ -1,0 +1,46 @@
+// Login sessions: a random 256-bit token in the cookie, its SHA-256 in the database, expiring
+// after 14 idle days. Any node can check a cookie because the state is in the database.
+import type { Clock } from '..';
+import type { Principal, SessionAuthenticator } from '../../transport/http';
+import { SessionsRepository } from './sessions-repository';
+import { randomToken, sha256Hex } from './tokens';
+
+export const SESSION_IDLE_MS = 14 * 24 * 60 * 60 * 1000;
+/** Last use is written at most this often, so busy sessions do not write on every request. */
+const TOUCH_INTERVAL_MS = 60 * 1000;
+
+export interface NewSession {
+  token: string;
+  sessionId: string;
+}
+
+export class Sessions implements SessionAuthenticator {
+  constructor(
+    private readonly repo: SessionsRepository,
+    private readonly clock: Clock,
+  ) {}
+
+  async create(userId: number): Promise<NewSession> {
+    const token = randomToken();
+    const id = await this.repo.insert(sha256Hex(token), userId, this.clock());
+    return { token, sessionId: String(id) };
+  }
+
+  async authenticate(token: string): Promise<Principal | null> {
+    if (token.length > 200) return null;
+    const session = await this.repo.findByTokenHash(sha256Hex(token));
+    if (!session) return null;
+    const now = this.clock();
+    if (now - session.lastSeenAtMs >= SESSION_IDLE_MS) {
+      await this.repo.delete(session.id);
+      return null;
+    }
+    if (now - session.lastSeenAtMs >= TOUCH_INTERVAL_MS) await this.repo.touch(session.id, now);
+    return { userId: session.userId, sessionId: String(session.id) };
+  }
+
+  async destroy(sessionId: string): Promise<void> {
+    const id = Number(sessionId);
+    if (Number.isSafeInteger(id)) await this.repo.delete(id);
+  }
+}
