@@ -7,6 +7,7 @@ import type { Logger } from '../log';
 import type { Publisher, StompFeature } from '../stomp/api';
 import type { Route, SessionAuthenticator } from '../transport/http';
 import { createAccounts } from './accounts';
+import { createCalls } from './calls';
 import { createMailer, type Mailer } from './mail/mailer';
 
 /** Milliseconds since the epoch; injected so tests can move time. */
@@ -37,5 +38,5 @@ export function createFeatures(input: Omit<Deps, 'mailer'> & { mailer?: Mailer }
   const deps: Deps = { ...input, mailer: input.mailer ?? createMailer(input.config, input.log) };
   const accounts = createAccounts(deps);
   const authenticator: SessionAuthenticator = accounts.sessions;
-  return { authenticator, list: [accounts.feature] };
+  return { authenticator, list: [accounts.feature, createCalls(deps)] };
 }

@@ -1,0 +1,141 @@
+// The state of each one-to-one call (SPEC.md §4 Call, issue 5's server rules): a call is
+// ringing from the caller's initiate until the callee accepts, then active until either side
+// hangs up, the ring times out or a party's last connection drops. A user is in at most one
+// call. Offers, answers and candidates pass only between the two parties of an active call,
+// so a third user cannot inject them.
+//
+// Signals that do not fit the current state (a late accept after a hang-up, a candidate after
+// the call ended) are ordinary races between two people, not attacks: they are dropped and the
+// method answers false, so the sender's connection is not torn down.
+//
+// The state lives in this process: one node holds every call (a cross-node bus would have to
+// carry it before calls can span nodes).
+import type { CallSignal } from '../../../../common/destinations';
+import type { CallEvent } from '../../../../common/payloads';
+
+export const DEFAULT_RING_TIMEOUT_MS = 60_000;
+
+export type RelaySignal = 'offer' | 'answer' | 'ice-candidate';
+
+export interface CallPorts {
+  /** Sends a call event to every connection of the user subscribed to that signal's queue. */
+  deliver(userId: number, signal: CallSignal, event: CallEvent): void;
+  /** Runs `fire` after `ms` milliseconds; the returned function cancels it. */
+  schedule(ms: number, fire: () => void): () => void;
+}
+
+type Phase = 'ringing' | 'active';
+
+interface Call {
+  caller: number;
+  callee: number;
+  phase: Phase;
+  cancelRing: () => void;
+}
+
+export type InitiateOutcome = 'ringing' | 'busy' | 'already-ringing';
+
+export class CallService {
+  /** Both parties of a call map to the same record. */
+  private readonly byUser = new Map<number, Call>();
+
+  constructor(
+    private readonly ports: CallPorts,
+    private readonly ringTimeoutMs: number = DEFAULT_RING_TIMEOUT_MS,
+  ) {}
+
+  /** The caller rings the callee, unless either of them is already in a call. */
+  initiate(caller: number, callerName: string, callee: number): InitiateOutcome {
+    const existing = this.byUser.get(caller);
+    // A repeated initiate of the same ringing call (a double click, a resend) changes nothing.
+    if (existing && existing.phase === 'ringing' && existing.caller === caller && existing.callee === callee) {
+      return 'already-ringing';
+    }
+    if (existing || this.byUser.has(callee)) {
+      this.ports.deliver(caller, 'rejected', { userId: callee, reason: 'busy' });
+      return 'busy';
+    }
+    const call: Call = { caller, callee, phase: 'ringing', cancelRing: () => {} };
+    call.cancelRing = this.ports.schedule(this.ringTimeoutMs, () => this.ringTimedOut(call));
+    this.byUser.set(caller, call);
+    this.byUser.set(callee, call);
+    this.ports.deliver(callee, 'incoming', { userId: caller, name: callerName });
+    return 'ringing';
+  }
+
+  /** The callee takes the call that is ringing from this caller. */
+  accept(callee: number, caller: number): boolean {
+    const call = this.ringingBetween(caller, callee);
+    if (!call) return false;
+    call.cancelRing();
+    call.phase = 'active';
+    this.ports.deliver(caller, 'accepted', { userId: callee });
+    return true;
+  }
+
+  /** The callee turns down the call that is ringing from this caller. */
+  reject(callee: number, caller: number): boolean {
+    const call = this.ringingBetween(caller, callee);
+    if (!call) return false;
+    this.end(call);
+    this.ports.deliver(caller, 'rejected', { userId: callee, reason: 'rejected' });
+    return true;
+  }
+
+  /** An offer, answer or candidate from one party of an active call to the other. */
+  relay(from: number, to: number, signal: RelaySignal, content: Pick<CallEvent, 'sdp' | 'candidate'>): boolean {
+    const call = this.callBetween(from, to);
+    if (!call || call.phase !== 'active') return false;
+    this.ports.deliver(to, signal, { ...content, userId: from, targetUserId: to });
+    return true;
+  }
+
+  /** Either party ends the call, ringing or active. */
+  hangup(from: number, to: number): boolean {
+    const call = this.callBetween(from, to);
+    if (!call) return false;
+    this.end(call);
+    this.ports.deliver(to, 'hangup', { userId: from, targetUserId: to });
+    return true;
+  }
+
+  /** The user's last connection closed: the call cannot go on, so the peer is told. */
+  disconnected(userId: number): boolean {
+    const call = this.byUser.get(userId);
+    if (!call) return false;
+    this.end(call);
+    const peer = call.caller === userId ? call.callee : call.caller;
+    this.ports.deliver(peer, 'hangup', { userId, targetUserId: peer, reason: 'disconnected' });
+    return true;
+  }
+
+  /** Cancels every ring timer (server shutdown). */
+  stop(): void {
+    for (const call of new Set(this.byUser.values())) this.end(call);
+  }
+
+  private ringTimedOut(call: Call): void {
+    if (this.byUser.get(call.caller) !== call || call.phase !== 'ringing') return;
+    this.end(call);
+    this.ports.deliver(call.caller, 'hangup', { userId: call.callee, targetUserId: call.caller, reason: 'timeout' });
+    this.ports.deliver(call.callee, 'hangup', { userId: call.caller, targetUserId: call.callee, reason: 'timeout' });
+  }
+
+  private callBetween(a: number, b: number): Call | undefined {
+    const call = this.byUser.get(a);
+    if (!call) return undefined;
+    const pair = (call.caller === a && call.callee === b) || (call.caller === b && call.callee === a);
+    return pair ? call : undefined;
+  }
+
+  private ringingBetween(caller: number, callee: number): Call | undefined {
+    const call = this.byUser.get(callee);
+    return call && call.phase === 'ringing' && call.caller === caller && call.callee === callee ? call : undefined;
+  }
+
+  private end(call: Call): void {
+    call.cancelRing();
+    this.byUser.delete(call.caller);
+    this.byUser.delete(call.callee);
+  }
+}

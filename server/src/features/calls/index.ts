@@ -1,0 +1,33 @@
+// The calls feature assembled: the in-memory call state, its STOMP handlers, the ICE-servers
+// route, and the hang-up when a party's last connection drops.
+import { queues } from '../../../../common/destinations';
+import type { Deps, ServerFeature } from '..';
+import { callHandlers } from './calls-handlers';
+import { CallsRepository } from './calls-repository';
+import { callsRoutes } from './calls-routes';
+import { CallService, DEFAULT_RING_TIMEOUT_MS } from './calls-service';
+
+export function createCalls(deps: Deps): ServerFeature {
+  const { config, publisher, log } = deps;
+  const calls = new CallService(
+    {
+      deliver: (userId, signal, event) => publisher.publishToUser(userId, queues.call(signal, userId), event),
+      schedule: (ms, fire) => {
+        const timer = setTimeout(fire, ms);
+        return () => clearTimeout(timer);
+      },
+    },
+    config.callRingTimeoutMs ?? DEFAULT_RING_TIMEOUT_MS,
+  );
+  publisher.onDisconnect((user, remaining) => {
+    if (remaining === 0) calls.disconnected(user.userId);
+  });
+  if (config.turnUrls.length > 0 && !config.turnSecret) log.warn('TURN_URLS is set without TURN_SECRET: TURN servers are not offered');
+  return {
+    routes: callsRoutes(config, deps.clock),
+    stomp: { handlers: callHandlers(calls, new CallsRepository(deps.db), log.child({ feature: 'calls' })) },
+    async stop() {
+      calls.stop();
+    },
+  };
+}

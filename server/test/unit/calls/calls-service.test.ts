@@ -1,0 +1,204 @@
+import { expect } from 'chai';
+import type { CallSignal } from '../../../../common/destinations';
+import type { CallEvent } from '../../../../common/payloads';
+import { CallService, type CallPorts } from '../../../src/features/calls/calls-service';
+
+interface Delivery { to: number; signal: CallSignal; event: CallEvent }
+
+/** Records deliveries and holds timers until the test fires them. */
+class FakePorts implements CallPorts {
+  deliveries: Delivery[] = [];
+  timers: Array<{ ms: number; fire: () => void; cancelled: boolean }> = [];
+
+  deliver(to: number, signal: CallSignal, event: CallEvent): void {
+    this.deliveries.push({ to, signal, event });
+  }
+
+  schedule(ms: number, fire: () => void): () => void {
+    const timer = { ms, fire, cancelled: false };
+    this.timers.push(timer);
+    return () => {
+      timer.cancelled = true;
+    };
+  }
+
+  /** Fires every pending timer, as if their time had come. */
+  elapse(): void {
+    for (const t of this.timers.filter((t) => !t.cancelled)) {
+      t.cancelled = true;
+      t.fire();
+    }
+  }
+
+  take(): Delivery[] {
+    const d = this.deliveries;
+    this.deliveries = [];
+    return d;
+  }
+}
+
+const ALICE = 1;
+const BOB = 2;
+const CAROL = 3;
+
+describe('the call state machine', () => {
+  let ports: FakePorts;
+  let calls: CallService;
+
+  beforeEach(() => {
+    ports = new FakePorts();
+    calls = new CallService(ports, 60_000);
+  });
+
+  function ring(): void {
+    calls.initiate(ALICE, 'Alice', BOB);
+    ports.take();
+  }
+
+  function connect(): void {
+    ring();
+    calls.accept(BOB, ALICE);
+    ports.take();
+  }
+
+  it('rings the callee with the caller’s id and name', () => {
+    expect(calls.initiate(ALICE, 'Alice', BOB)).to.equal('ringing');
+    expect(ports.take()).to.deep.equal([{ to: BOB, signal: 'incoming', event: { userId: ALICE, name: 'Alice' } }]);
+    expect(ports.timers.map((t) => t.ms)).to.deep.equal([60_000]);
+  });
+
+  it('tells the caller when the callee accepts, and stops the ring timer', () => {
+    ring();
+    expect(calls.accept(BOB, ALICE)).to.equal(true);
+    expect(ports.take()).to.deep.equal([{ to: ALICE, signal: 'accepted', event: { userId: BOB } }]);
+    expect(ports.timers.every((t) => t.cancelled)).to.equal(true);
+  });
+
+  it('tells the caller when the callee rejects, and ends the call', () => {
+    ring();
+    expect(calls.reject(BOB, ALICE)).to.equal(true);
+    expect(ports.take()).to.deep.equal([{ to: ALICE, signal: 'rejected', event: { userId: BOB, reason: 'rejected' } }]);
+    expect(calls.accept(BOB, ALICE)).to.equal(false);
+    expect(calls.initiate(ALICE, 'Alice', CAROL)).to.equal('ringing');
+  });
+
+  it('does not let the caller accept or reject its own call', () => {
+    ring();
+    expect(calls.accept(ALICE, BOB)).to.equal(false);
+    expect(calls.reject(ALICE, BOB)).to.equal(false);
+    expect(ports.take()).to.deep.equal([]);
+  });
+
+  it('passes offers, answers and candidates between the two parties of an accepted call, marked with the sender', () => {
+    connect();
+    expect(calls.relay(ALICE, BOB, 'offer', { sdp: { type: 'offer', sdp: 'v=0' } })).to.equal(true);
+    expect(calls.relay(BOB, ALICE, 'answer', { sdp: { type: 'answer', sdp: 'v=0' } })).to.equal(true);
+    expect(calls.relay(BOB, ALICE, 'ice-candidate', { candidate: { candidate: 'c' } })).to.equal(true);
+    expect(ports.take()).to.deep.equal([
+      { to: BOB, signal: 'offer', event: { sdp: { type: 'offer', sdp: 'v=0' }, userId: ALICE, targetUserId: BOB } },
+      { to: ALICE, signal: 'answer', event: { sdp: { type: 'answer', sdp: 'v=0' }, userId: BOB, targetUserId: ALICE } },
+      { to: ALICE, signal: 'ice-candidate', event: { candidate: { candidate: 'c' }, userId: BOB, targetUserId: ALICE } },
+    ]);
+  });
+
+  it('passes no offer while the call is still ringing', () => {
+    ring();
+    expect(calls.relay(ALICE, BOB, 'offer', { sdp: 'x' })).to.equal(false);
+    expect(ports.take()).to.deep.equal([]);
+  });
+
+  it('lets no third user inject offers, answers or candidates into another pair’s call', () => {
+    connect();
+    expect(calls.relay(CAROL, BOB, 'offer', { sdp: 'x' })).to.equal(false);
+    expect(calls.relay(CAROL, ALICE, 'answer', { sdp: 'x' })).to.equal(false);
+    expect(calls.relay(CAROL, ALICE, 'ice-candidate', { candidate: 'x' })).to.equal(false);
+    expect(calls.relay(ALICE, CAROL, 'offer', { sdp: 'x' })).to.equal(false);
+    expect(calls.hangup(CAROL, ALICE)).to.equal(false);
+    expect(ports.take()).to.deep.equal([]);
+  });
+
+  it('answers busy to a caller whose callee is ringing, and does not disturb that call', () => {
+    ring();
+    expect(calls.initiate(CAROL, 'Carol', BOB)).to.equal('busy');
+    expect(ports.take()).to.deep.equal([{ to: CAROL, signal: 'rejected', event: { userId: BOB, reason: 'busy' } }]);
+    expect(calls.accept(BOB, ALICE)).to.equal(true);
+  });
+
+  it('answers busy to a caller whose callee is in a call, caller or callee', () => {
+    connect();
+    expect(calls.initiate(CAROL, 'Carol', ALICE)).to.equal('busy');
+    expect(calls.initiate(CAROL, 'Carol', BOB)).to.equal('busy');
+    expect(ports.take().map((d) => [d.to, d.signal, d.event.reason])).to.deep.equal([
+      [CAROL, 'rejected', 'busy'],
+      [CAROL, 'rejected', 'busy'],
+    ]);
+  });
+
+  it('does not let a user who is in a call start another', () => {
+    connect();
+    expect(calls.initiate(BOB, 'Bob', CAROL)).to.equal('busy');
+    expect(ports.take()).to.deep.equal([{ to: BOB, signal: 'rejected', event: { userId: CAROL, reason: 'busy' } }]);
+    expect(calls.relay(ALICE, BOB, 'offer', { sdp: 'x' })).to.equal(true);
+  });
+
+  it('ignores a repeated initiate of the call that is already ringing', () => {
+    ring();
+    expect(calls.initiate(ALICE, 'Alice', BOB)).to.equal('already-ringing');
+    expect(ports.take()).to.deep.equal([]);
+    expect(calls.accept(BOB, ALICE)).to.equal(true);
+  });
+
+  it('hangs up both sides when nobody answers before the ring timeout', () => {
+    ring();
+    ports.elapse();
+    expect(ports.take()).to.deep.equal([
+      { to: ALICE, signal: 'hangup', event: { userId: BOB, targetUserId: ALICE, reason: 'timeout' } },
+      { to: BOB, signal: 'hangup', event: { userId: ALICE, targetUserId: BOB, reason: 'timeout' } },
+    ]);
+    expect(calls.accept(BOB, ALICE)).to.equal(false);
+  });
+
+  it('never times out a call that was answered', () => {
+    connect();
+    ports.elapse();
+    expect(ports.take()).to.deep.equal([]);
+    expect(calls.relay(ALICE, BOB, 'offer', { sdp: 'x' })).to.equal(true);
+  });
+
+  it('ends a ringing call when the caller hangs up, telling the callee', () => {
+    ring();
+    expect(calls.hangup(ALICE, BOB)).to.equal(true);
+    expect(ports.take()).to.deep.equal([{ to: BOB, signal: 'hangup', event: { userId: ALICE, targetUserId: BOB } }]);
+    expect(calls.accept(BOB, ALICE)).to.equal(false);
+    expect(ports.timers.every((t) => t.cancelled)).to.equal(true);
+  });
+
+  it('ends an active call when either side hangs up, and frees both for new calls', () => {
+    connect();
+    expect(calls.hangup(BOB, ALICE)).to.equal(true);
+    expect(ports.take()).to.deep.equal([{ to: ALICE, signal: 'hangup', event: { userId: BOB, targetUserId: ALICE } }]);
+    expect(calls.relay(ALICE, BOB, 'offer', { sdp: 'x' })).to.equal(false);
+    expect(calls.initiate(BOB, 'Bob', CAROL)).to.equal('ringing');
+    expect(calls.initiate(ALICE, 'Alice', BOB)).to.equal('busy');
+  });
+
+  it('hangs up on the peer when a party’s last connection drops', () => {
+    connect();
+    expect(calls.disconnected(BOB)).to.equal(true);
+    expect(ports.take()).to.deep.equal([{ to: ALICE, signal: 'hangup', event: { userId: BOB, targetUserId: ALICE, reason: 'disconnected' } }]);
+    expect(calls.disconnected(ALICE)).to.equal(false);
+  });
+
+  it('hangs up on a ringing callee when the caller’s last connection drops', () => {
+    ring();
+    calls.disconnected(ALICE);
+    expect(ports.take()).to.deep.equal([{ to: BOB, signal: 'hangup', event: { userId: ALICE, targetUserId: BOB, reason: 'disconnected' } }]);
+  });
+
+  it('cancels every ring timer when stopped', () => {
+    ring();
+    calls.initiate(CAROL, 'Carol', 4);
+    calls.stop();
+    expect(ports.timers.every((t) => t.cancelled)).to.equal(true);
+  });
+});
