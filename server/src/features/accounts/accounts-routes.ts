@@ -4,6 +4,7 @@ import { LIMITS } from '../../../../common/rules';
 import type { Publisher } from '../../stomp/api';
 import { SESSION_COOKIE, userOf, type Route } from '../../transport/http';
 import type { AccountsService } from './accounts-service';
+import { MAX_PASSWORD_LENGTH } from './passwords';
 import { clearedSessionCookie, sessionCookie } from './session-cookie';
 import { objectBody, stringField } from './validation';
 
@@ -12,9 +13,6 @@ export interface AccountsRoutesDeps {
   publisher: Publisher;
   secureCookies: boolean;
 }
-
-// Long enough for any password manager's output, short enough to bound hashing work.
-const MAX_PASSWORD = 1024;
 
 export function accountsRoutes({ accounts, publisher, secureCookies }: AccountsRoutesDeps): Route[] {
   return [
@@ -25,7 +23,7 @@ export function accountsRoutes({ accounts, publisher, secureCookies }: AccountsR
       async handle(ctx) {
         const body = objectBody(ctx.body);
         const email = stringField(body, 'email', LIMITS.loginInput);
-        const password = stringField(body, 'password', MAX_PASSWORD);
+        const password = stringField(body, 'password', MAX_PASSWORD_LENGTH);
         const { user, session } = await accounts.login(email, password);
         // A new token at every login: the one this browser held before stops working.
         if (ctx.user) {
@@ -74,7 +72,7 @@ export function accountsRoutes({ accounts, publisher, secureCookies }: AccountsR
       async handle(ctx) {
         const body = objectBody(ctx.body);
         const name = stringField(body, 'name', LIMITS.name);
-        const password = stringField(body, 'password', MAX_PASSWORD);
+        const password = stringField(body, 'password', MAX_PASSWORD_LENGTH);
         const json: UpdateInfoResponse = { status: await accounts.updateInfo(userOf(ctx).userId, name, password) };
         return { json };
       },

@@ -6,6 +6,9 @@ import { LoginFailuresRepository } from './login-failures-repository';
 import { Sessions } from './sessions';
 import { SessionsRepository } from './sessions-repository';
 import { UsersRepository } from './users-repository';
+import { VerificationRepository } from './verification-repository';
+import { verificationRoutes } from './verification-routes';
+import { VerificationService } from './verification-service';
 
 export interface AccountsFeature {
   feature: ServerFeature;
@@ -19,5 +22,6 @@ export function createAccounts(deps: Deps): AccountsFeature {
   const sessions = new Sessions(new SessionsRepository(deps.db), deps.clock);
   const accounts = new AccountsService(users, sessions, new LoginFailuresRepository(deps.db), deps.clock);
   const routes = accountsRoutes({ accounts, publisher: deps.publisher, secureCookies: deps.config.secureCookies });
-  return { feature: { routes }, sessions, accounts, users };
+  const verification = new VerificationService(new VerificationRepository(deps.db), users, deps.mailer, deps.clock, deps.log.child({ feature: 'accounts' }));
+  return { feature: { routes: [...routes, ...verificationRoutes(verification)] }, sessions, accounts, users };
 }

@@ -3,6 +3,9 @@ import { hash, verify, type Algorithm } from '@node-rs/argon2';
 
 const ARGON2ID = 2 as Algorithm; // Algorithm.Argon2id; the enum is const, so tsx cannot inline it
 
+/** Long enough for any password manager, short enough to bound the hashing work per request. */
+export const MAX_PASSWORD_LENGTH = 1024;
+
 const OPTIONS = { algorithm: ARGON2ID, memoryCost: 19456, timeCost: 2, parallelism: 1 } as const;
 
 export function hashPassword(password: string): Promise<string> {
