@@ -1,0 +1,11 @@
+import { Outlet } from 'react-router-dom';
+
+/** The layout around every route. */
+export function AppShell() {
+  return (
+    <div className="app">
+      <Outlet />
+      {/* Global overlays (the incoming-call and in-call dialogs) mount here, above every route. */}
+    </div>
+  );
+}

@@ -1,0 +1,17 @@
+// Every feature's long-lived saga. Each is spawned, so one crashing does not stop the others.
+import type { SagaIterator } from 'redux-saga';
+import { all, spawn } from 'redux-saga/effects';
+import { authSaga } from '../features/auth/authSaga';
+import { settingsSaga } from '../features/settings/settingsSaga';
+import { signUpSaga } from '../features/signUp/signUpSaga';
+
+// One line per feature saga.
+export const featureSagas: Array<() => SagaIterator> = [
+  authSaga,
+  signUpSaga,
+  settingsSaga,
+];
+
+export function* rootSaga(): SagaIterator {
+  yield all(featureSagas.map((saga) => spawn(saga)));
+}

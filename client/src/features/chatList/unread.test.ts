@@ -1,0 +1,19 @@
+import { expect } from 'chai';
+import { isUnread } from './unread';
+
+describe('the unread dot of a chat row', () => {
+  const table: Array<[string, { lastMessage: string | null; lastMessageTime: string | null; lastReadAt: string | null }, boolean]> = [
+    ['a room with no message', { lastMessage: null, lastMessageTime: null, lastReadAt: null }, false],
+    ['a room with no message but a read marker', { lastMessage: null, lastMessageTime: null, lastReadAt: '2026-11-21T10:00:00.000Z' }, false],
+    ['a message never read', { lastMessage: '안녕', lastMessageTime: '2026-11-21T10:00:00.000Z', lastReadAt: null }, true],
+    ['a message later than the read marker', { lastMessage: '안녕', lastMessageTime: '2026-11-21T10:00:01.000Z', lastReadAt: '2026-11-21T10:00:00.000Z' }, true],
+    ['a message read at the same instant', { lastMessage: '안녕', lastMessageTime: '2026-11-21T10:00:00.000Z', lastReadAt: '2026-11-21T10:00:00.000Z' }, false],
+    ['a message older than the read marker', { lastMessage: '안녕', lastMessageTime: '2026-11-21T09:00:00.000Z', lastReadAt: '2026-11-21T10:00:00.000Z' }, false],
+    ['times in different offsets compared as instants', { lastMessage: '안녕', lastMessageTime: '2026-11-21T19:00:00+09:00', lastReadAt: '2026-11-21T10:30:00.000Z' }, false],
+  ];
+  for (const [what, chat, expected] of table) {
+    it(`${expected ? 'shows' : 'hides'} the dot for ${what}`, () => {
+      expect(isUnread(chat)).to.equal(expected);
+    });
+  }
+});

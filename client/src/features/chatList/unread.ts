@@ -1,0 +1,12 @@
+// SPEC.md §4: a room is unread when it has a last message and either the user has never read it
+// or that message is later than the user's read marker.
+import type { ChatSummary } from '../../../../common/api';
+
+export function isUnread(chat: Pick<ChatSummary, 'lastMessage' | 'lastMessageTime' | 'lastReadAt'>): boolean {
+  if (chat.lastMessage === null || chat.lastMessageTime === null) return false;
+  if (chat.lastReadAt === null) return true;
+  const last = Date.parse(chat.lastMessageTime);
+  const read = Date.parse(chat.lastReadAt);
+  if (Number.isNaN(read)) return true;
+  return last > read;
+}

@@ -1,0 +1,80 @@
+import { expect } from 'chai';
+import type { ChatMessage, UserSummary } from '../../../../common/api';
+import { addedUserName, applyToParticipants, isSystemMessage, mergeMessages, unconfirmed, type PendingMessage } from './messages';
+
+function msg(messageId: number, extra: Partial<ChatMessage> = {}): ChatMessage {
+  return { messageId, senderId: 1, senderName: 'A', content: `m${messageId}`, enrolledAt: '2026-11-21T10:00:00.000Z', ...extra };
+}
+const ids = (list: ChatMessage[]) => list.map((m) => m.messageId);
+
+describe('merging a room\'s messages', () => {
+  const table: Array<[string, number[], number[], number[]]> = [
+    ['appends live messages after history', [1, 2, 3], [4, 5], [1, 2, 3, 4, 5]],
+    ['puts an older page before the loaded ones', [21, 22], [19, 20], [19, 20, 21, 22]],
+    ['drops a live echo already fetched with history', [1, 2, 3], [3], [1, 2, 3]],
+    ['drops duplicates inside one batch', [], [5, 5, 6], [5, 6]],
+    ['orders out-of-order arrivals by messageId', [1, 4], [3, 2], [1, 2, 3, 4]],
+    ['fills a gap found after a reconnect', [1, 2, 6], [3, 4, 5, 6, 7], [1, 2, 3, 4, 5, 6, 7]],
+    ['keeps an empty room empty', [], [], []],
+  ];
+  for (const [what, existing, incoming, expected] of table) {
+    it(what, () => {
+      expect(ids(mergeMessages(existing.map((id) => msg(id)), incoming.map((id) => msg(id))))).to.deep.equal(expected);
+    });
+  }
+
+  it('lets a re-fetched copy replace the stale one', () => {
+    const merged = mergeMessages([msg(1, { content: 'old' })], [msg(1, { content: 'new' })]);
+    expect(merged.map((m) => m.content)).to.deep.equal(['new']);
+  });
+});
+
+describe('pending sends', () => {
+  const pending: PendingMessage[] = [
+    { clientMsgId: 'a', content: 'one', createdAt: '' },
+    { clientMsgId: 'b', content: 'two', createdAt: '' },
+  ];
+
+  it('stay pending until a message with their clientMsgId is confirmed', () => {
+    expect(unconfirmed(pending, [msg(1, { clientMsgId: 'x' }), msg(2, { clientMsgId: null }), msg(3)])).to.deep.equal(pending);
+    expect(unconfirmed(pending, [msg(4, { clientMsgId: 'a' })]).map((p) => p.clientMsgId)).to.deep.equal(['b']);
+    expect(unconfirmed(pending, [msg(4, { clientMsgId: 'b' }), msg(5, { clientMsgId: 'a' })])).to.deep.equal([]);
+  });
+});
+
+describe('system messages and the participant list', () => {
+  const users: UserSummary[] = [
+    { userId: 1, name: 'A', email: 'a@x.io' },
+    { userId: 2, name: 'B', email: 'b@x.io' },
+  ];
+  const carol: UserSummary = { userId: 3, name: 'C', email: 'c@x.io' };
+
+  it('recognises a system message by a null or 0 sender', () => {
+    expect(isSystemMessage({ senderId: null })).to.equal(true);
+    expect(isSystemMessage({ senderId: 0 })).to.equal(true);
+    expect(isSystemMessage({ senderId: 4 })).to.equal(false);
+  });
+
+  it('removes the user a leave message names', () => {
+    const leave = msg(9, { senderId: null, leftUserId: 2, content: '"B"님이 채팅에서 나갔습니다' });
+    expect(applyToParticipants(users, leave, null).map((u) => u.userId)).to.deep.equal([1]);
+  });
+
+  it('adds the user an add message names, once', () => {
+    const add = msg(9, { senderId: null, addedUserEmail: 'c@x.io', content: '"A" 님이 "C" 님을 추가했습니다' });
+    const after = applyToParticipants(users, add, carol);
+    expect(after.map((u) => u.userId)).to.deep.equal([1, 2, 3]);
+    expect(applyToParticipants(after, add, carol).map((u) => u.userId)).to.deep.equal([1, 2, 3]);
+  });
+
+  it('leaves the list alone for renames and ordinary messages', () => {
+    const rename = msg(9, { senderId: null, content: '"A"님이 채팅 이름을 "새 방" (으)로 변경하였습니다' });
+    expect(applyToParticipants(users, rename, null)).to.equal(users);
+    expect(applyToParticipants(users, msg(10, { leftUserId: 2 }), null)).to.equal(users);
+  });
+
+  it('reads the added user\'s name out of the add message', () => {
+    expect(addedUserName('"김철수" 님이 "O\'Neil .-" 님을 추가했습니다')).to.equal("O'Neil .-");
+    expect(addedUserName('"A"님이 채팅에서 나갔습니다')).to.equal(null);
+  });
+});

@@ -1,0 +1,85 @@
+import { useEffect, useState, type FormEvent } from 'react';
+import { Navigate, useLocation } from 'react-router-dom';
+import type { NameAndEmail } from '../../../../common/api';
+import { LIMITS } from '../../../../common/rules';
+import { useAppDispatch, useAppSelector } from '../../app/hooks';
+import { BackLink } from '../../components/BackLink';
+import { Button } from '../../components/Button';
+import { CenteredPage } from '../../components/CenteredPage';
+import { StatusLine } from '../../components/StatusLine';
+import { TextField } from '../../components/TextField';
+import { ko } from '../../i18n/ko';
+import { selectSettings, settingsActions } from './settingsSlice';
+
+const t = ko.settings;
+
+/** The chat list's settings link carries {name, email} as router state (SPEC.md §2). */
+function profileFrom(state: unknown): NameAndEmail | null {
+  if (!state || typeof state !== 'object') return null;
+  const { name, email } = state as Partial<NameAndEmail>;
+  return typeof name === 'string' && typeof email === 'string' ? { name, email } : null;
+}
+
+export default function SettingsPage() {
+  const profile = profileFrom(useLocation().state);
+  if (!profile) return <Navigate to="/chat-list" replace />;
+  return <SettingsForm profile={profile} />;
+}
+
+function SettingsForm({ profile }: { profile: NameAndEmail }) {
+  const dispatch = useAppDispatch();
+  const state = useAppSelector(selectSettings);
+  const [name, setName] = useState(profile.name);
+  const [password, setPassword] = useState('');
+  const [confirmPassword, setConfirmPassword] = useState('');
+
+  useEffect(() => {
+    dispatch(settingsActions.pageOpened());
+  }, [dispatch]);
+
+  const onSubmit = (event: FormEvent) => {
+    event.preventDefault();
+    dispatch(settingsActions.updateSubmitted({ name, password, confirmPassword }));
+  };
+
+  const tone = state.failed ? 'error' : state.done ? 'success' : 'neutral';
+  return (
+    <CenteredPage footer={false}>
+      <BackLink to="/chat-list" label={t.back} />
+      <header className="card__header card__header--left">
+        <h1 className="card__title">{t.title}</h1>
+      </header>
+      <form className="form" onSubmit={onSubmit} noValidate>
+        <TextField label={t.email} type="email" name="email" value={profile.email} readOnly disabled />
+        <TextField
+          label={t.name}
+          name="name"
+          autoComplete="nickname"
+          maxLength={LIMITS.name}
+          value={name}
+          onChange={(e) => setName(e.target.value)}
+        />
+        <TextField
+          label={t.password}
+          type="password"
+          name="password"
+          autoComplete="new-password"
+          value={password}
+          onChange={(e) => setPassword(e.target.value)}
+        />
+        <TextField
+          label={t.confirmPassword}
+          type="password"
+          name="confirmPassword"
+          autoComplete="new-password"
+          value={confirmPassword}
+          onChange={(e) => setConfirmPassword(e.target.value)}
+        />
+        <StatusLine text={state.message ? t.messages[state.message] : ''} tone={tone} testId="settings-status" />
+        <Button type="submit" block busy={state.pending} disabled={state.done}>
+          {t.submit}
+        </Button>
+      </form>
+    </CenteredPage>
+  );
+}

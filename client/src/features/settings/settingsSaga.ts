@@ -1,0 +1,49 @@
+// Name and password update: validate as SPEC.md §5 says, PATCH, then back to the chat list.
+import type { SagaIterator } from 'redux-saga';
+import { call, delay, put, takeLeading } from 'redux-saga/effects';
+import type { PayloadAction } from '@reduxjs/toolkit';
+import { api, type UpdateInfoRequest, type UpdateInfoResponse } from '../../../../common/api';
+import { isValidName, LIMITS } from '../../../../common/rules';
+import { paths } from '../../app/paths';
+import { service } from '../../app/sagaContext';
+import { NetworkError } from '../../services/http';
+import { settingsActions, type SettingsForm, type SettingsMessage } from './settingsSlice';
+
+export function settingsProblem(form: SettingsForm): SettingsMessage | null {
+  if (!form.password) return 'passwordRequired';
+  if (!isValidName(form.name)) return 'invalidName';
+  if (form.password !== form.confirmPassword) return 'passwordMismatch';
+  return null;
+}
+
+export function* updateProfile(action: PayloadAction<SettingsForm>): SagaIterator {
+  const problem = settingsProblem(action.payload);
+  if (problem) {
+    yield put(settingsActions.updateFailed(problem));
+    return;
+  }
+  const http = yield* service('http');
+  yield put(settingsActions.updateStarted());
+  let response: UpdateInfoResponse;
+  try {
+    const body: UpdateInfoRequest = { name: action.payload.name, password: action.payload.password };
+    response = yield call([http, http.patch], api.userInfo, body);
+  } catch (error) {
+    const logError = yield* service('logError');
+    yield call(logError, 'user info update', error);
+    yield put(settingsActions.updateFailed(error instanceof NetworkError ? 'tryLater' : 'failed'));
+    return;
+  }
+  if (response.status === 'name') {
+    yield put(settingsActions.updateFailed('sameName'));
+    return;
+  }
+  yield put(settingsActions.updateSucceeded());
+  yield delay(LIMITS.redirectDelayMs);
+  const navigate = yield* service('navigate');
+  yield call(navigate, paths.chatList);
+}
+
+export function* settingsSaga(): SagaIterator {
+  yield takeLeading(settingsActions.updateSubmitted.type, updateProfile);
+}

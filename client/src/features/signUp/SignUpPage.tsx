@@ -1,0 +1,137 @@
+import { useEffect, useState, type FormEvent } from 'react';
+import { LIMITS } from '../../../../common/rules';
+import { useAppDispatch, useAppSelector } from '../../app/hooks';
+import { BackLink } from '../../components/BackLink';
+import { Button } from '../../components/Button';
+import { CenteredPage } from '../../components/CenteredPage';
+import { StatusLine } from '../../components/StatusLine';
+import { TextField } from '../../components/TextField';
+import { ko } from '../../i18n/ko';
+import { selectSignUp, signUpActions, type SignUpState } from './signUpSlice';
+
+const t = ko.signUp;
+
+function statusOf(state: SignUpState) {
+  if (state.completedName !== null) return { text: t.completed(state.completedName), tone: 'success' as const };
+  if (state.pending === 'send') return { text: t.messages.sending, tone: 'neutral' as const };
+  if (state.pending === 'verify') return { text: t.messages.verifying, tone: 'neutral' as const };
+  if (state.pending === 'signUp') return { text: t.messages.submitting, tone: 'neutral' as const };
+  if (state.message === null) return { text: '', tone: 'neutral' as const };
+  return { text: t.messages[state.message], tone: state.failed ? ('error' as const) : ('success' as const) };
+}
+
+export default function SignUpPage() {
+  const dispatch = useAppDispatch();
+  const state = useAppSelector(selectSignUp);
+  const [email, setEmail] = useState('');
+  const [code, setCode] = useState('');
+  const [name, setName] = useState('');
+  const [password, setPassword] = useState('');
+  const [confirmPassword, setConfirmPassword] = useState('');
+
+  useEffect(() => {
+    dispatch(signUpActions.pageOpened());
+  }, [dispatch]);
+
+  const busy = state.pending !== null || state.completedName !== null;
+  const emailLocked = state.phase !== 'unverified';
+  const verified = state.phase === 'verified';
+
+  const requestCode = (event?: FormEvent) => {
+    event?.preventDefault();
+    dispatch(signUpActions.codeRequested({ email }));
+  };
+  const verifyCode = (event: FormEvent) => {
+    event.preventDefault();
+    dispatch(signUpActions.codeSubmitted({ code }));
+  };
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    dispatch(signUpActions.formSubmitted({ name, password, confirmPassword }));
+  };
+
+  const status = statusOf(state);
+  return (
+    <CenteredPage>
+      <BackLink to="/login" label={t.back} />
+      <header className="card__header card__header--left">
+        <h1 className="card__title">{t.title}</h1>
+        <p className="card__subtitle">{t.subtitle}</p>
+      </header>
+
+      {/* Separate forms so Enter runs the step the user is on. */}
+      <form className="form" onSubmit={requestCode} noValidate>
+        <TextField
+          label={t.email}
+          type="email"
+          name="email"
+          autoComplete="email"
+          inputMode="email"
+          placeholder={t.emailPlaceholder}
+          maxLength={LIMITS.email}
+          value={emailLocked ? state.email : email}
+          readOnly={emailLocked}
+          onChange={(e) => setEmail(e.target.value)}
+          action={
+            <Button type="submit" variant="secondary" busy={state.pending === 'send'} disabled={busy || verified}>
+              {state.phase === 'unverified' ? t.sendCode : t.resendCode}
+            </Button>
+          }
+        />
+      </form>
+
+      {state.phase !== 'unverified' && (
+        <form className="form" onSubmit={verifyCode} noValidate>
+          <TextField
+            label={t.code}
+            name="code"
+            inputMode="numeric"
+            autoComplete="one-time-code"
+            placeholder={t.codePlaceholder}
+            maxLength={LIMITS.verificationCode}
+            value={code}
+            readOnly={verified}
+            onChange={(e) => setCode(e.target.value.replace(/\D/g, ''))}
+            action={
+              <Button type="submit" variant="secondary" busy={state.pending === 'verify'} disabled={busy || verified}>
+                {verified ? t.verified : t.verify}
+              </Button>
+            }
+          />
+        </form>
+      )}
+
+      <form className="form" onSubmit={submit} noValidate>
+        <TextField
+          label={t.name}
+          name="name"
+          autoComplete="nickname"
+          maxLength={LIMITS.name}
+          value={name}
+          onChange={(e) => setName(e.target.value)}
+          hint={t.nameHint}
+        />
+        <TextField
+          label={t.password}
+          type="password"
+          name="password"
+          autoComplete="new-password"
+          value={password}
+          onChange={(e) => setPassword(e.target.value)}
+        />
+        <TextField
+          label={t.confirmPassword}
+          type="password"
+          name="confirmPassword"
+          autoComplete="new-password"
+          value={confirmPassword}
+          onChange={(e) => setConfirmPassword(e.target.value)}
+        />
+        <StatusLine text={status.text} tone={status.tone} testId="sign-up-status" />
+        <Button type="submit" block busy={state.pending === 'signUp'} disabled={busy}>
+          {t.submit}
+        </Button>
+      </form>
+    </CenteredPage>
+  );
+}
