@@ -1,0 +1,34 @@
+// Who is in a room, with names, for the fan-out of each message (sender name, toggle-refresh
+// of every member). Sending a message must not cost a second query, so the list is cached for
+// a short time; this node drops an entry at once when it changes the room's members, and the
+// time limit bounds how stale a change made elsewhere (another node, a renamed user) can be.
+import type { Clock } from '../index';
+import type { ChatUser } from '../rooms/rooms-repository';
+
+const MAX_ROOMS = 10_000;
+
+export class MembersCache {
+  private readonly entries = new Map<number, { members: ChatUser[]; expiresAtMs: number }>();
+
+  constructor(
+    private readonly load: (roomId: number) => Promise<ChatUser[]>,
+    private readonly clock: Clock,
+    private readonly ttlMs = 3000,
+  ) {}
+
+  /** The room's members; reloaded when stale or when `expected` is missing from the cached list. */
+  async get(roomId: number, expected?: number): Promise<ChatUser[]> {
+    const entry = this.entries.get(roomId);
+    const fresh = entry && entry.expiresAtMs > this.clock();
+    if (entry && fresh && (expected === undefined || entry.members.some((m) => m.id === expected))) return entry.members;
+    const members = await this.load(roomId);
+    this.entries.delete(roomId);
+    if (this.entries.size >= MAX_ROOMS) this.entries.delete(this.entries.keys().next().value as number);
+    this.entries.set(roomId, { members, expiresAtMs: this.clock() + this.ttlMs });
+    return members;
+  }
+
+  invalidate(roomId: number): void {
+    this.entries.delete(roomId);
+  }
+}

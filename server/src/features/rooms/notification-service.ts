@@ -1,0 +1,54 @@
+// The room's e-mail notification: one mail to each other member, each addressed to that member
+// alone, at most once per room every 3 minutes (kept in the database so every node agrees).
+import { LIMITS } from '../../../../common/rules';
+import { HttpError, forbidden, tooManyRequests } from '../../transport/errors';
+import type { Clock } from '../index';
+import type { Mailer } from '../mail/mailer';
+import type { RoomsRepository } from './rooms-repository';
+
+export interface NotificationServiceDeps {
+  rooms: RoomsRepository;
+  mailer: Mailer;
+  clock: Clock;
+  publicUrl: string;
+}
+
+export function roomLink(publicUrl: string, roomId: number): string {
+  return `${publicUrl}/chat-room?cri=${roomId}`;
+}
+
+export class NotificationService {
+  constructor(private readonly deps: NotificationServiceDeps) {}
+
+  async notify(callerId: number, roomId: number): Promise<{ sent: number }> {
+    const { rooms, mailer, clock, publicUrl } = this.deps;
+    const members = await rooms.members(roomId);
+    const caller = members.find((u) => u.id === callerId);
+    if (!caller) throw forbidden('not a member of this chat room');
+    const now = clock();
+    const claim = await rooms.claimNotification(roomId, now, LIMITS.notificationIntervalMs);
+    if (!claim.claimed) {
+      const waitMs = claim.lastAtMs + LIMITS.notificationIntervalMs - now;
+      throw tooManyRequests(waitMs / 1000, '알림 이메일은 3분에 한 번만 보낼 수 있습니다.');
+    }
+    const roomName = (await rooms.roomName(roomId)) ?? '';
+    const link = roomLink(publicUrl, roomId);
+    const recipients = members.filter((u) => u.id !== callerId);
+    try {
+      await Promise.all(
+        recipients.map((u) =>
+          mailer.send({
+            to: u.email,
+            subject: `[Let's Chat] "${roomName}" 채팅방 알림`,
+            text: `${caller.name}님이 "${roomName}" 채팅방에서 알림을 보냈습니다.\n아래 링크에서 대화를 확인해주세요.\n\n${link}\n`,
+          }),
+        ),
+      );
+    } catch {
+      // The mail server failed: free the slot so the member can try again, and say so.
+      await rooms.releaseNotification(roomId, now, claim.previousAtMs);
+      throw new HttpError(502, 'mail_failed', '알림 이메일을 보내지 못했습니다. 잠시 후 다시 시도해주세요.');
+    }
+    return { sent: recipients.length };
+  }
+}
