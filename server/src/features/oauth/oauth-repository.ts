@@ -1,0 +1,32 @@
+// OAuth identities (provider, subject) → user, and pending logins (state digest → PKCE verifier).
+import type { OAuthProvider } from '../../../../common/api';
+import type { Knex } from '../../db/knex';
+
+export class OAuthRepository {
+  constructor(private readonly db: Knex) {}
+
+  async savePending(stateHash: string, provider: OAuthProvider, codeVerifier: string, expiresAtMs: number, nowMs: number): Promise<void> {
+    // Abandoned logins are pruned as new ones start.
+    await this.db('oauth_pending_logins').where('expires_at_ms', '<=', nowMs).delete();
+    await this.db('oauth_pending_logins').insert({ state_hash: stateHash, provider, code_verifier: codeVerifier, expires_at_ms: expiresAtMs });
+  }
+
+  /** Takes a pending login out (one use only); its verifier, or null when unknown, spent or expired. */
+  async takePending(stateHash: string, provider: OAuthProvider, nowMs: number): Promise<string | null> {
+    const row = await this.db('oauth_pending_logins').where({ state_hash: stateHash, provider }).first('code_verifier', 'expires_at_ms');
+    if (!row) return null;
+    const deleted = await this.db('oauth_pending_logins').where({ state_hash: stateHash }).delete();
+    // Two callbacks racing for one state: only the one that deleted the row proceeds.
+    if (deleted === 0 || Number(row.expires_at_ms) <= nowMs) return null;
+    return row.code_verifier as string;
+  }
+
+  async userIdFor(provider: OAuthProvider, subject: string): Promise<number | null> {
+    const row = await this.db('oauth_identities').where({ provider, subject }).first('user_id');
+    return row ? Number(row.user_id) : null;
+  }
+
+  async link(provider: OAuthProvider, subject: string, userId: number, nowMs: number, trx: Knex = this.db): Promise<void> {
+    await trx('oauth_identities').insert({ provider, subject, user_id: userId, created_at_ms: nowMs });
+  }
+}
