@@ -11,7 +11,6 @@ import { createCalls } from './calls';
 import { createChat } from './rooms/chat-feature';
 import { createMailer, type Mailer } from './mail/mailer';
 import { createOAuth } from './oauth';
-import { createOAuth } from './oauth';
 
 /** Milliseconds since the epoch; injected so tests can move time. */
 export type Clock = () => number;
@@ -41,5 +40,5 @@ export function createFeatures(input: Omit<Deps, 'mailer'> & { mailer?: Mailer }
   const deps: Deps = { ...input, mailer: input.mailer ?? createMailer(input.config, input.log) };
   const accounts = createAccounts(deps);
   const authenticator: SessionAuthenticator = accounts.sessions;
-  return { authenticator, list: [accounts.feature, createOAuth(deps, accounts), createOAuth(deps, accounts), createCalls(deps), createChat(deps)] };
+  return { authenticator, list: [accounts.feature, createOAuth(deps, accounts), createCalls(deps), createChat(deps)] };
 }
