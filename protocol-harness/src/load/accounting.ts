@@ -1,0 +1,129 @@
+// Exact delivery accounting. Every message is known by (sender, seq), seq counting from 0 per
+// sender; every delivery is checked against the group the message was sent to:
+//  - the first delivery of a message to a member is counted and its latency recorded;
+//  - a second delivery of the same message to the same member is a duplicate;
+//  - a delivery whose seq is below one the receiver already had from that sender is out of order
+//    (per-sender FIFO is what a room or topic promises, not a global order);
+//  - whatever a member never received by the end is lost;
+//  - a delivery of an unknown message, or to someone outside its group, is unexpected.
+import { LatencyHistogram } from './latency';
+
+export interface DeliveryCounts {
+  sent: number;
+  acknowledged: number;
+  /** SENDs the server refused with an ERROR frame. */
+  rejected: number;
+  expectedDeliveries: number;
+  delivered: number;
+  lost: number;
+  duplicated: number;
+  outOfOrder: number;
+  unexpected: number;
+}
+
+interface Sent {
+  group: number;
+  /** Monotonic clock, microseconds. */
+  sentAtUs: number;
+  /** One bit per group member (by position): received already. */
+  received: Uint8Array;
+  receivedCount: number;
+  acknowledged: boolean;
+}
+
+interface Group {
+  size: number;
+  /** Receiver id → position in the group. */
+  position: Map<number, number>;
+}
+
+export class DeliveryLedger {
+  readonly latency = new LatencyHistogram();
+  private readonly groups: Group[] = [];
+  private readonly bySender = new Map<number, Sent[]>();
+  /** receiver → (sender → highest seq received so far). */
+  private readonly highestSeen = new Map<number, Map<number, number>>();
+  private counts: DeliveryCounts = {
+    sent: 0,
+    acknowledged: 0,
+    rejected: 0,
+    expectedDeliveries: 0,
+    delivered: 0,
+    lost: 0,
+    duplicated: 0,
+    outOfOrder: 0,
+    unexpected: 0,
+  };
+
+  /** Declares who receives what is sent to a group (a room, a topic); returns the group id. */
+  addGroup(members: readonly number[]): number {
+    const position = new Map<number, number>();
+    members.forEach((m, i) => position.set(m, i));
+    this.groups.push({ size: members.length, position });
+    return this.groups.length - 1;
+  }
+
+  /** Records a SEND; returns the seq to put in the message. */
+  recordSend(sender: number, group: number, sentAtUs: number): number {
+    const g = this.groups[group];
+    if (!g) throw new Error(`unknown group ${group}`);
+    let list = this.bySender.get(sender);
+    if (!list) this.bySender.set(sender, (list = []));
+    list.push({ group, sentAtUs, received: new Uint8Array((g.size + 7) >> 3), receivedCount: 0, acknowledged: false });
+    this.counts.sent++;
+    this.counts.expectedDeliveries += g.size;
+    return list.length - 1;
+  }
+
+  /** A RECEIPT for the SEND; a repeated receipt is ignored. */
+  recordAck(sender: number, seq: number): void {
+    const m = this.bySender.get(sender)?.[seq];
+    if (!m || m.acknowledged) return;
+    m.acknowledged = true;
+    this.counts.acknowledged++;
+  }
+
+  recordRejected(): void {
+    this.counts.rejected++;
+  }
+
+  recordDelivery(receiver: number, sender: number, seq: number, atUs: number): void {
+    const m = this.bySender.get(sender)?.[seq];
+    const pos = m ? this.groups[m.group].position.get(receiver) : undefined;
+    if (!m || pos === undefined) {
+      this.counts.unexpected++;
+      return;
+    }
+    const byte = pos >> 3;
+    const bit = 1 << (pos & 7);
+    if (m.received[byte] & bit) {
+      this.counts.duplicated++;
+      return;
+    }
+    m.received[byte] |= bit;
+    m.receivedCount++;
+    this.counts.delivered++;
+    this.latency.record(atUs - m.sentAtUs);
+
+    let seen = this.highestSeen.get(receiver);
+    if (!seen) this.highestSeen.set(receiver, (seen = new Map()));
+    const highest = seen.get(sender);
+    if (highest !== undefined && seq < highest) this.counts.outOfOrder++;
+    else seen.set(sender, seq);
+  }
+
+  /** True when every message sent so far reached every member of its group. */
+  get complete(): boolean {
+    return this.counts.delivered >= this.counts.expectedDeliveries;
+  }
+
+  /** Acknowledged SENDs so far vs SENDs recorded. */
+  get unacknowledged(): number {
+    return this.counts.sent - this.counts.acknowledged - this.counts.rejected;
+  }
+
+  /** Counts as of now; lost is what is still missing (final once no more deliveries can come). */
+  snapshot(): DeliveryCounts {
+    return { ...this.counts, lost: this.counts.expectedDeliveries - this.counts.delivered };
+  }
+}

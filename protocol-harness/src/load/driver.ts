@@ -1,0 +1,173 @@
+// Drives a prepared scenario at the offered rate, then waits for the stragglers and accounts.
+// Senders take turns (round robin over every subscribed client), each SEND carrying a receipt
+// and the message identity; every delivery on every session goes through the ledger.
+import { performance } from 'node:perf_hooks';
+import { DeliveryLedger } from './accounting';
+import { findMessageId, messageId, newRunTag } from './message-id';
+import type { LoadReport } from './report';
+import type { Scenario } from './scenario';
+import { messagesDue, type Schedule } from './schedule';
+
+export interface ProgressSample {
+  phase: 'sending' | 'draining';
+  elapsedSeconds: number;
+  /** Messages due by now, and over the whole run. */
+  offered: number;
+  offeredTotal: number;
+  sent: number;
+  acknowledged: number;
+  delivered: number;
+  expectedDeliveries: number;
+  p99Ms: number;
+}
+
+export interface DriveOptions {
+  schedule: Schedule;
+  /** How long to wait after the last send for receipts and deliveries still under way. */
+  drainSeconds: number;
+  /** Aborted (Ctrl-C): stop sending, wait at most INTERRUPT_DRAIN_MS, then report. */
+  interrupt?: AbortSignal;
+  onProgress?: (sample: ProgressSample) => void;
+  progressEveryMs?: number;
+}
+
+const TICK_MS = 1;
+/** Sends per tick at most, so catching up after a stall never blocks receiving for long. */
+const MAX_BURST = 500;
+const INTERRUPT_DRAIN_MS = 2000;
+
+const nowUs = () => performance.now() * 1000;
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+export async function drive(scenario: Scenario, options: DriveOptions): Promise<LoadReport> {
+  const { schedule } = options;
+  const ledger = new DeliveryLedger();
+  scenario.groups.forEach((members) => ledger.addGroup(members));
+  const run = newRunTag();
+  const swarm = scenario.swarm;
+  const senders = scenario.groups.flat().sort((a, b) => a - b);
+  let foreign = 0;
+  let lastDeliveryUs = 0;
+
+  swarm.handler = {
+    message(client, body) {
+      const ref = findMessageId(body, run);
+      if (!ref) {
+        foreign++; // system messages, other runs: not ours to account
+        return;
+      }
+      lastDeliveryUs = nowUs();
+      ledger.recordDelivery(client, ref.sender, ref.seq, lastDeliveryUs);
+    },
+    receipt(client, receiptId) {
+      if (receiptId.startsWith('m')) ledger.recordAck(client, Number(receiptId.slice(1)));
+    },
+    refused(_client, receiptId) {
+      if (receiptId?.startsWith('m')) ledger.recordRejected();
+    },
+  };
+
+  const startUs = nowUs();
+  let lastSendUs = startUs;
+  let turn = 0;
+  let interrupted = options.interrupt?.aborted ?? false;
+  const onInterrupt = () => {
+    interrupted = true;
+  };
+  options.interrupt?.addEventListener('abort', onInterrupt, { once: true });
+
+  const total = messagesDue(schedule, schedule.durationSeconds);
+  const sample = (phase: ProgressSample['phase']): ProgressSample => {
+    const c = ledger.snapshot();
+    const elapsedSeconds = (nowUs() - startUs) / 1e6;
+    return {
+      phase,
+      elapsedSeconds,
+      offered: messagesDue(schedule, elapsedSeconds),
+      offeredTotal: total,
+      sent: c.sent,
+      acknowledged: c.acknowledged,
+      delivered: c.delivered,
+      expectedDeliveries: c.expectedDeliveries,
+      p99Ms: ledger.latency.percentileMs(99),
+    };
+  };
+  let phase: ProgressSample['phase'] = 'sending';
+  const progressTimer = options.onProgress ? setInterval(() => options.onProgress!(sample(phase)), options.progressEveryMs ?? 1000) : null;
+
+  // Sending: an open loop against the clock.
+  let sent = 0;
+  await new Promise<void>((resolve) => {
+    const finish = () => {
+      clearInterval(ticker);
+      resolve();
+    };
+    const tick = () => {
+      if (interrupted || senders.length === 0) return finish();
+      const due = Math.min(messagesDue(schedule, (nowUs() - startUs) / 1e6), sent + MAX_BURST);
+      let skipped = 0;
+      while (sent < due && skipped < senders.length) {
+        const client = senders[turn];
+        turn = (turn + 1) % senders.length;
+        const session = swarm.sessions[client];
+        if (!session?.open) {
+          skipped++; // its failure is already counted as a connection error
+          continue;
+        }
+        skipped = 0;
+        lastSendUs = nowUs();
+        const seq = ledger.recordSend(client, scenario.groupOf[client], lastSendUs);
+        session.send(scenario.destination(client), scenario.body(client, messageId(run, client, seq)), `m${seq}`);
+        sent++;
+      }
+      if (skipped >= senders.length || sent >= total) finish();
+    };
+    const ticker = setInterval(tick, TICK_MS);
+  });
+
+  // Draining: until everything arrived and every SEND was answered, or time is up.
+  phase = 'draining';
+  const drainEnds = performance.now() + (interrupted ? Math.min(INTERRUPT_DRAIN_MS, options.drainSeconds * 1000) : options.drainSeconds * 1000);
+  while (!(ledger.complete && ledger.unacknowledged <= 0) && performance.now() < drainEnds) {
+    const wasInterrupted = interrupted;
+    await sleep(10);
+    // A Ctrl-C during the drain shortens it.
+    if (!wasInterrupted && interrupted) break;
+  }
+  if (progressTimer) clearInterval(progressTimer);
+  options.interrupt?.removeEventListener('abort', onInterrupt);
+  swarm.handler = null;
+
+  const counts = ledger.snapshot();
+  const sendSeconds = Math.max((lastSendUs - startUs) / 1e6, 1e-6);
+  const deliverSeconds = Math.max((Math.max(lastDeliveryUs, lastSendUs) - startUs) / 1e6, 1e-6);
+  // Since the sessions were opened: failures while setting up count as much as those during the run.
+  const connectionErrors = swarm.connectionErrors;
+  return {
+    mode: scenario.mode,
+    clients: scenario.groupOf.length,
+    subscribed: senders.length,
+    groups: scenario.groups.length,
+    offeredRate: schedule.ratePerSecond,
+    durationSeconds: schedule.durationSeconds,
+    rampSeconds: schedule.rampSeconds,
+    interrupted,
+    counts,
+    ignoredDeliveries: foreign,
+    latency: ledger.latency.summary(),
+    throughput: {
+      sendsPerSecond: counts.sent / sendSeconds,
+      deliveriesPerSecond: counts.delivered / deliverSeconds,
+    },
+    connectionErrors,
+    errorSamples: [...swarm.errorSamples],
+    ok:
+      counts.lost === 0 &&
+      counts.duplicated === 0 &&
+      counts.outOfOrder === 0 &&
+      counts.unexpected === 0 &&
+      counts.rejected === 0 &&
+      connectionErrors === 0 &&
+      counts.sent > 0,
+  };
+}

@@ -1,0 +1,156 @@
+// What a load run drives: sessions already connected and subscribed, grouped so that whatever a
+// member sends, every member of its group (the sender included) receives. Built once, it can
+// be driven several times (make bench raises the rate in steps on one set of sessions).
+import { app, topics, WEBSOCKET_PATH } from '../../../common/destinations';
+import { addUser, createRoom, login, mapLimit, type Credentials, type LoggedInUser } from './chat-rest';
+import { Swarm } from './swarm';
+
+export interface Scenario {
+  mode: 'chat' | 'broker';
+  swarm: Swarm;
+  /** Confirmed subscribers by group; every client appears in at most one. */
+  groups: number[][];
+  /** Group index of each client, or -1 if it could not join. */
+  groupOf: number[];
+  destination(client: number): string;
+  body(client: number, messageId: string): string;
+  close(): Promise<void>;
+}
+
+export interface SetupProgress {
+  (step: string, done: number, total: number): void;
+}
+
+/** Client i's slot among `slots` groups: contiguous blocks whose sizes differ by at most one. */
+export function slotOf(client: number, clients: number, slots: number): number {
+  return Math.floor((client * slots) / clients);
+}
+
+function pad(text: string, size: number): string {
+  return text.length >= size ? text : text + '.'.repeat(size - text.length);
+}
+
+function groupsFrom(keys: (number | string | null)[]): { groups: number[][]; groupOf: number[] } {
+  const index = new Map<number | string, number>();
+  const groups: number[][] = [];
+  const groupOf = keys.map((key, client) => {
+    if (key === null) return -1;
+    let g = index.get(key);
+    if (g === undefined) {
+      g = groups.length;
+      index.set(key, g);
+      groups.push([]);
+    }
+    groups[g].push(client);
+    return g;
+  });
+  return { groups, groupOf };
+}
+
+export function webSocketUrl(base: string): string {
+  const u = new URL(base);
+  if (u.protocol === 'ws:' || u.protocol === 'wss:') return u.toString();
+  u.protocol = u.protocol === 'https:' ? 'wss:' : 'ws:';
+  u.pathname = WEBSOCKET_PATH;
+  return u.toString();
+}
+
+export interface ChatSetup {
+  url: string;
+  users: Credentials[];
+  rooms: number;
+  messageBytes: number;
+  loginConcurrency: number;
+  connectConcurrency: number;
+  progress?: SetupProgress;
+}
+
+/**
+ * Logs every user in, makes `rooms` rooms (the first member creates it with the second, then
+ * invites the rest), opens a session per user and subscribes it to its room's topic.
+ */
+export async function prepareChat(s: ChatSetup): Promise<Scenario> {
+  const n = s.users.length;
+  if (s.rooms < 1 || n < 2 * s.rooms) throw new Error(`chat mode needs at least 2 clients per room (${n} clients, ${s.rooms} rooms)`);
+  const base = s.url.replace(/\/+$/, '');
+  let done = 0;
+  const users = await mapLimit(s.users, s.loginConcurrency, async (c) => {
+    const u = await login(base, c);
+    s.progress?.('logging in', ++done, n);
+    return u;
+  });
+
+  const members: LoggedInUser[][] = Array.from({ length: s.rooms }, () => []);
+  users.forEach((u, i) => members[slotOf(i, n, s.rooms)].push(u));
+  done = 0;
+  const roomIds = await mapLimit(members, s.loginConcurrency, async (list) => {
+    const [owner, second, ...rest] = list;
+    const chatRoomId = await createRoom(base, owner, second);
+    for (const u of rest) await addUser(base, owner, chatRoomId, u);
+    s.progress?.('making rooms', ++done, s.rooms);
+    return chatRoomId;
+  });
+  const roomOf = users.map((_u, i) => roomIds[slotOf(i, n, s.rooms)]);
+
+  const swarm = new Swarm();
+  const ws = webSocketUrl(base);
+  const origin = new URL(base).origin;
+  done = 0;
+  await swarm.connect(n, (i) => ({ url: ws, headers: { cookie: users[i].cookie, origin } }), s.connectConcurrency, () => s.progress?.('connecting', ++done, n));
+  const confirmed = await swarm.subscribe((i) => topics.privateChat(roomOf[i]));
+  // Two groups of users that map to the same room id (a server reusing a room) merge: each
+  // member receives what the other group sends.
+  const { groups, groupOf } = groupsFrom(roomOf.map((room, i) => (confirmed.has(i) ? room : null)));
+  return {
+    mode: 'chat',
+    swarm,
+    groups,
+    groupOf,
+    destination: () => app.privateMessage,
+    body: (client, id) => JSON.stringify({ chatRoomId: roomOf[client], content: pad(`load ${id} `, s.messageBytes), clientMsgId: id }),
+    close: () => swarm.close(),
+  };
+}
+
+export interface BrokerSetup {
+  url: string;
+  clients: number;
+  topics: number;
+  login?: string;
+  passcode?: string;
+  vhost?: string;
+  messageBytes: number;
+  connectConcurrency: number;
+  progress?: SetupProgress;
+}
+
+/** Bench topic name of slot n: /topic/bench.{n}. */
+export function benchTopic(n: number): string {
+  return `/topic/bench.${n}`;
+}
+
+/** Pure publish/subscribe: client i subscribes to and sends on /topic/bench.{slot}. */
+export async function prepareBroker(s: BrokerSetup): Promise<Scenario> {
+  if (s.topics < 1 || s.clients < s.topics) throw new Error(`broker mode needs at least 1 client per topic (${s.clients} clients, ${s.topics} topics)`);
+  const swarm = new Swarm();
+  const url = webSocketUrl(s.url);
+  let done = 0;
+  await swarm.connect(
+    s.clients,
+    () => ({ url, host: s.vhost, login: s.login, passcode: s.passcode }),
+    s.connectConcurrency,
+    () => s.progress?.('connecting', ++done, s.clients),
+  );
+  const topicOf = (i: number) => slotOf(i, s.clients, s.topics);
+  const confirmed = await swarm.subscribe((i) => benchTopic(topicOf(i)));
+  const { groups, groupOf } = groupsFrom(Array.from({ length: s.clients }, (_x, i) => (confirmed.has(i) ? topicOf(i) : null)));
+  return {
+    mode: 'broker',
+    swarm,
+    groups,
+    groupOf,
+    destination: (client) => benchTopic(topicOf(client)),
+    body: (_client, id) => JSON.stringify({ clientMsgId: id, pad: pad('', Math.max(0, s.messageBytes - id.length - 28)) }),
+    close: () => swarm.close(),
+  };
+}

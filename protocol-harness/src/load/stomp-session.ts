@@ -1,0 +1,164 @@
+// One STOMP 1.2 session over a WebSocket, as lean as the load driver needs: connect, subscribe
+// with a receipt, send with a receipt, and callbacks for MESSAGE, RECEIPT, ERROR and close.
+import WebSocket from 'ws';
+import { encodeFrame, FrameReader, type StompFrame } from './stomp-frames';
+
+export interface SessionOptions {
+  url: string;
+  /** Extra upgrade headers: the session cookie and Origin for the chat server. */
+  headers?: Record<string, string>;
+  /** STOMP `host` header (RabbitMQ: the virtual host). */
+  host?: string;
+  login?: string;
+  passcode?: string;
+  connectTimeoutMs?: number;
+}
+
+export interface SessionEvents {
+  message(frame: StompFrame): void;
+  receipt(receiptId: string): void;
+  /** An ERROR frame after CONNECTED (receiptId: the refused frame's receipt), or a socket error. */
+  error(reason: string, receiptId?: string): void;
+  closed(expected: boolean): void;
+}
+
+/** How often we promise the server an EOL; the server may ask for more often (never less). */
+const CLIENT_HEARTBEAT_MS = 10_000;
+
+export class StompSession {
+  private ws: WebSocket | null = null;
+  private heartbeat: NodeJS.Timeout | null = null;
+  private closing = false;
+  private subscriptions = 0;
+  events: SessionEvents = { message() {}, receipt() {}, error() {}, closed() {} };
+
+  /** Resolves once CONNECTED arrives; rejects on an ERROR, a close or the time-out. */
+  connect(options: SessionOptions): Promise<void> {
+    return new Promise((resolve, reject) => {
+      const ws = new WebSocket(options.url, ['v12.stomp'], { headers: options.headers, perMessageDeflate: false });
+      this.ws = ws;
+      const reader = new FrameReader();
+      let connected = false;
+      const timer = setTimeout(() => fail(`no CONNECTED within ${options.connectTimeoutMs ?? 15_000} ms`), options.connectTimeoutMs ?? 15_000);
+      const fail = (reason: string) => {
+        clearTimeout(timer);
+        if (!connected) {
+          connected = true; // settle once
+          this.closing = true;
+          ws.terminate();
+          reject(new Error(reason));
+        }
+      };
+      ws.on('open', () => {
+        const headers: Record<string, string> = { 'accept-version': '1.2', host: options.host ?? new URL(options.url).hostname, 'heart-beat': `${CLIENT_HEARTBEAT_MS},0` };
+        if (options.login !== undefined) headers.login = options.login;
+        if (options.passcode !== undefined) headers.passcode = options.passcode;
+        ws.send(encodeFrame('CONNECT', headers));
+      });
+      ws.on('message', (data: Buffer) => {
+        reader.push(data, (frame) => {
+          switch (frame.command) {
+            case 'MESSAGE':
+              this.events.message(frame);
+              break;
+            case 'RECEIPT':
+              this.events.receipt(frame.headers['receipt-id'] ?? '');
+              break;
+            case 'CONNECTED':
+              if (!connected) {
+                connected = true;
+                clearTimeout(timer);
+                this.startHeartbeat(frame.headers['heart-beat']);
+                resolve();
+              }
+              break;
+            case 'ERROR':
+              if (!connected) fail(`ERROR: ${frame.headers.message ?? frame.body}`);
+              else this.events.error(frame.headers.message ?? frame.body, frame.headers['receipt-id']);
+              break;
+          }
+        });
+      });
+      ws.on('unexpected-response', (_req, res) => fail(`upgrade refused: HTTP ${res.statusCode}`));
+      ws.on('error', (err) => {
+        if (!connected) fail(err.message);
+        else if (!this.closing) this.events.error(err.message);
+      });
+      ws.on('close', () => {
+        this.stopHeartbeat();
+        if (!connected) fail('closed before CONNECTED');
+        else this.events.closed(this.closing);
+      });
+    });
+  }
+
+  private startHeartbeat(negotiated: string | undefined): void {
+    const serverWants = Number((negotiated ?? '0,0').split(',')[1]) || 0;
+    if (serverWants <= 0) return;
+    const every = Math.max(CLIENT_HEARTBEAT_MS, serverWants);
+    this.heartbeat = setInterval(() => {
+      if (this.ws?.readyState === WebSocket.OPEN) this.ws.send('\n');
+    }, every);
+    this.heartbeat.unref();
+  }
+
+  private stopHeartbeat(): void {
+    if (this.heartbeat) clearInterval(this.heartbeat);
+    this.heartbeat = null;
+  }
+
+  get open(): boolean {
+    return this.ws?.readyState === WebSocket.OPEN;
+  }
+
+  /** Bytes queued in the socket and not yet written to the network. */
+  get buffered(): number {
+    return this.ws?.bufferedAmount ?? 0;
+  }
+
+  /** Subscribes with ids sub-0, sub-1, … like our web client; returns the id. */
+  subscribe(destination: string, receipt?: string): string {
+    const id = `sub-${this.subscriptions++}`;
+    const headers: Record<string, string> = { id, destination, ack: 'auto' };
+    if (receipt) headers.receipt = receipt;
+    this.write(encodeFrame('SUBSCRIBE', headers));
+    return id;
+  }
+
+  /** Returns false when the socket is not open (nothing was sent). */
+  send(destination: string, body: string, receipt?: string): boolean {
+    const headers: Record<string, string> = { destination, 'content-type': 'application/json' };
+    if (receipt) headers.receipt = receipt;
+    return this.write(encodeFrame('SEND', headers, body));
+  }
+
+  private write(frame: string): boolean {
+    if (!this.open) return false;
+    this.ws!.send(frame);
+    return true;
+  }
+
+  /** DISCONNECT, then close; the socket is terminated if the server does not close it soon. */
+  async close(): Promise<void> {
+    const ws = this.ws;
+    if (!ws || ws.readyState === WebSocket.CLOSED) return;
+    this.closing = true;
+    this.stopHeartbeat();
+    await new Promise<void>((resolve) => {
+      const timer = setTimeout(() => {
+        ws.terminate();
+        resolve();
+      }, 2000);
+      ws.once('close', () => {
+        clearTimeout(timer);
+        resolve();
+      });
+      if (ws.readyState === WebSocket.OPEN) {
+        ws.send(encodeFrame('DISCONNECT', {}));
+        ws.close(1000);
+      } else {
+        ws.terminate();
+      }
+    });
+  }
+}
