@@ -6,7 +6,9 @@ import { createDatabase, migrateLatest, ping, type Knex } from './db/knex';
 import { createFeatures, type Clock } from './features';
 import { createLogger, type Logger } from './log';
 import { HttpTransport, type Route } from './transport/http';
-import type { Publisher } from './stomp/api';
+import { mountWebSocket, SLOW_CONSUMER_BYTES } from './transport/ws';
+import { Broker } from './stomp/broker';
+import { createFeatureRouter, type StompRouter } from './stomp/router';
 
 export interface RunningServer {
   port: number;
@@ -42,16 +44,6 @@ function healthRoute(db: Knex): Route {
   };
 }
 
-// Replaced by the STOMP broker's publisher once it is wired in.
-const noPublisher: Publisher = {
-  publish() {},
-  publishToUser() {},
-  unsubscribeUser() {},
-  closeAuthSession() {},
-  connectionCount: () => 0,
-  onDisconnect() {},
-};
-
 export async function start(initialConfig: Config, options: StartOptions = {}): Promise<RunningServer> {
   const log = options.log ?? createLogger(initialConfig.logLevel);
   const clock = options.clock ?? Date.now;
@@ -71,14 +63,27 @@ export async function start(initialConfig: Config, options: StartOptions = {}): 
   const port = uWS.us_socket_local_port(listenSocket);
   const config = withListeningPort(initialConfig, port);
 
-  const publisher = noPublisher;
-  const features = createFeatures({ config, db, log, clock, publisher });
+  // Features need the publisher and the broker needs the features' router: the router is
+  // filled in once the features exist, before the WebSocket route is mounted.
+  let router: StompRouter | null = null;
+  const routerOf = () => router!;
+  const broker = new Broker({
+    router: { routeSend: (d) => routerOf().routeSend(d), authorize: (u, d) => routerOf().authorize(u, d) },
+    log: log.child({ component: 'stomp' }),
+    fanout: (topic, message) => app.publish(topic, message),
+    slowConsumerBytes: SLOW_CONSUMER_BYTES,
+    sessionStillValid: async (token, authSessionId) => (await features.authenticator.authenticate(token))?.sessionId === authSessionId,
+  });
+  const features = createFeatures({ config, db, log, clock, publisher: broker });
+  const { authenticator } = features;
+  router = createFeatureRouter(features.list.flatMap((f) => (f.stomp ? [f.stomp] : [])));
+  mountWebSocket(app, { publicOrigin: config.publicOrigin, authenticator, broker, log: log.child({ component: 'websocket' }) });
 
   const http = new HttpTransport({
     publicOrigin: config.publicOrigin,
     secureCookies: config.secureCookies,
     staticDir: config.staticDir,
-    authenticator: features.authenticator,
+    authenticator,
     log,
   });
   http.add([healthRoute(db), ...features.list.flatMap((f) => f.routes ?? [])]);
@@ -97,6 +102,7 @@ export async function start(initialConfig: Config, options: StartOptions = {}): 
       if (stopped) return;
       stopped = true;
       uWS.us_listen_socket_close(listenSocket);
+      broker.stop();
       for (const f of features.list) await f.stop?.();
       await db.destroy();
       log.info('stopped');

@@ -1,0 +1,252 @@
+// The incremental STOMP parser: bytes in (split anywhere, several frames per chunk), frames
+// out. Pure: no I/O, no timers. Grammar and rules from the STOMP 1.2 specification:
+//   frame = command EOL *(header EOL) EOL *OCTET NULL *(EOL);  EOL = [CR] LF
+// Heart-beats (bare EOLs) between frames are skipped. A body is read by content-length when
+// present (it may then contain NULs), otherwise up to the first NUL. Every violation and every
+// limit ends the parser with a StompParseError; nothing else is ever thrown.
+import { escapesHeaders, unescapeHeader, type Frame, type StompVersion } from './frame';
+
+export interface ParserLimits {
+  /** Bytes from the first byte of the command through the terminating NUL. */
+  maxFrameBytes: number;
+  maxHeaders: number;
+  /** Bytes of one header (or command) line, without its EOL. */
+  maxHeaderLineBytes: number;
+}
+
+export const DEFAULT_LIMITS: ParserLimits = {
+  maxFrameBytes: 64 * 1024,
+  maxHeaders: 100,
+  maxHeaderLineBytes: 8 * 1024,
+};
+
+export class StompParseError extends Error {
+  constructor(message: string, readonly limit: boolean = false) {
+    super(message);
+  }
+}
+
+export interface ParseResult {
+  frames: Frame[];
+  /** Set once the input broke a rule; the parser accepts nothing after it. */
+  error: StompParseError | null;
+}
+
+const LF = 10;
+const CR = 13;
+const NUL = 0;
+const COLON = 58;
+const DIGITS = /^[0-9]{1,10}$/;
+
+/** The head (command and headers) of the frame being read, once its blank line arrived. */
+interface Head {
+  command: string;
+  headers: Map<string, string>;
+  contentLength: number | null;
+  /** Offset of the body from the frame's first byte. */
+  bodyStart: number;
+}
+
+export class StompParser {
+  /** Escaping mode: a 1.0 session's headers are taken literally. */
+  version: StompVersion = '1.2';
+
+  // Unconsumed bytes are buf[start, end). Everything below is relative to `start`, the first
+  // byte of the frame in progress, so compacting the buffer moves nothing.
+  private buf: Buffer | null = null;
+  private start = 0;
+  private end = 0;
+  private lineStart = 0;
+  private scanned = 0;
+  private lines: Array<[number, number]> = [];
+  private head: Head | null = null;
+  private failure: StompParseError | null = null;
+
+  constructor(private readonly limits: ParserLimits = DEFAULT_LIMITS) {}
+
+  /** True while part of a frame is buffered. */
+  get midFrame(): boolean {
+    return this.end > this.start;
+  }
+
+  push(chunk: Uint8Array): ParseResult {
+    const frames: Frame[] = [];
+    if (this.failure) return { frames, error: this.failure };
+    if (chunk.byteLength === 0) return { frames, error: null };
+    // Common case: nothing buffered, so read the chunk in place and copy only a leftover.
+    let borrowed = false;
+    if (this.end === this.start) {
+      this.buf = Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
+      this.start = 0;
+      this.end = chunk.byteLength;
+      borrowed = true;
+    } else {
+      this.append(chunk);
+    }
+    try {
+      this.run(frames);
+    } catch (err) {
+      if (!(err instanceof StompParseError)) throw err;
+      this.failure = err;
+      this.buf = null;
+      this.start = this.end = 0;
+      return { frames, error: err };
+    }
+    if (this.end === this.start) {
+      this.buf = null; // an idle connection holds no buffer
+      this.start = this.end = 0;
+    } else if (borrowed) {
+      const rest = Buffer.allocUnsafe(Math.max(1024, this.end - this.start));
+      this.buf!.copy(rest, 0, this.start, this.end);
+      this.end -= this.start;
+      this.start = 0;
+      this.buf = rest;
+    }
+    return { frames, error: null };
+  }
+
+  private append(chunk: Uint8Array): void {
+    const buf = this.buf!;
+    const live = this.end - this.start;
+    if (buf.length - this.end < chunk.byteLength) {
+      const needed = live + chunk.byteLength;
+      if (needed <= buf.length) {
+        buf.copyWithin(0, this.start, this.end);
+      } else {
+        const grown = Buffer.allocUnsafe(Math.max(needed, buf.length * 2));
+        buf.copy(grown, 0, this.start, this.end);
+        this.buf = grown;
+      }
+      this.start = 0;
+      this.end = live;
+    }
+    this.buf!.set(chunk, this.end);
+    this.end += chunk.byteLength;
+  }
+
+  private run(frames: Frame[]): void {
+    for (;;) {
+      if (!this.head) {
+        if (this.lines.length === 0 && this.scanned === 0 && !this.skipHeartbeats()) return;
+        if (!this.readHead()) return;
+      }
+      const f = this.readBody();
+      if (!f) return;
+      frames.push(f);
+    }
+  }
+
+  /** Drops EOLs before a frame; false when nothing but EOLs (or half of a CR LF) is left. */
+  private skipHeartbeats(): boolean {
+    const buf = this.buf!;
+    while (this.start < this.end) {
+      const b = buf[this.start];
+      if (b === LF) this.start++;
+      else if (b === CR) {
+        if (this.start + 1 >= this.end) return false;
+        if (buf[this.start + 1] !== LF) throw new StompParseError('CR not followed by LF between frames');
+        this.start += 2;
+      } else return true;
+    }
+    return false;
+  }
+
+  /** Scans for the blank line ending the head; true once the head is parsed. */
+  private readHead(): boolean {
+    const buf = this.buf!;
+    const { maxFrameBytes, maxHeaderLineBytes, maxHeaders } = this.limits;
+    const avail = this.end - this.start;
+    for (let i = this.scanned; i < avail; i++) {
+      const b = buf[this.start + i];
+      if (b === NUL) throw new StompParseError('NUL byte in the frame head');
+      if (b !== LF) continue;
+      let lineEnd = i;
+      if (lineEnd > this.lineStart && buf[this.start + lineEnd - 1] === CR) lineEnd--;
+      if (lineEnd - this.lineStart > maxHeaderLineBytes) {
+        throw new StompParseError(`header line over ${maxHeaderLineBytes} bytes`, true);
+      }
+      if (lineEnd === this.lineStart && this.lines.length > 0) {
+        this.parseHead(i + 1);
+        return true;
+      }
+      this.lines.push([this.lineStart, lineEnd]);
+      if (this.lines.length - 1 > maxHeaders) throw new StompParseError(`more than ${maxHeaders} headers`, true);
+      this.lineStart = i + 1;
+    }
+    this.scanned = avail;
+    if (avail - this.lineStart > maxHeaderLineBytes) {
+      throw new StompParseError(`header line over ${maxHeaderLineBytes} bytes`, true);
+    }
+    if (avail >= maxFrameBytes) throw new StompParseError(`frame over ${maxFrameBytes} bytes`, true);
+    return false;
+  }
+
+  private parseHead(bodyStart: number): void {
+    const buf = this.buf!;
+    const at = this.start;
+    const [c0, c1] = this.lines[0];
+    const command = buf.toString('utf8', at + c0, at + c1);
+    const unescape = escapesHeaders(command, this.version);
+    const headers = new Map<string, string>();
+    for (let n = 1; n < this.lines.length; n++) {
+      const [s, e] = this.lines[n];
+      const colon = buf.indexOf(COLON, at + s);
+      if (colon < 0 || colon >= at + e) throw new StompParseError('header line without a colon');
+      if (colon === at + s) throw new StompParseError('header with an empty name');
+      let name = buf.toString('utf8', at + s, colon);
+      let value = buf.toString('utf8', colon + 1, at + e);
+      if (unescape) {
+        name = unescapeStrict(name);
+        value = unescapeStrict(value);
+      }
+      if (!headers.has(name)) headers.set(name, value);
+    }
+    let contentLength: number | null = null;
+    const declared = headers.get('content-length');
+    if (declared !== undefined) {
+      if (!DIGITS.test(declared)) throw new StompParseError('content-length is not a non-negative integer');
+      contentLength = Number(declared);
+      if (bodyStart + contentLength + 1 > this.limits.maxFrameBytes) {
+        throw new StompParseError(`frame over ${this.limits.maxFrameBytes} bytes`, true);
+      }
+    }
+    this.head = { command, headers, contentLength, bodyStart };
+    this.scanned = bodyStart;
+  }
+
+  /** The frame once its body and NUL are in; null while waiting for more bytes. */
+  private readBody(): Frame | null {
+    const head = this.head!;
+    const buf = this.buf!;
+    const avail = this.end - this.start;
+    let bodyEnd: number;
+    if (head.contentLength !== null) {
+      bodyEnd = head.bodyStart + head.contentLength;
+      if (avail <= bodyEnd) return null;
+      if (buf[this.start + bodyEnd] !== NUL) throw new StompParseError('frame body not followed by NUL');
+    } else {
+      const nul = buf.indexOf(NUL, this.start + this.scanned);
+      if (nul < 0 || nul >= this.end) {
+        this.scanned = avail;
+        if (avail >= this.limits.maxFrameBytes) throw new StompParseError(`frame over ${this.limits.maxFrameBytes} bytes`, true);
+        return null;
+      }
+      bodyEnd = nul - this.start;
+      if (bodyEnd + 1 > this.limits.maxFrameBytes) throw new StompParseError(`frame over ${this.limits.maxFrameBytes} bytes`, true);
+    }
+    // The bytes may belong to a chunk uWS reuses after the callback: the body is copied out.
+    const body = Buffer.from(buf.subarray(this.start + head.bodyStart, this.start + bodyEnd));
+    this.start += bodyEnd + 1;
+    this.head = null;
+    this.lines = [];
+    this.lineStart = 0;
+    this.scanned = 0;
+    return { command: head.command, headers: head.headers, body };
+  }
+}
+
+function unescapeStrict(text: string): string {
+  const out = unescapeHeader(text);
+  if (out === null) throw new StompParseError('undefined escape sequence in a header');
+  return out;
+}

@@ -1,0 +1,387 @@
+// One STOMP connection: the protocol state machine from CONNECT to DISCONNECT. It knows the
+// socket only through StompSocket (which a uWS WebSocket satisfies as it is) and the broker
+// only through SessionHost, so it is tested without a network.
+import { PayloadError } from '../../../common/payloads';
+import { StompHandlerError, type StompPrincipal } from './api';
+import { CLIENT_COMMANDS, escapeHeader, frame, serialize, type Frame, type StompVersion } from './frame';
+import { StompParseError, StompParser } from './parser';
+import type { StompRouter } from './router';
+
+/** The part of a uWS WebSocket a session uses. Never touched after the socket closed. */
+export interface StompSocket {
+  send(message: Uint8Array | string, isBinary?: boolean): number;
+  subscribe(topic: string): boolean;
+  unsubscribe(topic: string): boolean;
+  end(code?: number, shortMessage?: string): void;
+  getBufferedAmount(): number;
+}
+
+export type AckMode = 'auto' | 'client' | 'client-individual';
+
+export interface Subscription {
+  id: string;
+  destination: string;
+  ack: AckMode;
+  /** The uWS topic of its (destination, subscription id) group. */
+  topic: string;
+}
+
+/** What a session needs from the broker. */
+export interface SessionHost {
+  readonly router: StompRouter;
+  readonly serverName: string;
+  /** Smallest intervals this server offers and asks for (the CONNECTED heart-beat header). */
+  readonly heartbeat: { send: number; receive: number };
+  now(): number;
+  connected(session: StompSession): void;
+  subscribed(session: StompSession, sub: Subscription): void;
+  unsubscribed(session: StompSession, sub: Subscription): void;
+  /** A SEND the router hands back to the broker (benchmark topics only). */
+  publish(destination: string, body: string): void;
+  handlerFailed(session: StompSession, destination: string, err: unknown): void;
+}
+
+export const SUPPORTED_VERSIONS: StompVersion[] = ['1.2', '1.1', '1.0'];
+
+export const CLOSE = { normal: 1000, protocol: 1002, policy: 1008, tooBig: 1009, internal: 1011 } as const;
+
+const utf8 = new TextDecoder('utf-8', { fatal: true });
+const HEART_BEAT = /^([0-9]{1,9}),([0-9]{1,9})$/;
+
+/** Thrown inside frame handling to answer ERROR; anything else is a server fault. */
+class Refusal extends Error {
+  constructor(message: string, readonly code: number = CLOSE.protocol, readonly extra: Record<string, string> = {}) {
+    super(message);
+  }
+}
+
+type Work = Frame | StompParseError;
+
+export class StompSession {
+  socket: StompSocket | null = null;
+  state: 'new' | 'connected' | 'ending' | 'closed' = 'new';
+  version: StompVersion = '1.2';
+  /** Negotiated heart-beat periods in ms; 0 means none. */
+  sendEvery = 0;
+  expectEvery = 0;
+  lastReceived = 0;
+  lastSent = 0;
+  subscriptions: Map<string, Subscription> | null = null;
+  private parser: StompParser | null = null;
+  private transactions: Map<string, Frame[]> | null = null;
+  private queue: Work[] | null = null;
+  private busy = false;
+
+  constructor(
+    private readonly host: SessionHost,
+    readonly principal: StompPrincipal,
+    readonly remoteAddress: string,
+    /** The session cookie's token, kept to re-check the login session while connected. */
+    readonly token: string,
+  ) {}
+
+  opened(socket: StompSocket): void {
+    this.socket = socket;
+    this.lastReceived = this.lastSent = this.host.now();
+  }
+
+  /** One WebSocket message: any bytes, any number of frames or parts of frames. */
+  receive(bytes: Uint8Array): void {
+    if (this.state === 'ending' || this.state === 'closed') return;
+    this.lastReceived = this.host.now();
+    this.parser ??= new StompParser();
+    const { frames, error } = this.parser.push(bytes);
+    for (const f of frames) this.enqueue(f);
+    if (error) this.enqueue(error);
+  }
+
+  /** The socket is gone: pending work and open transactions are dropped. */
+  closed(): void {
+    this.state = 'closed';
+    this.socket = null;
+    this.queue = null;
+    this.transactions = null;
+    this.parser = null;
+  }
+
+  /** Sends ERROR and ends the socket gracefully; the session accepts nothing more. */
+  fail(message: string, options: { code?: number; receiptId?: string; body?: string; headers?: Record<string, string> } = {}): void {
+    if (this.state === 'ending' || this.state === 'closed') return;
+    const headers: Record<string, string> = { message, ...options.headers };
+    if (options.receiptId !== undefined) headers['receipt-id'] = options.receiptId;
+    headers['content-type'] = 'text/plain;charset=utf-8';
+    const body = Buffer.from(options.body ?? message, 'utf8');
+    headers['content-length'] = String(body.length);
+    this.sendFrame(frame('ERROR', headers, body));
+    this.state = 'ending';
+    this.queue = null;
+    this.transactions = null;
+    this.socket?.end(options.code ?? CLOSE.protocol, message.slice(0, 100));
+  }
+
+  sendFrame(f: Frame): void {
+    this.sendRaw(serialize(f, this.version));
+  }
+
+  sendRaw(bytes: Uint8Array | string): void {
+    if (!this.socket || this.state === 'closed') return;
+    this.lastSent = this.host.now();
+    this.socket.send(bytes, false);
+  }
+
+  private enqueue(work: Work): void {
+    if (this.busy) {
+      (this.queue ??= []).push(work);
+      return;
+    }
+    this.run(work);
+  }
+
+  /** Frames are handled one after another; an async one holds the rest until it settles. */
+  private run(work: Work | undefined): void {
+    while (work !== undefined) {
+      if (this.state === 'ending' || this.state === 'closed') return;
+      let pending: Promise<void> | void;
+      try {
+        pending = this.handle(work);
+      } catch (err) {
+        this.answerFailure(work, err);
+        return;
+      }
+      if (pending) {
+        const current = work;
+        this.busy = true;
+        pending.then(
+          () => {
+            this.busy = false;
+            this.run(this.queue?.shift());
+          },
+          (err: unknown) => {
+            this.busy = false;
+            this.answerFailure(current, err);
+          },
+        );
+        return;
+      }
+      work = this.queue?.shift();
+    }
+  }
+
+  private answerFailure(work: Work, err: unknown): void {
+    const receiptId = work instanceof StompParseError ? undefined : work.headers.get('receipt');
+    if (err instanceof Refusal) {
+      this.fail(err.message, { code: err.code, receiptId, headers: err.extra });
+    } else {
+      this.host.handlerFailed(this, work instanceof StompParseError ? '' : work.headers.get('destination') ?? '', err);
+      this.fail('internal server error', { code: CLOSE.internal, receiptId });
+    }
+  }
+
+  private handle(work: Work): Promise<void> | void {
+    if (work instanceof StompParseError) {
+      throw new Refusal(work.message, work.limit ? CLOSE.tooBig : CLOSE.protocol);
+    }
+    const f = work;
+    if (!CLIENT_COMMANDS.has(f.command)) throw new Refusal(`unknown command ${JSON.stringify(f.command.slice(0, 40))}`);
+    if (f.command === 'CONNECT' || f.command === 'STOMP') return this.connect(f);
+    if (this.state !== 'connected') throw new Refusal(`${f.command} before CONNECT`);
+    switch (f.command) {
+      case 'SEND':
+        return this.send(f);
+      case 'SUBSCRIBE':
+        return this.subscribe(f);
+      case 'UNSUBSCRIBE':
+        return this.unsubscribe(f);
+      case 'ACK':
+      case 'NACK':
+        return this.ack(f);
+      case 'BEGIN':
+        return this.begin(f);
+      case 'COMMIT':
+        return this.commit(f);
+      case 'ABORT':
+        return this.abort(f);
+      case 'DISCONNECT':
+        return this.disconnect(f);
+    }
+  }
+
+  private receipt(f: Frame): void {
+    const id = f.headers.get('receipt');
+    if (id !== undefined && this.state === 'connected') this.sendFrame(frame('RECEIPT', { 'receipt-id': id }));
+  }
+
+  private connect(f: Frame): void {
+    if (this.state !== 'new') throw new Refusal('already connected');
+    const offered = (f.headers.get('accept-version') ?? '1.0').split(',').map((v) => v.trim());
+    const version = SUPPORTED_VERSIONS.find((v) => offered.includes(v));
+    if (!version) {
+      throw new Refusal(`Supported protocol versions are ${SUPPORTED_VERSIONS.join(' ')}`, CLOSE.protocol, {
+        version: SUPPORTED_VERSIONS.join(','),
+      });
+    }
+    const hb = HEART_BEAT.exec(f.headers.get('heart-beat') ?? '0,0');
+    if (!hb) throw new Refusal('heart-beat must be two comma-separated integers');
+    const [cx, cy] = [Number(hb[1]), Number(hb[2])];
+    const { send: sx, receive: sy } = this.host.heartbeat;
+    this.sendEvery = cy === 0 || sx === 0 ? 0 : Math.max(sx, cy);
+    this.expectEvery = cx === 0 || sy === 0 ? 0 : Math.max(cx, sy);
+    this.version = version;
+    this.parser!.version = version;
+    this.state = 'connected';
+    this.sendFrame(
+      frame('CONNECTED', {
+        version,
+        'heart-beat': `${sx},${sy}`,
+        server: this.host.serverName,
+        session: this.principal.connectionId,
+      }),
+    );
+    this.host.connected(this);
+  }
+
+  private required(f: Frame, name: string): string {
+    const value = f.headers.get(name);
+    if (value === undefined || value === '') throw new Refusal(`${f.command} without a ${name} header`);
+    return value;
+  }
+
+  private transaction(f: Frame): Frame[] | null {
+    const tx = f.headers.get('transaction');
+    if (tx === undefined) return null;
+    const frames = this.transactions?.get(tx);
+    if (!frames) throw new Refusal(`no transaction ${JSON.stringify(tx)} is open`);
+    return frames;
+  }
+
+  private send(f: Frame): Promise<void> | void {
+    this.required(f, 'destination');
+    const tx = this.transaction(f);
+    if (tx) {
+      tx.push(f);
+      this.receipt(f);
+      return;
+    }
+    const applied = this.apply(f);
+    if (applied) return applied.then(() => this.receipt(f));
+    this.receipt(f);
+  }
+
+  /** Delivers one SEND: to its /app handler, or refused. */
+  private apply(f: Frame): Promise<void> | void {
+    const destination = f.headers.get('destination')!;
+    const route = this.host.router.routeSend(destination);
+    if (route.kind === 'refused') throw new Refusal(route.message, CLOSE.policy);
+    let body: string;
+    try {
+      body = utf8.decode(f.body);
+    } catch {
+      throw new Refusal('the body is not valid UTF-8');
+    }
+    if (route.kind === 'publish') {
+      this.host.publish(destination, body);
+      return;
+    }
+    const principal = this.principal;
+    let result: Promise<void> | void;
+    try {
+      result = route.handler(principal, body);
+    } catch (err) {
+      throw toRefusal(err);
+    }
+    if (result) {
+      return result.then(undefined, (err: unknown) => {
+        throw toRefusal(err);
+      });
+    }
+  }
+
+  private subscribe(f: Frame): Promise<void> | void {
+    const destination = this.required(f, 'destination');
+    const id = this.version === '1.0' ? f.headers.get('id') ?? destination : this.required(f, 'id');
+    const ack = (f.headers.get('ack') ?? 'auto') as AckMode;
+    if (ack !== 'auto' && ack !== 'client' && ack !== 'client-individual') {
+      throw new Refusal(`ack must be auto, client or client-individual`);
+    }
+    if (this.subscriptions?.has(id)) throw new Refusal(`subscription id ${JSON.stringify(id)} is already in use`);
+    const decide = (allowed: boolean) => {
+      if (!allowed) throw new Refusal(`not allowed to subscribe to ${destination}`, CLOSE.policy);
+      if (this.state !== 'connected') return;
+      if (this.subscriptions?.has(id)) throw new Refusal(`subscription id ${JSON.stringify(id)} is already in use`);
+      const escaped = this.version === '1.0' ? id : escapeHeader(id);
+      const sub: Subscription = { id, destination, ack, topic: groupTopic(destination, escaped, this.version) };
+      (this.subscriptions ??= new Map()).set(id, sub);
+      this.host.subscribed(this, sub);
+      this.receipt(f);
+    };
+    const verdict = this.host.router.authorize(this.principal, destination);
+    if (typeof verdict === 'boolean') return decide(verdict);
+    return verdict.then(decide);
+  }
+
+  private unsubscribe(f: Frame): void {
+    const id = this.version === '1.0' ? f.headers.get('id') ?? this.required(f, 'destination') : this.required(f, 'id');
+    // The server may already have ended it (unsubscribeUser), so an unknown id is no error.
+    const sub = this.subscriptions?.get(id);
+    if (sub) this.drop(sub);
+    this.receipt(f);
+  }
+
+  /** Ends one subscription at once. */
+  drop(sub: Subscription): void {
+    this.subscriptions?.delete(sub.id);
+    if (this.subscriptions?.size === 0) this.subscriptions = null;
+    this.host.unsubscribed(this, sub);
+  }
+
+  private ack(f: Frame): void {
+    // Messages are delivered once and never redelivered, so an ACK or NACK only has to be well formed.
+    this.required(f, this.version === '1.2' ? 'id' : 'message-id');
+    if (this.version === '1.1') this.required(f, 'subscription');
+    this.transaction(f); // a named transaction must be open
+    this.receipt(f);
+  }
+
+  private begin(f: Frame): void {
+    const tx = this.required(f, 'transaction');
+    if (this.transactions?.has(tx)) throw new Refusal(`transaction ${JSON.stringify(tx)} is already open`);
+    (this.transactions ??= new Map()).set(tx, []);
+    this.receipt(f);
+  }
+
+  private async commit(f: Frame): Promise<void> {
+    const tx = this.required(f, 'transaction');
+    const frames = this.transactions?.get(tx);
+    if (!frames) throw new Refusal(`no transaction ${JSON.stringify(tx)} is open`);
+    this.transactions!.delete(tx);
+    for (const sent of frames) {
+      await this.apply(sent);
+      if (this.state !== 'connected') return;
+    }
+    this.receipt(f);
+  }
+
+  private abort(f: Frame): void {
+    const tx = this.required(f, 'transaction');
+    if (!this.transactions?.delete(tx)) throw new Refusal(`no transaction ${JSON.stringify(tx)} is open`);
+    this.receipt(f);
+  }
+
+  private disconnect(f: Frame): void {
+    this.receipt(f);
+    this.transactions = null;
+    this.state = 'ending';
+    this.socket?.end(CLOSE.normal, 'disconnected');
+  }
+}
+
+/** The uWS topic shared by every subscriber with the same destination and subscription id. */
+export function groupTopic(destination: string, escapedId: string, version: StompVersion): string {
+  return `${destination}\u0000${escapedId}\u0000${version === '1.0' ? 'raw' : 'esc'}`;
+}
+
+/** A handler's refusal keeps its message; any other error is a server fault and stays private. */
+function toRefusal(err: unknown): unknown {
+  if (err instanceof StompHandlerError || err instanceof PayloadError) return new Refusal(err.message, CLOSE.policy);
+  return err;
+}

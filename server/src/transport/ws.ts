@@ -1,0 +1,138 @@
+// The WebSocket endpoint on uWebSockets.js: the authenticated upgrade, then bytes in and out of
+// the STOMP sessions. Lifecycle rules followed here are in LIFECYCLE.md beside this file.
+import type { HttpResponse, TemplatedApp, WebSocket, WebSocketBehavior } from 'uWebSockets.js';
+import { parse as parseCookies } from 'cookie';
+import { WEBSOCKET_PATH } from '../../../common/destinations';
+import type { Logger } from '../log';
+import type { Broker } from '../stomp/broker';
+import { StompSession } from '../stomp/session';
+import { SESSION_COOKIE, type SessionAuthenticator } from './http';
+
+/** Subprotocols in order of preference; a client offering several gets exactly one back. */
+export const STOMP_SUBPROTOCOLS = ['v12.stomp', 'v11.stomp', 'v10.stomp'];
+
+/**
+ * uWS closes a socket without a word when a message exceeds maxPayloadLength, so it sits well
+ * above the STOMP frame limit (64 KiB), which the parser enforces with an ERROR frame.
+ */
+export const MAX_MESSAGE_BYTES = 1024 * 1024;
+/** Unsent bytes above which a socket is a slow consumer: closed and logged, never skipped silently. */
+export const SLOW_CONSUMER_BYTES = 512 * 1024;
+/** uWS's own limit, above ours; it closes the socket rather than drop a publish (closeOnBackpressureLimit). */
+const UWS_MAX_BACKPRESSURE = 2 * SLOW_CONSUMER_BYTES;
+/** Seconds; with automatic pings a live client that negotiated no heart-beats is never cut. */
+const IDLE_TIMEOUT_SECONDS = 120;
+
+export interface WebSocketOptions {
+  publicOrigin: string;
+  authenticator: SessionAuthenticator;
+  broker: Broker;
+  log: Logger;
+}
+
+/** uWS copies the upgrade's user data into its own plain object, so the session rides inside one. */
+interface SocketData {
+  session: StompSession;
+}
+
+export function chooseSubprotocol(header: string): string {
+  const offered = header.split(',').map((p) => p.trim()).filter(Boolean);
+  return STOMP_SUBPROTOCOLS.find((p) => offered.includes(p)) ?? '';
+}
+
+const STATUS: Record<number, string> = { 401: '401 Unauthorized', 403: '403 Forbidden', 500: '500 Internal Server Error' };
+
+function refuse(res: HttpResponse, status: 401 | 403 | 500, code: string, message: string): void {
+  res.cork(() => {
+    res
+      .writeStatus(STATUS[status])
+      .writeHeader('Content-Type', 'application/json; charset=utf-8')
+      .writeHeader('Cache-Control', 'no-store')
+      .end(JSON.stringify({ error: code, message }));
+  });
+}
+
+export function mountWebSocket(app: TemplatedApp, options: WebSocketOptions): void {
+  const { broker, log } = options;
+  const behavior: WebSocketBehavior<SocketData> = {
+    maxPayloadLength: MAX_MESSAGE_BYTES,
+    maxBackpressure: UWS_MAX_BACKPRESSURE,
+    closeOnBackpressureLimit: 1,
+    idleTimeout: IDLE_TIMEOUT_SECONDS,
+    sendPingsAutomatically: true,
+
+    upgrade(res, req, context) {
+      // Everything from req must be copied now: it is invalid after this callback returns.
+      const key = req.getHeader('sec-websocket-key');
+      const protocol = chooseSubprotocol(req.getHeader('sec-websocket-protocol'));
+      const extensions = req.getHeader('sec-websocket-extensions');
+      const origin = req.getHeader('origin');
+      const token = parseCookies(req.getHeader('cookie'))[SESSION_COOKIE];
+      const remoteAddress = Buffer.from(res.getRemoteAddressAsText()).toString();
+      let aborted = false;
+      res.onAborted(() => {
+        aborted = true;
+      });
+      // Browsers always send Origin on a WebSocket upgrade; other clients may omit it.
+      if (origin !== '' && origin !== options.publicOrigin) {
+        refuse(res, 403, 'forbidden_origin', 'cross-origin WebSocket refused');
+        return;
+      }
+      if (!token) {
+        refuse(res, 401, 'unauthorized', 'login required');
+        return;
+      }
+      options.authenticator.authenticate(token).then(
+        (principal) => {
+          if (aborted) return;
+          if (!principal) {
+            refuse(res, 401, 'unauthorized', 'login required');
+            return;
+          }
+          const session = new StompSession(
+            broker,
+            { userId: principal.userId, authSessionId: principal.sessionId, connectionId: broker.newConnectionId() },
+            remoteAddress,
+            token,
+          );
+          res.cork(() => res.upgrade<SocketData>({ session }, key, protocol, extensions, context));
+        },
+        (err: unknown) => {
+          log.error({ err }, 'WebSocket upgrade: session check failed');
+          if (!aborted) refuse(res, 500, 'internal', 'internal error');
+        },
+      );
+    },
+
+    open(ws) {
+      const { session } = ws.getUserData();
+      try {
+        session.opened(ws);
+        broker.opened(session);
+      } catch (err) {
+        log.error({ err }, 'WebSocket open failed');
+        ws.end(1011, 'internal error');
+      }
+    },
+
+    message(ws, message) {
+      const { session } = ws.getUserData();
+      try {
+        // Parsed synchronously: the ArrayBuffer is only valid during this callback.
+        session.receive(new Uint8Array(message));
+      } catch (err) {
+        log.error({ err, connection: session.principal.connectionId }, 'STOMP input failed');
+        session.fail('internal server error', { code: 1011 });
+      }
+    },
+
+    close(ws: WebSocket<SocketData>) {
+      try {
+        broker.closed(ws.getUserData().session);
+      } catch (err) {
+        log.error({ err }, 'WebSocket close handling failed');
+      }
+    },
+  };
+  app.ws<SocketData>(WEBSOCKET_PATH, behavior);
+}

@@ -1,0 +1,181 @@
+// A STOMP client for integration tests: @stomp/stompjs (the browser's library) over `ws`.
+//
+//   const { client } = await newLoggedInUser(server);          // support/users.ts
+//   const stomp = await connectStomp(server, client.cookieHeader());
+//   const inbox = await stomp.subscribe('/topic/toggle-refresh/7'); // resolves once the server
+//                                                                // confirmed it (RECEIPT); rejects
+//                                                                // with the ERROR frame if denied
+//   await stomp.send('/app/user-active', { ... });               // resolves on RECEIPT, i.e. after
+//                                                                // the handler finished; rejects
+//                                                                // with the ERROR frame if it failed
+//   const msg = await inbox.next();                              // { body, json(), headers }
+//   await inbox.nothingWithin(300);                              // asserts no message arrived
+//   await stomp.nextError();                                     // the next ERROR frame
+//   await stomp.disconnect();                                    // DISCONNECT with receipt, then closed
+//
+// `stomp.closed` resolves with the close code when the socket closes, for any reason.
+import { Client, type IFrame, type IMessage, type StompHeaders } from '@stomp/stompjs';
+import WebSocket from 'ws';
+import { WEBSOCKET_PATH } from '../../../common/destinations';
+import type { RunningServer } from '../../src/main';
+
+export interface ReceivedMessage {
+  body: string;
+  headers: StompHeaders;
+  json<T = unknown>(): T;
+}
+
+export interface Inbox {
+  readonly destination: string;
+  /** The next MESSAGE for this subscription (waits up to timeoutMs). */
+  next(timeoutMs?: number): Promise<ReceivedMessage>;
+  /** Fails if a MESSAGE arrives within the time. */
+  nothingWithin(ms: number): Promise<void>;
+  unsubscribe(): void;
+}
+
+export interface TestStomp {
+  readonly client: Client;
+  subscribe(destination: string, headers?: StompHeaders): Promise<Inbox>;
+  send(destination: string, body: string | object, headers?: StompHeaders): Promise<void>;
+  nextError(timeoutMs?: number): Promise<IFrame>;
+  readonly closed: Promise<number>;
+  disconnect(): Promise<void>;
+}
+
+export interface ConnectOptions {
+  origin?: string;
+  heartbeatMs?: number;
+}
+
+/** An error carrying the server's ERROR frame. */
+export class StompErrorFrame extends Error {
+  constructor(readonly frame: IFrame) {
+    super(`STOMP ERROR: ${frame.headers.message}`);
+  }
+}
+
+class Waiters<T> {
+  private readonly items: T[] = [];
+  private readonly waiting: Array<(item: T) => void> = [];
+
+  push(item: T): void {
+    const w = this.waiting.shift();
+    if (w) w(item);
+    else this.items.push(item);
+  }
+
+  next(timeoutMs: number, what: string): Promise<T> {
+    const item = this.items.shift();
+    if (item !== undefined) return Promise.resolve(item);
+    return new Promise<T>((resolve, reject) => {
+      const timer = setTimeout(() => {
+        this.waiting.splice(this.waiting.indexOf(done), 1);
+        reject(new Error(`no ${what} within ${timeoutMs} ms`));
+      }, timeoutMs);
+      const done = (value: T) => {
+        clearTimeout(timer);
+        resolve(value);
+      };
+      this.waiting.push(done);
+    });
+  }
+
+  get pending(): number {
+    return this.items.length;
+  }
+}
+
+function toReceived(m: IMessage): ReceivedMessage {
+  return { body: m.body, headers: m.headers, json: <T>() => JSON.parse(m.body) as T };
+}
+
+export function stompUrl(server: RunningServer): string {
+  return server.url.replace(/^http/, 'ws') + WEBSOCKET_PATH;
+}
+
+export async function connectStomp(server: RunningServer, cookie: string, options: ConnectOptions = {}): Promise<TestStomp> {
+  const errors = new Waiters<IFrame>();
+  const receiptErrors = new Map<string, (frame: IFrame) => void>();
+  let receiptSeq = 0;
+  let resolveClosed!: (code: number) => void;
+  const closed = new Promise<number>((resolve) => (resolveClosed = resolve));
+  const headers: Record<string, string> = { cookie };
+  if (options.origin !== undefined) headers.origin = options.origin;
+  const heartbeat = options.heartbeatMs ?? 0;
+
+  const client = new Client({
+    webSocketFactory: () => new WebSocket(stompUrl(server), ['v12.stomp'], { headers }),
+    reconnectDelay: 0,
+    heartbeatIncoming: heartbeat,
+    heartbeatOutgoing: heartbeat,
+    debug: () => {},
+  });
+
+  await new Promise<void>((resolve, reject) => {
+    client.onConnect = () => resolve();
+    client.onStompError = (frame) => {
+      const receipt = frame.headers['receipt-id'];
+      const waiter = receipt === undefined ? undefined : receiptErrors.get(receipt);
+      if (waiter) waiter(frame);
+      errors.push(frame);
+      reject(new StompErrorFrame(frame));
+    };
+    client.onWebSocketClose = (evt: { code: number }) => {
+      resolveClosed(evt.code);
+      for (const waiter of receiptErrors.values()) waiter({ command: 'CLOSE', headers: { message: `socket closed (${evt.code})` }, body: '', isBinaryBody: false, binaryBody: new Uint8Array() } as IFrame);
+      reject(new Error(`WebSocket closed (${evt.code}) before CONNECTED`));
+    };
+    client.onWebSocketError = () => {};
+    client.activate();
+  });
+
+  /** Sends via `act` with a receipt header and resolves on RECEIPT, rejects on ERROR or close. */
+  const withReceipt = (act: (receipt: string) => void) =>
+    new Promise<void>((resolve, reject) => {
+      const receipt = `r-${receiptSeq++}`;
+      receiptErrors.set(receipt, (frame) => {
+        receiptErrors.delete(receipt);
+        reject(new StompErrorFrame(frame));
+      });
+      client.watchForReceipt(receipt, () => {
+        receiptErrors.delete(receipt);
+        resolve();
+      });
+      act(receipt);
+    });
+
+  return {
+    client,
+    closed,
+    async subscribe(destination, extra = {}) {
+      const messages = new Waiters<ReceivedMessage>();
+      let sub: { unsubscribe(): void } | undefined;
+      await withReceipt((receipt) => {
+        sub = client.subscribe(destination, (m) => messages.push(toReceived(m)), { ...extra, receipt });
+      });
+      return {
+        destination,
+        next: (timeoutMs = 10_000) => messages.next(timeoutMs, `MESSAGE on ${destination}`),
+        async nothingWithin(ms) {
+          await new Promise((r) => setTimeout(r, ms));
+          if (messages.pending > 0) throw new Error(`unexpected MESSAGE on ${destination}`);
+        },
+        unsubscribe: () => sub?.unsubscribe(),
+      };
+    },
+    send(destination, body, extra = {}) {
+      const text = typeof body === 'string' ? body : JSON.stringify(body);
+      return withReceipt((receipt) => client.publish({ destination, body: text, headers: { ...extra, receipt } }));
+    },
+    nextError: (timeoutMs = 10_000) => errors.next(timeoutMs, 'ERROR frame'),
+    async disconnect() {
+      if (!client.connected) {
+        await client.deactivate();
+        return;
+      }
+      await client.deactivate();
+      await closed;
+    },
+  };
+}
