@@ -101,9 +101,8 @@ export class MessagesRepository {
         added_user_email: m.addedUserEmail ?? null,
         created_at_ms: m.atMs,
       },
-      ['id'],
     );
-    return Number(typeof inserted === 'object' ? (inserted as { id: number }).id : inserted);
+    return Number(inserted);
   }
 
   private selectMessages(): Knex.QueryBuilder {

@@ -55,8 +55,9 @@ export class RoomsRepository {
 
   async createRoom(name: string, memberIds: number[], nowMs: number): Promise<number> {
     return this.db.transaction(async (trx) => {
-      const [inserted] = await trx('rooms').insert({ name, created_at_ms: nowMs }, ['id']);
-      const roomId = Number(typeof inserted === 'object' ? (inserted as { id: number }).id : inserted);
+      // Both engines answer [the new auto-increment id] to a plain insert.
+      const [inserted] = await trx('rooms').insert({ name, created_at_ms: nowMs });
+      const roomId = Number(inserted);
       await trx('room_members').insert(memberIds.map((userId) => ({ room_id: roomId, user_id: userId, joined_at_ms: nowMs })));
       return roomId;
     });
