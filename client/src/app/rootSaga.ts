@@ -2,6 +2,7 @@
 import type { SagaIterator } from 'redux-saga';
 import { all, spawn } from 'redux-saga/effects';
 import { authSaga } from '../features/auth/authSaga';
+import { callSaga } from '../features/call/callSaga';
 import { settingsSaga } from '../features/settings/settingsSaga';
 import { signUpSaga } from '../features/signUp/signUpSaga';
 
@@ -10,6 +11,7 @@ export const featureSagas: Array<() => SagaIterator> = [
   authSaga,
   signUpSaga,
   settingsSaga,
+  callSaga,
 ];
 
 export function* rootSaga(): SagaIterator {

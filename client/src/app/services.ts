@@ -3,6 +3,11 @@
 // implementation in createBrowserServices, and a fake in test/fakeServices.ts.
 import { createHttpClient, type HttpClient } from '../services/http';
 import { createUidStore, type UidStore } from '../features/auth/uid';
+import { createBrowserRtc, type RtcService } from '../services/rtc';
+import { createStompService, type StompService } from '../services/stomp';
+
+/** SPEC.md §7: the call listener reconnects after 3 s (the rest of the app after 5 s). */
+const CALL_RECONNECT_DELAY_MS = 3000;
 
 export interface NavigateOptions {
   replace?: boolean;
@@ -18,6 +23,14 @@ export interface Services {
   redirect: (url: string) => void;
   /** Errors the user is told about in words are still logged for whoever debugs (SPEC.md §8). */
   logError: (context: string, error: unknown) => void;
+  /** window.alert: the call alerts of SPEC.md §4 and §8. */
+  alert: (message: string) => void;
+  /** Microphone and peer connections for voice calls. */
+  rtc: RtcService;
+  /** The call listener's own STOMP connection (its reconnect delay differs, SPEC.md §7). */
+  callStomp: StompService;
+  /** The app's STOMP connection for the chat list and rooms (5 s reconnect, SPEC.md §7). */
+  stomp: StompService;
 }
 
 export function createBrowserServices(navigate: Services['navigate']): Services {
@@ -27,5 +40,9 @@ export function createBrowserServices(navigate: Services['navigate']): Services 
     navigate,
     redirect: (url) => window.location.assign(url),
     logError: (context, error) => console.error(`[${context}]`, error),
+    alert: (message) => window.alert(message),
+    rtc: createBrowserRtc(),
+    callStomp: createStompService({ reconnectDelayMs: CALL_RECONNECT_DELAY_MS }),
+    stomp: createStompService(),
   };
 }

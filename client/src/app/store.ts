@@ -2,6 +2,7 @@
 import { combineReducers, configureStore } from '@reduxjs/toolkit';
 import createSagaMiddleware from 'redux-saga';
 import { authReducer } from '../features/auth/authSlice';
+import { callReducer } from '../features/call/callSlice';
 import { settingsReducer } from '../features/settings/settingsSlice';
 import { signUpReducer } from '../features/signUp/signUpSlice';
 import { rootSaga } from './rootSaga';
@@ -12,6 +13,7 @@ const reducers = {
   auth: authReducer,
   signUp: signUpReducer,
   settings: settingsReducer,
+  call: callReducer,
 };
 
 const rootReducer = combineReducers(reducers);

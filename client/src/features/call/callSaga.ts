@@ -3,7 +3,7 @@
 // hang-up, and its cleanup (connection closed, microphone stopped) is in one `finally`.
 // Decisions come from callRules.ts; STOMP, RTC, HTTP and the browser come from the saga context.
 import type { PayloadAction } from '@reduxjs/toolkit';
-import { buffers, eventChannel, type Channel, type EventChannel, type SagaIterator, type Task } from 'redux-saga';
+import { buffers, eventChannel, type EventChannel, type SagaIterator, type Task } from 'redux-saga';
 import { call, cancel, cancelled, delay, flush, fork, put, race, select, take, takeLatest } from 'redux-saga/effects';
 import { api, type IceServer, type UserSummary } from '../../../../common/api';
 import { app, CALL_SIGNALS, queues, type CallSignal } from '../../../../common/destinations';
@@ -115,7 +115,7 @@ function* fetchIceServers(): SagaIterator<RTCIceServer[]> {
  * Local candidates go out every 250 ms, 60 times (15 s), the first batch at once (SPEC.md §9).
  * Gathering rarely runs longer; any candidate found after that is sent as soon as it appears.
  */
-function* sendCandidates(candidates: Channel<PeerEvent>, targetUserId: number): SagaIterator {
+function* sendCandidates(candidates: EventChannel<PeerEvent>, targetUserId: number): SagaIterator {
   for (let tick = 0; tick < LIMITS.candidateRepeats; tick += 1) {
     const batch: PeerEvent[] = yield flush(candidates);
     for (const event of batch) {
@@ -348,6 +348,8 @@ function* callListener(me: number): SagaIterator {
     }
   } finally {
     signals.close();
+    // No screen listens for calls any more: let the connection go rather than keep reconnecting.
+    stomp.deactivate().catch((error) => logError('call stomp', error));
   }
 }
 

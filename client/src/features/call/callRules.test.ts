@@ -1,0 +1,151 @@
+import { expect } from 'chai';
+import {
+  canApplyAnswer,
+  canApplyOffer,
+  candidateDisposition,
+  canStartCall,
+  connectionOutcome,
+  decideSignal,
+  formatCallDuration,
+  isCallActive,
+  toCallEvent,
+  toIceCandidate,
+  toSessionDescription,
+  type CallPhase,
+} from './callRules';
+import { callActions, callReducer, initialCallState } from './callSlice';
+
+const SIGNALLING_STATES: RTCSignalingState[] = ['stable', 'have-local-offer', 'have-remote-offer', 'have-local-pranswer', 'have-remote-pranswer', 'closed'];
+
+describe('call rules', () => {
+  it('formats the call timer as mm:ss', () => {
+    expect(formatCallDuration(0)).to.equal('00:00');
+    expect(formatCallDuration(9)).to.equal('00:09');
+    expect(formatCallDuration(61)).to.equal('01:01');
+    expect(formatCallDuration(599)).to.equal('09:59');
+    expect(formatCallDuration(3600)).to.equal('60:00');
+    expect(formatCallDuration(-3)).to.equal('00:00');
+  });
+
+  it('applies an offer only in stable or have-local-offer', () => {
+    expect(SIGNALLING_STATES.filter(canApplyOffer)).to.deep.equal(['stable', 'have-local-offer']);
+  });
+
+  it('applies an answer only in have-local-offer', () => {
+    expect(SIGNALLING_STATES.filter(canApplyAnswer)).to.deep.equal(['have-local-offer']);
+  });
+
+  it('adds a remote candidate only once the remote description exists, queues earlier ones and skips them without a connection', () => {
+    expect(candidateDisposition(true, true)).to.equal('apply');
+    expect(candidateDisposition(true, false)).to.equal('queue');
+    expect(candidateDisposition(false, false)).to.equal('skip');
+  });
+
+  it('treats connected and completed as live, failed and disconnected as the end, the rest as waiting', () => {
+    expect(connectionOutcome('connected')).to.equal('connected');
+    expect(connectionOutcome('completed')).to.equal('connected');
+    expect(connectionOutcome('failed')).to.equal('ended');
+    expect(connectionOutcome('disconnected')).to.equal('ended');
+    for (const state of ['new', 'checking', 'connecting', 'closed'] as const) expect(connectionOutcome(state)).to.equal('pending');
+  });
+
+  it('allows a new call only when none is active', () => {
+    const phases: CallPhase[] = ['idle', 'outgoing', 'incoming', 'connecting', 'connected'];
+    expect(phases.filter(canStartCall)).to.deep.equal(['idle']);
+    expect(phases.filter(isCallActive)).to.deep.equal(['outgoing', 'incoming', 'connecting', 'connected']);
+  });
+
+  describe('routing a call signal', () => {
+    it('rings for an incoming call only when idle', () => {
+      expect(decideSignal('idle', null, 'incoming', { userId: 2, name: 'Kim' })).to.deep.equal({ kind: 'ring', peer: { userId: 2, name: 'Kim' } });
+      expect(decideSignal('connected', 3, 'incoming', { userId: 2, name: 'Kim' }).kind).to.equal('ignore');
+    });
+
+    it('ignores signals from anyone but the peer and signals with no call', () => {
+      expect(decideSignal('connecting', 2, 'offer', { userId: 9, sdp: 'x' }).kind).to.equal('ignore');
+      expect(decideSignal('idle', null, 'hangup', { userId: 2 }).kind).to.equal('ignore');
+    });
+
+    it('takes accepted and rejected only while the outgoing call rings, telling busy apart', () => {
+      expect(decideSignal('outgoing', 2, 'accepted', { userId: 2 })).to.deep.equal({ kind: 'peerAccepted' });
+      expect(decideSignal('connected', 2, 'accepted', { userId: 2 }).kind).to.equal('ignore');
+      expect(decideSignal('outgoing', 2, 'rejected', { userId: 2, reason: 'rejected' })).to.deep.equal({ kind: 'peerRejected', busy: false });
+      expect(decideSignal('outgoing', 2, 'rejected', { userId: 2, reason: 'busy' })).to.deep.equal({ kind: 'peerRejected', busy: true });
+    });
+
+    it('marks a peer hang-up as unanswered while ringing on either side', () => {
+      expect(decideSignal('incoming', 2, 'hangup', { userId: 2 })).to.deep.equal({ kind: 'peerHungUp', unanswered: true });
+      expect(decideSignal('outgoing', 2, 'hangup', { userId: 2 })).to.deep.equal({ kind: 'peerHungUp', unanswered: true });
+      expect(decideSignal('connected', 2, 'hangup', { userId: 2 })).to.deep.equal({ kind: 'peerHungUp', unanswered: false });
+    });
+
+    it('passes offers, answers and candidates only once the call is accepted', () => {
+      expect(decideSignal('connecting', 2, 'offer', { userId: 2 }).kind).to.equal('offer');
+      expect(decideSignal('connected', 2, 'answer', { userId: 2 }).kind).to.equal('answer');
+      expect(decideSignal('connecting', 2, 'ice-candidate', { userId: 2 }).kind).to.equal('candidate');
+      expect(decideSignal('incoming', 2, 'offer', { userId: 2 }).kind).to.equal('ignore');
+      expect(decideSignal('outgoing', 2, 'ice-candidate', { userId: 2 }).kind).to.equal('ignore');
+    });
+  });
+
+  describe('decoding what the wire carries', () => {
+    it('accepts a session description as an object or bare SDP text, of the expected type only', () => {
+      expect(toSessionDescription({ type: 'offer', sdp: 'v=0' }, 'offer')).to.deep.equal({ type: 'offer', sdp: 'v=0' });
+      expect(toSessionDescription('v=0', 'answer')).to.deep.equal({ type: 'answer', sdp: 'v=0' });
+      expect(toSessionDescription({ type: 'answer', sdp: 'v=0' }, 'offer')).to.equal(null);
+      expect(toSessionDescription({ sdp: 3 }, 'offer')).to.equal(null);
+      expect(toSessionDescription(null, 'offer')).to.equal(null);
+    });
+
+    it('accepts an ICE candidate object and refuses anything else', () => {
+      expect(toIceCandidate({ candidate: 'candidate:1', sdpMid: '0', sdpMLineIndex: 0 })).to.deep.equal({
+        candidate: 'candidate:1',
+        sdpMid: '0',
+        sdpMLineIndex: 0,
+        usernameFragment: null,
+      });
+      expect(toIceCandidate(42)).to.equal(null);
+      expect(toIceCandidate({ sdpMid: '0' })).to.equal(null);
+    });
+
+    it('requires a positive user id on every call event', () => {
+      expect(toCallEvent({ userId: 2, name: 'Kim' })).to.deep.include({ userId: 2, name: 'Kim' });
+      expect(toCallEvent({ userId: '7' })).to.deep.include({ userId: 7 });
+      expect(toCallEvent({ userId: 0 })).to.equal(null);
+      expect(toCallEvent({ name: 'Kim' })).to.equal(null);
+      expect(toCallEvent('hello')).to.equal(null);
+    });
+  });
+});
+
+describe('call state transitions', () => {
+  const kim = { userId: 2, name: 'Kim' };
+
+  it('goes outgoing → connecting → connected, counts seconds only while connected, and resets on end', () => {
+    let state = callReducer(initialCallState, callActions.outgoingStarted(kim));
+    expect(state).to.include({ phase: 'outgoing', role: 'caller' });
+    state = callReducer(state, callActions.timerTicked());
+    expect(state.elapsedSeconds).to.equal(0);
+    state = callReducer(state, callActions.negotiationStarted());
+    state = callReducer(state, callActions.connectionEstablished());
+    state = callReducer(state, callActions.timerTicked());
+    state = callReducer(state, callActions.timerTicked());
+    expect(state).to.include({ phase: 'connected', elapsedSeconds: 2 });
+    state = callReducer(state, callActions.callEnded());
+    expect(state).to.deep.equal(initialCallState);
+  });
+
+  it('does not let a second call replace the active one', () => {
+    const ringing = callReducer(initialCallState, callActions.incomingReceived(kim));
+    const after = callReducer(ringing, callActions.outgoingStarted({ userId: 3, name: 'Lee' }));
+    expect(after).to.deep.equal(ringing);
+  });
+
+  it('keeps the search results across a call', () => {
+    const users = [{ userId: 2, name: 'Kim', email: 'kim@example.com' }];
+    let state = callReducer(initialCallState, callActions.searchSucceeded(users));
+    state = callReducer(state, callActions.outgoingStarted(kim));
+    state = callReducer(state, callActions.callEnded());
+    expect(state.searchResults).to.deep.equal(users);
+  });
+});
