@@ -138,8 +138,15 @@ export function loadCommand(): Command {
     .addOption(new Option('--vhost <host>', 'STOMP CONNECT host header (--broker; RabbitMQ: /)'))
     .action(async (o: LoadOptions) => {
       const controller = new AbortController();
+      let interruptedAt = 0;
       const onSigint = () => {
-        if (controller.signal.aborted) process.exit(130); // a second Ctrl-C: give up at once
+        // `npm run` forwards the terminal's SIGINT to us as well, so one Ctrl-C can arrive twice:
+        // only a second press a moment later means "quit now".
+        if (controller.signal.aborted) {
+          if (Date.now() - interruptedAt > 1000) process.exit(130);
+          return;
+        }
+        interruptedAt = Date.now();
         process.stderr.write('\ninterrupted: stopping, then reporting (Ctrl-C again to quit now)\n');
         controller.abort();
       };
