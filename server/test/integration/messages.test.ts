@@ -59,11 +59,12 @@ forEachDatabase('chat messages over STOMP', (db) => {
     throw new Error('expected the server to refuse with an ERROR frame');
   };
   /** Polls until the check passes: read markers are written just after the message is published. */
-  const eventually = async (check: () => Promise<void>, timeoutMs = 10_000) => {
+  const eventually = async (check: () => Promise<unknown>, timeoutMs = 10_000): Promise<void> => {
     const deadline = Date.now() + timeoutMs;
     for (;;) {
       try {
-        return await check();
+        await check();
+        return;
       } catch (err) {
         if (Date.now() > deadline) throw err;
         await new Promise((r) => setTimeout(r, 50));
