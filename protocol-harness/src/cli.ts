@@ -1,16 +1,16 @@
-// The protocol harness: a client of the server over HTTP and STOMP only, like any other.
-//   npm run --silent harness -- load …   (see `harness load --help`)
+// The protocol harness: proves the server works by talking to it only over HTTP and STOMP, as
+// any client would. It imports nothing from server/; common/ is the wire contract it shares.
 import { Command } from 'commander';
+import { registerCallCommand } from './caller/command';
 import { loadCommand } from './load/command';
 
-const program = new Command('harness').description("Let's Chat protocol harness").showHelpAfterError();
-program.addCommand(loadCommand());
+const program = new Command('harness').description("Let's Chat protocol harness: headless clients against a running server");
 
-program.parseAsync(process.argv).then(
-  // Sockets and timers may linger after a report: the command's exit status is final.
-  () => process.exit(process.exitCode ?? 0),
-  (err: unknown) => {
-    process.stderr.write(`error: ${String((err as Error)?.stack ?? err)}\n`);
-    process.exit(2);
-  },
-);
+registerCallCommand(program);
+program.addCommand(loadCommand());
+// Further commands register here, one line each.
+
+program.parseAsync(process.argv).catch((err: unknown) => {
+  console.error(err instanceof Error ? (err.stack ?? err.message) : String(err));
+  process.exit(1);
+});

@@ -1,0 +1,89 @@
+// `harness call`: runs one call scenario between headless callers against a running server,
+// prints a summary (or one JSON report) and exits 0 only when every expectation held.
+import { Command, InvalidArgumentError, Option } from 'commander';
+import { formatReport } from './report';
+import { runScenario, SCENARIOS, type Credentials, type ScenarioName } from './scenarios';
+
+function credentials(value: string): Credentials {
+  // E-mail addresses hold no colon; the password may.
+  const i = value.indexOf(':');
+  if (i <= 0 || i === value.length - 1) throw new InvalidArgumentError('expected EMAIL:PASSWORD');
+  return { email: value.slice(0, i), password: value.slice(i + 1) };
+}
+
+function seconds(value: string): number {
+  const n = Number(value);
+  if (!Number.isFinite(n) || n < 0) throw new InvalidArgumentError('expected a number of seconds');
+  return n;
+}
+
+const SCENARIO_HELP = `
+Scenarios (caller plays a 440 Hz tone, callee 660 Hz; each must hear the OTHER's):
+  accept                the callee accepts; both connections reach "connected", each side hears
+                        the other's tone (non-silent, at its frequency), the caller hangs up and
+                        the callee receives the hangup
+  reject                the callee rejects; the caller receives "rejected" (not busy)
+  hangup-while-ringing  the caller hangs up before an answer; the callee receives the hangup and
+                        a late accept reaches nobody
+  busy                  needs --third: while the callee rings, the third user's call to the
+                        callee is answered "rejected" with reason "busy"; after the accept, the
+                        third user's calls to caller and callee are answered busy too
+  ring-timeout          nobody answers; after the server's ring timeout (see --ring-timeout)
+                        both sides receive a hangup with reason "timeout"
+  peer-drop             after connecting, the callee's WebSocket drops without DISCONNECT; the
+                        caller receives a hangup with reason "disconnected"
+
+Timings in the report: initiate→incoming, accept→accepted, accept→connected (each side),
+initiate→connected, accept→first audio frame with sound (each side).
+Exit status: 0 when every expectation held, 1 otherwise (the reason is printed).
+
+Example:
+  npm run --silent harness -- call --url http://127.0.0.1:8080 \\
+    --caller alice@example.com:secret1 --callee bob@example.com:secret2 --scenario accept --json`;
+
+export function registerCallCommand(program: Command): void {
+  program
+    .command('call')
+    .description('call one headless wrtc caller from another through the server and check what both observe')
+    .requiredOption('--url <url>', 'the server, e.g. http://127.0.0.1:8080')
+    .requiredOption('--caller <email:password>', 'the user who places the call', credentials)
+    .requiredOption('--callee <email:password>', 'the user who is called', credentials)
+    .addOption(new Option('--scenario <name>', 'what happens in the call').choices(SCENARIOS).default('accept'))
+    .option('--third <email:password>', 'a third user, required by the busy scenario', credentials)
+    .option('--relay-only', 'iceTransportPolicy "relay": media only through the TURN servers the server hands out', false)
+    .option('--hold <seconds>', 'accept: hold the connected call this long before hanging up', seconds, 0)
+    .option('--ring-timeout <seconds>', "ring-timeout: the server's ring timeout (CALL_RING_TIMEOUT_MS / 1000)", seconds, 60)
+    .option('--timeout <seconds>', 'longest wait for any one expected event', seconds, 20)
+    .option('--origin <origin>', 'Origin header for the WebSocket upgrade, if the server requires one')
+    .option('--json', 'print one JSON report instead of the summary', false)
+    .addHelpText('after', SCENARIO_HELP)
+    .action(async (opts: {
+      url: string;
+      caller: Credentials;
+      callee: Credentials;
+      scenario: ScenarioName;
+      third?: Credentials;
+      relayOnly: boolean;
+      hold: number;
+      ringTimeout: number;
+      timeout: number;
+      origin?: string;
+      json: boolean;
+    }) => {
+      const report = await runScenario(opts.scenario, {
+        url: opts.url,
+        caller: opts.caller,
+        callee: opts.callee,
+        third: opts.third,
+        relayOnly: opts.relayOnly,
+        holdSeconds: opts.hold,
+        ringTimeoutSeconds: opts.ringTimeout,
+        stepTimeoutMs: opts.timeout * 1000,
+        origin: opts.origin,
+      });
+      const output = opts.json ? JSON.stringify(report, null, 2) : formatReport(report);
+      // wrtc keeps native handles alive after its connections close: exit explicitly, once
+      // the report is written.
+      process.stdout.write(output + '\n', () => process.exit(report.ok ? 0 : 1));
+    });
+}

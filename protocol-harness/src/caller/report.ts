@@ -1,0 +1,29 @@
+// The human-readable summary of a scenario report (--json prints the report itself).
+import type { ScenarioReport, SideAudio } from './scenarios';
+
+const ms = (v: number | null | undefined) => (v === null || v === undefined ? 'n/a' : `${v} ms`);
+
+function audioLine(side: string, a: SideAudio): string {
+  const measured = a.frequencyHz === null ? 'no sound' : `${a.frequencyHz} Hz (tone share ${a.toneShare})`;
+  return `  audio   ${side}: ${a.heard ? 'heard' : 'did NOT hear'} the ${a.expectedHz} Hz tone, measured ${measured}, ${a.soundFrames}/${a.frames} frames with sound`;
+}
+
+export function formatReport(r: ScenarioReport): string {
+  const lines = [`scenario ${r.scenario}${r.relayOnly ? ' (relay only)' : ''}: ${r.ok ? 'PASS' : 'FAIL'}`];
+  for (const check of r.checks) lines.push(`  ✔ ${check}`);
+  if (r.reason) lines.push(`  ✘ ${r.reason}`);
+  const t = r.timings;
+  const timings: string[] = [];
+  if (t.initiateToIncomingMs !== undefined) timings.push(`initiate→incoming ${ms(t.initiateToIncomingMs)}`);
+  if (t.acceptToAcceptedMs !== undefined) timings.push(`accept→accepted ${ms(t.acceptToAcceptedMs)}`);
+  if (t.acceptToConnectedMs) timings.push(`accept→connected caller ${ms(t.acceptToConnectedMs.caller)} / callee ${ms(t.acceptToConnectedMs.callee)}`);
+  if (t.initiateToConnectedMs !== undefined) timings.push(`initiate→connected ${ms(t.initiateToConnectedMs)}`);
+  if (t.firstAudioFrameMs) timings.push(`accept→first audio caller ${ms(t.firstAudioFrameMs.caller)} / callee ${ms(t.firstAudioFrameMs.callee)}`);
+  if (timings.length > 0) lines.push(`  timings ${timings.join(', ')}`);
+  if (r.audio) lines.push(audioLine('caller', r.audio.caller), audioLine('callee', r.audio.callee));
+  if (r.paths) {
+    const path = (p: { local: string; remote: string } | null) => (p ? `${p.local}→${p.remote}` : 'unknown');
+    lines.push(`  path    caller ${path(r.paths.caller)}, callee ${path(r.paths.callee)}`);
+  }
+  return lines.join('\n');
+}
