@@ -18,7 +18,9 @@ export interface LoggedInUser {
 export class RestError extends Error {}
 
 async function call(base: string, method: string, path: string, cookie: string | null, json?: unknown): Promise<Response> {
-  const headers: Record<string, string> = { origin: new URL(base).origin };
+  // No Origin header: like any non-browser client (the server refuses foreign origins, and the
+  // URL we are given need not be the server's public one).
+  const headers: Record<string, string> = {};
   if (cookie) headers.cookie = cookie;
   if (json !== undefined) headers['content-type'] = 'application/json';
   return fetch(base + path, { method, headers, body: json === undefined ? undefined : JSON.stringify(json), redirect: 'manual' });

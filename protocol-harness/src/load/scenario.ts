@@ -94,9 +94,8 @@ export async function prepareChat(s: ChatSetup): Promise<Scenario> {
 
   const swarm = new Swarm();
   const ws = webSocketUrl(base);
-  const origin = new URL(base).origin;
   done = 0;
-  await swarm.connect(n, (i) => ({ url: ws, headers: { cookie: users[i].cookie, origin } }), s.connectConcurrency, () => s.progress?.('connecting', ++done, n));
+  await swarm.connect(n, (i) => ({ url: ws, headers: { cookie: users[i].cookie } }), s.connectConcurrency, () => s.progress?.('connecting', ++done, n));
   const confirmed = await swarm.subscribe((i) => topics.privateChat(roomOf[i]));
   // Two groups of users that map to the same room id (a server reusing a room) merge: each
   // member receives what the other group sends.
