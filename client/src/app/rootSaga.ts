@@ -3,6 +3,8 @@ import type { SagaIterator } from 'redux-saga';
 import { all, spawn } from 'redux-saga/effects';
 import { authSaga } from '../features/auth/authSaga';
 import { callSaga } from '../features/call/callSaga';
+import { chatListSaga } from '../features/chatList/chatListSaga';
+import { roomSaga } from '../features/room/roomSaga';
 import { settingsSaga } from '../features/settings/settingsSaga';
 import { signUpSaga } from '../features/signUp/signUpSaga';
 
@@ -12,6 +14,8 @@ export const featureSagas: Array<() => SagaIterator> = [
   signUpSaga,
   settingsSaga,
   callSaga,
+  chatListSaga,
+  roomSaga,
 ];
 
 export function* rootSaga(): SagaIterator {

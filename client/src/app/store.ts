@@ -3,6 +3,8 @@ import { combineReducers, configureStore } from '@reduxjs/toolkit';
 import createSagaMiddleware from 'redux-saga';
 import { authReducer } from '../features/auth/authSlice';
 import { callReducer } from '../features/call/callSlice';
+import { chatListReducer } from '../features/chatList/chatListSlice';
+import { roomReducer } from '../features/room/roomSlice';
 import { settingsReducer } from '../features/settings/settingsSlice';
 import { signUpReducer } from '../features/signUp/signUpSlice';
 import { rootSaga } from './rootSaga';
@@ -14,6 +16,8 @@ const reducers = {
   signUp: signUpReducer,
   settings: settingsReducer,
   call: callReducer,
+  chatList: chatListReducer,
+  room: roomReducer,
 };
 
 const rootReducer = combineReducers(reducers);

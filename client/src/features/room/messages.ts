@@ -60,3 +60,31 @@ export function applyToParticipants(users: readonly UserSummary[], message: Chat
   if (added && !users.some((u) => u.userId === added.userId)) return [...users, added];
   return users as UserSummary[];
 }
+
+function optionalNumber(value: unknown): value is number | undefined | null {
+  return value === undefined || value === null || typeof value === 'number';
+}
+
+/**
+ * A frame from /topic/private-chat/{id} as a ChatMessage, or null when it is not one for this
+ * room (the client trusts the shape of nothing it did not check).
+ */
+export function decodeChatMessage(body: unknown, chatRoomId: number): ChatMessage | null {
+  if (typeof body !== 'object' || body === null) return null;
+  const m = body as Record<string, unknown>;
+  if (typeof m.messageId !== 'number' || typeof m.content !== 'string' || typeof m.enrolledAt !== 'string') return null;
+  if (m.chatRoomId !== undefined && m.chatRoomId !== chatRoomId) return null;
+  if (!optionalNumber(m.senderId) || !optionalNumber(m.leftUserId)) return null;
+  const message: ChatMessage = {
+    messageId: m.messageId,
+    chatRoomId,
+    senderId: m.senderId ?? null,
+    senderName: typeof m.senderName === 'string' ? m.senderName : '',
+    content: m.content,
+    enrolledAt: m.enrolledAt,
+    clientMsgId: typeof m.clientMsgId === 'string' ? m.clientMsgId : null,
+  };
+  if (typeof m.leftUserId === 'number') message.leftUserId = m.leftUserId;
+  if (typeof m.addedUserEmail === 'string') message.addedUserEmail = m.addedUserEmail;
+  return message;
+}

@@ -1,0 +1,10 @@
+// The id a send carries so the server stores a retried message once (issue 4).
+export function newClientMsgId(cryptoImpl: Crypto = globalThis.crypto): string {
+  // randomUUID exists only in secure contexts (https, localhost): elsewhere build a v4 UUID.
+  if (typeof cryptoImpl.randomUUID === 'function') return cryptoImpl.randomUUID();
+  const bytes = cryptoImpl.getRandomValues(new Uint8Array(16));
+  bytes[6] = (bytes[6] & 0x0f) | 0x40;
+  bytes[8] = (bytes[8] & 0x3f) | 0x80;
+  const hex = [...bytes].map((b) => b.toString(16).padStart(2, '0')).join('');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}

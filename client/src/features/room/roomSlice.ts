@@ -1,0 +1,168 @@
+// The open chat room (SPEC.md §2 chat room, §4 chat room states): its name, participants,
+// messages in messageId order, the user's sends still waiting for their echo, paging, presence
+// and the e-mail notification button.
+import { createSlice, type PayloadAction } from '@reduxjs/toolkit';
+import type { ChatHistoryResponse, ChatMessage, UserSummary } from '../../../../common/api';
+import { applyToParticipants, isSystemMessage, mergeMessages, oldestMessageId, unconfirmed, type PendingMessage } from './messages';
+
+export type RoomStatus = 'idle' | 'loading' | 'ready';
+/** connecting: never subscribed yet in this visit; live: subscribed; lost: was live, reconnecting. */
+export type RoomConnection = 'connecting' | 'live' | 'lost';
+export type NotificationState = 'idle' | 'sending' | 'done';
+
+export interface RoomState {
+  chatRoomId: number | null;
+  userId: number | null;
+  status: RoomStatus;
+  roomName: string;
+  users: UserSummary[];
+  messages: ChatMessage[];
+  pending: PendingMessage[];
+  hasOlder: boolean;
+  loadingOlder: boolean;
+  connection: RoomConnection;
+  /** The window is focused or visible (SPEC.md §4). */
+  active: boolean;
+  /** Messages from others received while inactive: the tab title's count. */
+  unseenCount: number;
+  notification: NotificationState;
+}
+
+const initialState: RoomState = {
+  chatRoomId: null,
+  userId: null,
+  status: 'idle',
+  roomName: '',
+  users: [],
+  messages: [],
+  pending: [],
+  hasOlder: false,
+  loadingOlder: false,
+  connection: 'connecting',
+  active: true,
+  unseenCount: 0,
+  notification: 'idle',
+};
+
+export interface OlderPage {
+  messages: ChatMessage[];
+  hasOlder: boolean;
+}
+
+const roomSlice = createSlice({
+  name: 'room',
+  initialState,
+  reducers: {
+    opened: (_state, action: PayloadAction<{ chatRoomId: number; userId: number }>) => ({
+      ...initialState,
+      chatRoomId: action.payload.chatRoomId,
+      userId: action.payload.userId,
+      status: 'loading',
+    }),
+    closed: () => initialState,
+    historyLoaded(state, action: PayloadAction<ChatHistoryResponse>) {
+      const page = action.payload;
+      state.status = 'ready';
+      state.roomName = page.chatRoomName;
+      state.users = page.users;
+      state.messages = mergeMessages(state.messages, page.messages);
+      state.pending = unconfirmed(state.pending, page.messages);
+      state.hasOlder = page.totalPages > 1;
+    },
+    /** Messages fetched after a (re)subscription; the page's name and members are the current truth. */
+    caughtUp(state, action: PayloadAction<{ chatRoomName: string; users: UserSummary[]; messages: ChatMessage[] }>) {
+      state.roomName = action.payload.chatRoomName;
+      state.users = action.payload.users;
+      state.messages = mergeMessages(state.messages, action.payload.messages);
+      state.pending = unconfirmed(state.pending, action.payload.messages);
+    },
+    olderRequested(state) {
+      if (state.hasOlder && state.status === 'ready') state.loadingOlder = true;
+    },
+    olderLoaded(state, action: PayloadAction<OlderPage>) {
+      state.messages = mergeMessages(state.messages, action.payload.messages);
+      state.hasOlder = action.payload.hasOlder;
+      state.loadingOlder = false;
+    },
+    olderFailed(state) {
+      state.loadingOlder = false;
+    },
+    messageReceived(state, action: PayloadAction<ChatMessage>) {
+      const message = action.payload;
+      if (state.messages.some((m) => m.messageId === message.messageId)) return;
+      state.messages = mergeMessages(state.messages, [message]);
+      state.pending = unconfirmed(state.pending, [message]);
+      if (isSystemMessage(message)) {
+        // A system message carries the room's current name (a rename among them).
+        if (message.senderName) state.roomName = message.senderName;
+        state.users = applyToParticipants(state.users, message, null);
+      } else if (!state.active && message.senderId !== state.userId) {
+        state.unseenCount += 1;
+      }
+    },
+    participantAdded(state, action: PayloadAction<UserSummary>) {
+      if (!state.users.some((u) => u.userId === action.payload.userId)) state.users.push(action.payload);
+    },
+    messageSubmitted: (_state, _action: PayloadAction<string>) => {},
+    messageQueued(state, action: PayloadAction<PendingMessage>) {
+      state.pending.push(action.payload);
+    },
+    subscribed(state) {
+      state.connection = 'live';
+    },
+    disconnected(state) {
+      if (state.connection === 'live') state.connection = 'lost';
+    },
+    activityChanged(state, action: PayloadAction<boolean>) {
+      state.active = action.payload;
+      if (action.payload) state.unseenCount = 0;
+    },
+    renameSubmitted: (_state, _action: PayloadAction<string>) => {},
+    renamed(state, action: PayloadAction<string>) {
+      state.roomName = action.payload;
+    },
+    leaveConfirmed: () => {},
+    notificationConfirmed(state) {
+      if (state.notification === 'idle') state.notification = 'sending';
+    },
+    notificationSent(state) {
+      state.notification = 'done';
+    },
+    notificationFailed(state) {
+      state.notification = 'idle';
+    },
+  },
+});
+
+export const {
+  opened: roomOpened,
+  closed: roomClosed,
+  historyLoaded,
+  caughtUp,
+  olderRequested,
+  olderLoaded,
+  olderFailed,
+  messageReceived,
+  participantAdded,
+  messageSubmitted,
+  messageQueued,
+  subscribed,
+  disconnected,
+  activityChanged,
+  renameSubmitted,
+  renamed,
+  leaveConfirmed,
+  notificationConfirmed,
+  notificationSent,
+  notificationFailed,
+} = roomSlice.actions;
+
+export const roomReducer = roomSlice.reducer;
+
+type WithRoom = { room: RoomState };
+export const selectRoom = (state: WithRoom) => state.room;
+export const selectOldestMessageId = (state: WithRoom) => oldestMessageId(state.room.messages);
+export const selectNewestMessageId = (state: WithRoom) =>
+  state.room.messages.length ? state.room.messages[state.room.messages.length - 1].messageId : null;
+export const selectPending = (state: WithRoom) => state.room.pending;
+export const selectRoomActive = (state: WithRoom) => state.room.active;
