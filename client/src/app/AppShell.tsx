@@ -1,4 +1,5 @@
 import { Outlet } from 'react-router-dom';
+import { CallHost } from '../features/call/CallHost';
 
 /** The layout around every route. */
 export function AppShell() {
@@ -6,6 +7,7 @@ export function AppShell() {
     <div className="app">
       <Outlet />
       {/* Global overlays (the incoming-call and in-call dialogs) mount here, above every route. */}
+      <CallHost />
     </div>
   );
 }

@@ -36,8 +36,17 @@ export interface RtcService {
   /** Asks for the microphone; rejects when permission is denied or there is none. */
   openMicrophone(): Promise<Microphone>;
   createPeer(iceServers: RTCIceServer[], microphone: Microphone): Peer;
-  /** The page's two hidden audio elements: the local one (muted) and the remote one. */
-  bindAudio(elements: AudioElements): void;
+}
+
+// The page has one pair of call audio elements, rendered by a component that cannot reach the
+// saga context; it hands them over here and the browser service plays its streams through them.
+let audioElements: AudioElements = { local: null, remote: null };
+let renderAudio: () => void = () => undefined;
+
+/** The two hidden audio elements of the call UI: the local one (muted) and the remote one. */
+export function bindCallAudio(elements: AudioElements): void {
+  audioElements = elements;
+  renderAudio();
 }
 
 class BrowserMicrophone implements Microphone {
@@ -50,11 +59,11 @@ class BrowserMicrophone implements Microphone {
 }
 
 export function createBrowserRtc(): RtcService {
-  let elements: AudioElements = { local: null, remote: null };
   let localStream: MediaStream | null = null;
   let remoteStream: MediaStream | null = null;
 
   function render(): void {
+    const elements = audioElements;
     if (elements.local && elements.local.srcObject !== localStream) elements.local.srcObject = localStream;
     if (elements.remote && elements.remote.srcObject !== remoteStream) {
       elements.remote.srcObject = remoteStream;
@@ -63,6 +72,8 @@ export function createBrowserRtc(): RtcService {
       if (remoteStream) elements.remote.play().catch(() => undefined);
     }
   }
+
+  renderAudio = render;
 
   return {
     async openMicrophone() {
@@ -125,11 +136,6 @@ export function createBrowserRtc(): RtcService {
           render();
         },
       };
-    },
-
-    bindAudio(next) {
-      elements = next;
-      render();
     },
   };
 }

@@ -1,6 +1,111 @@
-// Placeholder until its feature lands; that feature's engineer replaces this file.
+// /call (SPEC.md §2): search for a person by name and call them. The overlays and the audio
+// elements come from CallHost, which AppShell mounts above this page.
+import { useEffect, useState, type FormEvent } from 'react';
+import { Navigate, useNavigate } from 'react-router-dom';
+import type { UserSummary } from '../../../../common/api';
+import { LIMITS } from '../../../../common/rules';
+import { useAppDispatch, useAppSelector } from '../../app/hooks';
+import { paths } from '../../app/paths';
 import { ko } from '../../i18n/ko';
+import { createUidStore } from '../auth/uid';
+import { callActions, selectCallSearchResults, selectIsCallActive } from './callSlice';
+import { PhoneIcon } from './icons';
+import './call.css';
+
+const t = ko.call;
 
 export default function CallPage() {
-  return <main className="centered"><p className="card">{ko.placeholder.comingSoon}</p></main>;
+  const uid = createUidStore(window.localStorage).read();
+  if (uid === null) return <Navigate to={paths.login} replace />;
+  return <CallScreen me={uid} />;
+}
+
+function CallScreen({ me }: { me: number }) {
+  const dispatch = useAppDispatch();
+  const navigate = useNavigate();
+  const results = useAppSelector(selectCallSearchResults);
+  const callActive = useAppSelector(selectIsCallActive);
+  const [keyword, setKeyword] = useState('');
+
+  useEffect(() => {
+    // Each visit starts from the prompts, not from the last visit's results.
+    dispatch(callActions.searchCleared());
+  }, [dispatch]);
+
+  const onSearch = (event: FormEvent) => {
+    event.preventDefault();
+    dispatch(callActions.searchRequested(keyword));
+  };
+
+  return (
+    <main className="call-page">
+      <header className="call-page__bar">
+        <button
+          type="button"
+          className="call-page__back"
+          onClick={() => navigate(paths.chatList)}
+          disabled={callActive}
+          aria-label={t.back}
+        >
+          <span aria-hidden="true">←</span>
+        </button>
+        <h1 className="call-page__title">{t.title}</h1>
+      </header>
+      <form className="call-search" onSubmit={onSearch} role="search">
+        <input
+          className="call-search__input"
+          type="search"
+          name="keyword"
+          value={keyword}
+          maxLength={LIMITS.searchInput}
+          placeholder={t.searchPlaceholder}
+          aria-label={t.searchPlaceholder}
+          onChange={(e) => setKeyword(e.target.value)}
+        />
+        <button type="submit" className="btn btn--primary">
+          {t.search}
+        </button>
+      </form>
+      {results && results.length > 0 ? (
+        <ul className="call-results">
+          {results.map((user) => (
+            <CallResult key={user.userId} user={user} isMe={user.userId === me} disabled={callActive} />
+          ))}
+        </ul>
+      ) : (
+        <div className="call-empty">
+          <div className="call-empty__icon" aria-hidden="true">
+            <PhoneIcon size={30} />
+          </div>
+          <p className="call-empty__lead">{t.promptPlace}</p>
+          <p className="call-empty__hint">{t.promptSearch}</p>
+        </div>
+      )}
+    </main>
+  );
+}
+
+function CallResult({ user, isMe, disabled }: { user: UserSummary; isMe: boolean; disabled: boolean }) {
+  const dispatch = useAppDispatch();
+  return (
+    <li className="call-result" data-testid="call-result">
+      <div className="call-result__who">
+        <span className="call-result__name">{user.name}</span>
+        <span className="call-result__email">{user.email}</span>
+      </div>
+      {isMe ? (
+        <span className="call-result__me">{t.yourself}</span>
+      ) : (
+        <button
+          type="button"
+          className="call-result__call"
+          aria-label={t.callUser(user.name)}
+          disabled={disabled}
+          onClick={() => dispatch(callActions.callRequested({ userId: user.userId, name: user.name }))}
+        >
+          <PhoneIcon />
+        </button>
+      )}
+    </li>
+  );
 }

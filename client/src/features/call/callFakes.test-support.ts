@@ -107,7 +107,6 @@ export class FakeRtc implements RtcService {
     this.peers.push(peer);
     return peer;
   }
-  bindAudio() {}
 }
 
 export function fakeHttp(routes: Record<string, (query?: Record<string, unknown>) => unknown>): HttpClient & { requests: string[] } {

@@ -1,0 +1,37 @@
+// Someone is calling (SPEC.md §2): the caller's name with accept and reject.
+import { ko } from '../../i18n/ko';
+import { PhoneIcon } from './icons';
+
+const t = ko.call;
+
+export interface IncomingCallOverlayProps {
+  callerName: string;
+  onAccept(): void;
+  onReject(): void;
+}
+
+export function IncomingCallOverlay({ callerName, onAccept, onReject }: IncomingCallOverlayProps) {
+  return (
+    <div className="call-overlay" role="dialog" aria-modal="true" aria-labelledby="incoming-call-title" data-testid="incoming-call">
+      <section className="call-overlay__card">
+        <div className="call-avatar call-avatar--ringing" aria-hidden="true">
+          {callerName.slice(0, 1)}
+        </div>
+        <p className="call-overlay__status" id="incoming-call-title">
+          {t.incomingTitle}
+        </p>
+        <h2 className="call-overlay__name">{t.incomingFrom(callerName)}</h2>
+        <div className="call-overlay__actions">
+          <button type="button" className="call-round call-round--reject" onClick={onReject}>
+            <PhoneIcon hangUp />
+            <span>{t.reject}</span>
+          </button>
+          <button type="button" className="call-round call-round--accept" onClick={onAccept}>
+            <PhoneIcon />
+            <span>{t.accept}</span>
+          </button>
+        </div>
+      </section>
+    </div>
+  );
+}
