@@ -1,6 +1,6 @@
 // Everything with side effects that sagas use, handed to them through the saga middleware's
 // context (DESIGN.md §4) so tests pass fakes. Add a service: a field here, its browser
-// implementation in createBrowserServices, and a fake in test/fakeServices.ts.
+// implementation in createBrowserServices, and a fake in fakeServices.ts (tests).
 import { createHttpClient, type HttpClient } from '../services/http';
 import { createUidStore, type UidStore } from '../features/auth/uid';
 import { createBrowserRtc, type RtcService } from '../services/rtc';

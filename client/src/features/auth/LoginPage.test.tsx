@@ -1,0 +1,60 @@
+import { expect } from 'chai';
+import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { Provider } from 'react-redux';
+import { createMemoryRouter, RouterProvider } from 'react-router-dom';
+import { api } from '../../../../common/api';
+import { createAppStore } from '../../app/store';
+import { createFakeServices, httpError } from '../../app/fakeServices';
+import LoginPage from './LoginPage';
+
+function renderLogin(initialPath = '/login', routes: Parameters<typeof createFakeServices>[0] = {}) {
+  const services = createFakeServices(routes, 5);
+  const store = createAppStore(services);
+  const router = createMemoryRouter([{ path: '/login', element: <LoginPage /> }], { initialEntries: [initialPath] });
+  render(
+    <Provider store={store}>
+      <RouterProvider router={router} />
+    </Provider>,
+  );
+  return { services, store };
+}
+
+describe('the login page', () => {
+  afterEach(cleanup);
+
+  it('shows the title, an e-mail input limited to 255 characters and a sign up link', () => {
+    renderLogin();
+    expect(screen.getByRole('heading', { name: "Let's Chat !" })).to.exist;
+    const email = screen.getByLabelText('이메일') as HTMLInputElement;
+    expect(email.type).to.equal('email');
+    expect(email.maxLength).to.equal(255);
+    expect((screen.getByLabelText('비밀번호') as HTMLInputElement).maxLength).to.equal(255);
+    expect(screen.getByRole('link', { name: 'sign up' }).getAttribute('href')).to.equal('/sign-up');
+  });
+
+  it('forgets the stored uid as soon as it opens', () => {
+    const { services } = renderLogin();
+    expect(services.uid.read()).to.equal(null);
+  });
+
+  it('submits on Enter in the password field and shows the mismatch message on refusal', async () => {
+    const { services } = renderLogin('/login', { [`POST ${api.login}`]: () => { throw httpError(401); } });
+    fireEvent.change(screen.getByLabelText('이메일'), { target: { value: 'a@b.co' } });
+    const password = screen.getByLabelText('비밀번호');
+    fireEvent.change(password, { target: { value: 'nope' } });
+    fireEvent.submit(password.closest('form')!);
+    await waitFor(() => expect(screen.getByRole('status').textContent).to.equal('이메일 또는 비밀번호가 일치하지 않습니다'));
+    expect(services.requests.map((r) => r.path)).to.deep.equal([api.login]);
+  });
+
+  it('shows the Google error when the server sent the user back with ?oauthError=google', () => {
+    renderLogin('/login?oauthError=google');
+    expect(screen.getByRole('status').textContent).to.equal('구글 로그인 에러');
+  });
+
+  it('asks the server for the Kakao address when the Kakao button is pressed', async () => {
+    const { services } = renderLogin('/login', { [`GET ${api.oauthLogin('kakao')}`]: () => ({ url: 'https://kauth.example.test/x' }) });
+    fireEvent.click(screen.getByRole('button', { name: /카카오/ }));
+    await waitFor(() => expect(services.redirects).to.deep.equal(['https://kauth.example.test/x']));
+  });
+});

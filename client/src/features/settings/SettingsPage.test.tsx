@@ -1,0 +1,85 @@
+import { expect } from 'chai';
+import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { Provider } from 'react-redux';
+import { createMemoryRouter, RouterProvider } from 'react-router-dom';
+import { api } from '../../../../common/api';
+import { createAppStore } from '../../app/store';
+import { createFakeServices, eventually, httpError, type FakeRoute } from '../../app/fakeServices';
+import SettingsPage from './SettingsPage';
+
+function renderSettings(state: unknown, patch: FakeRoute = () => ({ status: 'success' })) {
+  const services = createFakeServices({ [`PATCH ${api.userInfo}`]: patch });
+  const store = createAppStore(services);
+  const router = createMemoryRouter(
+    [
+      { path: '/user-settings', element: <SettingsPage /> },
+      { path: '/chat-list', element: <p>chat list</p> },
+    ],
+    { initialEntries: [{ pathname: '/user-settings', state }] },
+  );
+  render(
+    <Provider store={store}>
+      <RouterProvider router={router} />
+    </Provider>,
+  );
+  return { services, router };
+}
+
+const profile = { name: '홍길동', email: 'hong@example.test' };
+
+function fill(name: string, password: string, confirm: string) {
+  fireEvent.change(screen.getByLabelText('이름'), { target: { value: name } });
+  fireEvent.change(screen.getByLabelText('현재 또는 새 비밀번호'), { target: { value: password } });
+  fireEvent.change(screen.getByLabelText('비밀번호 확인'), { target: { value: confirm } });
+  fireEvent.click(screen.getByRole('button', { name: '수정하기' }));
+}
+
+const status = () => screen.getByTestId('settings-status').textContent;
+
+describe('the settings page', () => {
+  afterEach(cleanup);
+
+  it('goes to /chat-list when opened without the name and e-mail in router state', async () => {
+    const { router } = renderSettings(null);
+    await waitFor(() => expect(router.state.location.pathname).to.equal('/chat-list'));
+  });
+
+  it('shows the e-mail read-only and the name ready to edit, at most 100 characters', () => {
+    renderSettings(profile);
+    expect((screen.getByLabelText('이메일') as HTMLInputElement).readOnly).to.equal(true);
+    expect((screen.getByLabelText('이메일') as HTMLInputElement).value).to.equal(profile.email);
+    const name = screen.getByLabelText('이름') as HTMLInputElement;
+    expect(name.value).to.equal('홍길동');
+    expect(name.maxLength).to.equal(100);
+  });
+
+  it('asks for a password and for matching passwords without sending anything', async () => {
+    const { services } = renderSettings(profile);
+    fill('홍길동', '', '');
+    await waitFor(() => expect(status()).to.equal('비밀번호를 입력해주세요.'));
+    fill('홍길동', 'a', 'b');
+    await waitFor(() => expect(status()).to.equal('비밀번호가 일치하지 않습니다.'));
+    expect(services.requests).to.have.length(0);
+  });
+
+  it('refuses the same name with the current password', async () => {
+    renderSettings(profile, () => ({ status: 'name' }));
+    fill('홍길동', 'pw', 'pw');
+    await waitFor(() => expect(status()).to.equal('같은이름으로 업데이트 할 수 없습니다'));
+  });
+
+  it('says the name or password is invalid when the server refuses', async () => {
+    renderSettings(profile, () => { throw httpError(400); });
+    fill('홍길동', 'pw', 'pw');
+    await waitFor(() => expect(status()).to.equal('유효하지 않은 이름 또는 비밀번호입니다.'));
+  });
+
+  it('shows the update-complete message and then goes to /chat-list', async () => {
+    const { services } = renderSettings(profile);
+    fill('김철수', 'new-pw', 'new-pw');
+    await waitFor(() => expect(status()).to.equal('회원정보 수정이 완료되었습니다!'));
+    await eventually(() => services.navigations.length > 0, 'navigation');
+    expect(services.navigations[0].to).to.equal('/chat-list');
+    expect(services.requests[0].body).to.deep.equal({ name: '김철수', password: 'new-pw' });
+  });
+});
