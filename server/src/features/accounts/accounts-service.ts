@@ -1,13 +1,13 @@
-// Account rules: creating users, logging in (with the per-address failure limit), profile
-// reads and updates. Routes decode input and call exactly one of these.
+// Account rules: logging in (with the per-address failure limit), sessions, profile reads and
+// updates. Routes decode input and call exactly one of these.
 import { isValidName, normalizeEmail } from '../../../../common/rules';
 import type { Clock } from '..';
 import { badRequest, tooManyRequests, unauthorized } from '../../transport/errors';
-import { LoginFailuresRepository } from './login-failures-repository';
+import type { LoginFailuresRepository } from './login-failures-repository';
 import { hashPassword, verifyAgainstDummy, verifyPassword } from './passwords';
 import { retryAfterMs, retryAfterSeconds, type RateWindow } from './rate-window';
 import type { NewSession, Sessions } from './sessions';
-import { UsersRepository, type User } from './users-repository';
+import type { User, UsersRepository } from './users-repository';
 
 export const LOGIN_FAILURE_WINDOW: RateWindow = { limit: 10, windowMs: 15 * 60 * 1000 };
 const LOGIN_MISMATCH = 'email or password does not match';

@@ -35,8 +35,8 @@ export class SessionsRepository {
     await this.db('sessions').where({ id }).delete();
   }
 
-  /** Removes every session idle since before the cutoff. */
-  async deleteIdleSince(cutoffMs: number): Promise<number> {
-    return this.db('sessions').where('last_seen_at_ms', '<', cutoffMs).delete();
+  /** Removes the user's sessions idle since before the cutoff (they can never be used again). */
+  async deleteIdleOf(userId: number, cutoffMs: number): Promise<void> {
+    await this.db('sessions').where({ user_id: userId }).andWhere('last_seen_at_ms', '<', cutoffMs).delete();
   }
 }

@@ -22,7 +22,10 @@ export class Sessions implements SessionAuthenticator {
 
   async create(userId: number): Promise<NewSession> {
     const token = randomToken();
-    const id = await this.repo.insert(sha256Hex(token), userId, this.clock());
+    const now = this.clock();
+    // Sessions abandoned without logout are pruned as their owner logs in again.
+    await this.repo.deleteIdleOf(userId, now - SESSION_IDLE_MS);
+    const id = await this.repo.insert(sha256Hex(token), userId, now);
     return { token, sessionId: String(id) };
   }
 

@@ -18,8 +18,9 @@ export interface StoredCode {
 export class VerificationRepository {
   constructor(private readonly db: Knex) {}
 
-  /** Logs a send and returns its id (so a failed mail can take it back). */
-  async recordSend(email: string, atMs: number): Promise<number> {
+  /** Logs a send and returns its id (so a failed mail can take it back); older sends are forgotten. */
+  async recordSend(email: string, atMs: number, forgetBeforeMs: number): Promise<number> {
+    await this.db('email_verification_sends').where({ email }).andWhere('sent_at_ms', '<=', forgetBeforeMs).delete();
     const [id] = await this.db('email_verification_sends').insert({ email, sent_at_ms: atMs });
     return Number(id);
   }

@@ -41,7 +41,7 @@ export class VerificationService {
     if (await this.users.findByEmail(email)) throw emailTaken();
     const now = this.clock();
     // Record first, then count the others: concurrent requests cannot all slip under the limit.
-    const sendId = await this.repo.recordSend(email, now);
+    const sendId = await this.repo.recordSend(email, now, now - SEND_WINDOW.windowMs);
     const earlier = await this.repo.sendTimesSince(email, now - SEND_WINDOW.windowMs, sendId);
     const wait = retryAfterMs(earlier, SEND_WINDOW, now);
     if (wait > 0) {
