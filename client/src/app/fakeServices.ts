@@ -1,7 +1,10 @@
-// Fake services for tests: an HTTP double answering by "METHOD path", an in-memory uid, and
-// recorders for navigation, redirects and logged errors. Use with createAppStore.
+// Fake services for tests: an HTTP double answering by "METHOD path", an in-memory uid,
+// recorders for navigation, redirects, alerts and logged errors, and STOMP/RTC that stay idle.
+// Use with createAppStore.
 import { HttpError, NetworkError, type HttpClient, type Query } from '../services/http';
 import type { UidStore } from '../features/auth/uid';
+import type { RtcService } from '../services/rtc';
+import type { StompService } from '../services/stomp';
 import type { NavigateOptions, Services } from './services';
 
 export interface RecordedRequest {
@@ -22,8 +25,31 @@ export function networkError(): NetworkError {
   return new NetworkError(new TypeError('Failed to fetch'));
 }
 
+/** A STOMP service that never connects: for tests of screens that do not use it. */
+export function inertStomp(): StompService {
+  return {
+    subscribe: () => () => undefined,
+    publish: () => false,
+    isConnected: () => false,
+    onConnectionChange: () => () => undefined,
+    activate: () => undefined,
+    deactivate: async () => undefined,
+  };
+}
+
+/** An RTC service without a microphone: for tests that make no call. */
+export function inertRtc(): RtcService {
+  return {
+    openMicrophone: () => Promise.reject(new Error('no microphone in this test')),
+    createPeer: () => {
+      throw new Error('no peer connections in this test');
+    },
+  };
+}
+
 export interface FakeServices extends Services {
   requests: RecordedRequest[];
+  alerts: string[];
   navigations: Array<{ to: string; options?: NavigateOptions }>;
   redirects: string[];
   errors: Array<{ context: string; error: unknown }>;
@@ -67,6 +93,10 @@ export function createFakeServices(routes: Record<string, FakeRoute> = {}, initi
     navigations: [],
     redirects: [],
     errors: [],
+    alerts: [],
+    stomp: inertStomp(),
+    callStomp: inertStomp(),
+    rtc: inertRtc(),
     navigate: (to, options) => {
       services.navigations.push({ to, options });
     },
@@ -75,6 +105,9 @@ export function createFakeServices(routes: Record<string, FakeRoute> = {}, initi
     },
     logError: (context, error) => {
       services.errors.push({ context, error });
+    },
+    alert: (message) => {
+      services.alerts.push(message);
     },
     route: (key, route) => {
       table.set(key, route);
