@@ -1,3 +1,4 @@
+import crypto from 'node:crypto';
 import { expect } from 'chai';
 import { api } from '../../../common/api';
 import type { RunningServer } from '../../src/main';
@@ -29,6 +30,17 @@ forEachDatabase('login, sessions and logout', (db) => {
     expect(setCookie).not.to.match(/Secure/i);
     // 256 random bits, base64url.
     expect(client.cookies.get('sid')).to.match(/^[A-Za-z0-9_-]{43}$/);
+  });
+
+  it('stores only the SHA-256 of the session token and an argon2id hash with OWASP parameters of the password', async () => {
+    const { user, client } = await newLoggedInUser(server);
+    const token = client.cookies.get('sid')!;
+    const sessions = await server.db('sessions').where({ user_id: user.userId });
+    expect(sessions).to.have.length(1);
+    expect(sessions[0].token_hash).to.equal(crypto.createHash('sha256').update(token).digest('hex'));
+    expect(JSON.stringify(sessions)).not.to.contain(token);
+    const row = await server.db('users').where({ id: user.userId }).first();
+    expect(row.password_hash).to.match(/^\$argon2id\$v=19\$m=19456,t=2,p=1\$/);
   });
 
   it('accepts the address in any letter case', async () => {

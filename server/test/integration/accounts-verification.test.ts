@@ -48,6 +48,14 @@ forEachDatabase('e-mail verification and sign-up', (db) => {
     expect(mail.from).to.contain('no-reply@localhost');
   });
 
+  it('stores the code only as a salted digest', async () => {
+    const email = freshAddress();
+    const code = await sendAndReadCode(email);
+    const row = await server.db('email_verifications').where({ email }).first();
+    expect(row.code_hash).to.match(/^[0-9a-f]{64}$/);
+    expect(JSON.stringify(row)).not.to.contain(code);
+  });
+
   it('refuses an invalid address with 400 and sends nothing', async () => {
     const before = smtp.mails.length;
     for (const email of ['not-an-address', 'a b@example.test', 'x@y', `${'a'.repeat(95)}@example.test`, 'evil@example.test\r\nBcc: victim@example.test']) {
