@@ -1,0 +1,307 @@
+import { expect } from 'chai';
+import sinon from 'sinon';
+import { api, type ChatHistoryResponse, type ChatMessage, type UserSummary } from '../../../../common/api';
+import { app, topics } from '../../../../common/destinations';
+import { createChatTestStore, eventually, FakeHttp, refuse, settle, type Request } from './chatFakes.test-support';
+import {
+  leaveConfirmed,
+  messageSubmitted,
+  notificationConfirmed,
+  olderRequested,
+  renameSubmitted,
+  roomClosed,
+  roomOpened,
+} from './roomSlice';
+
+const ROOM = 7;
+const ME: UserSummary = { userId: 1, name: '김민지', email: 'minji@example.com' };
+const KIM: UserSummary = { userId: 2, name: '김철수', email: 'kim@example.com' };
+const LEE: UserSummary = { userId: 3, name: '이영희', email: 'lee@example.com' };
+const TOPIC = topics.privateChat(ROOM);
+
+function message(messageId: number, extra: Partial<ChatMessage> = {}): ChatMessage {
+  return {
+    messageId,
+    chatRoomId: ROOM,
+    senderId: KIM.userId,
+    senderName: KIM.name,
+    content: `message ${messageId}`,
+    enrolledAt: new Date(Date.UTC(2026, 10, 21, 10, 0, messageId)).toISOString(),
+    clientMsgId: null,
+    ...extra,
+  };
+}
+
+/** The server's side of the room: history pages of 20 exactly as the real server cuts them. */
+class RoomServer {
+  messages: ChatMessage[] = [];
+  name = '김민지, 김철수';
+  users = [ME, KIM];
+
+  constructor(count: number) {
+    for (let id = 1; id <= count; id += 1) this.messages.push(message(id));
+  }
+
+  history = (request: Request): ChatHistoryResponse => {
+    const query = request.query ?? {};
+    const newestFirst = [...this.messages].reverse();
+    const slice = query.beforeId !== undefined
+      ? newestFirst.filter((m) => m.messageId < Number(query.beforeId)).slice(0, 20)
+      : newestFirst.slice(Number(query.page) * 20, Number(query.page) * 20 + 20);
+    return { totalPages: Math.ceil(this.messages.length / 20), chatRoomName: this.name, users: this.users, messages: slice.reverse() };
+  };
+
+  add(m: ChatMessage): ChatMessage {
+    this.messages.push(m);
+    return m;
+  }
+}
+
+function open(count: number, routes: Record<string, (r: Request) => unknown> = {}) {
+  const server = new RoomServer(count);
+  const http = new FakeHttp({ [`GET ${api.chatHistory}`]: server.history, ...routes });
+  const h = createChatTestStore(http, ME.userId);
+  const room = () => h.store.getState().room;
+  const ids = () => room().messages.map((m) => m.messageId);
+  return { ...h, server, room, ids };
+}
+
+type Harness = ReturnType<typeof open>;
+
+async function openRoom(h: Harness, connect = true) {
+  h.store.dispatch(roomOpened({ chatRoomId: ROOM, userId: ME.userId }));
+  await eventually(() => h.room().status === 'ready', 'history loaded');
+  if (connect) {
+    h.stomp.connect();
+    await eventually(() => h.room().connection === 'live', 'subscribed');
+    await settle();
+  }
+}
+
+describe('the room session saga', () => {
+  let h: Harness;
+  let hasFocus: sinon.SinonStub;
+
+  beforeEach(() => {
+    hasFocus = sinon.stub(document, 'hasFocus').returns(true);
+  });
+
+  afterEach(() => {
+    h?.stop();
+    hasFocus.restore();
+  });
+
+  it('subscribes to the room topic, shows the newest page and unsubscribes when the room closes', async () => {
+    h = open(25);
+    await openRoom(h);
+    expect(h.stomp.subscriptions.has(TOPIC)).to.equal(true);
+    expect(h.ids()).to.deep.equal(Array.from({ length: 20 }, (_, i) => i + 6));
+    expect(h.room().roomName).to.equal('김민지, 김철수');
+    expect(h.room().hasOlder).to.equal(true);
+    expect(h.stomp.sentTo(app.userActive)).to.deep.equal([{ chatRoomId: ROOM, userId: ME.userId }]);
+
+    h.store.dispatch(roomClosed());
+    await settle();
+    expect(h.stomp.unsubscribed).to.deep.equal([TOPIC]);
+    expect(h.stomp.sentTo(app.userInactive)).to.deep.equal([{ chatRoomId: ROOM, userId: ME.userId }]);
+  });
+
+  it('goes to the chat list when the history cannot be loaded', async () => {
+    h = open(0, { [`GET ${api.chatHistory}`]: () => refuse(403) });
+    h.store.dispatch(roomOpened({ chatRoomId: ROOM, userId: ME.userId }));
+    await eventually(() => h.navigations.length === 1, 'navigated');
+    expect(h.navigations[0].to).to.equal('/chat-list');
+    expect(h.errors.some((e) => e.startsWith('room: chat history'))).to.equal(true);
+    await settle();
+    expect(h.stomp.subscriptions.size).to.equal(0);
+  });
+
+  it('shows each live message once, in messageId order, even when it was also fetched', async () => {
+    h = open(3);
+    await openRoom(h);
+    h.stomp.deliver(TOPIC, message(3));
+    h.stomp.deliver(TOPIC, message(5));
+    h.stomp.deliver(TOPIC, message(4));
+    h.stomp.deliver(TOPIC, message(5));
+    h.stomp.deliver(TOPIC, { not: 'a message' });
+    await settle();
+    expect(h.ids()).to.deep.equal([1, 2, 3, 4, 5]);
+  });
+
+  it('sends with a clientMsgId and shows the message as pending until its echo arrives', async () => {
+    h = open(2);
+    await openRoom(h);
+    h.store.dispatch(messageSubmitted('  안녕하세요  '));
+    h.store.dispatch(messageSubmitted('   '));
+    await settle();
+    const sent = h.stomp.sentTo(app.privateMessage) as Array<{ chatRoomId: number; senderId: number; content: string; clientMsgId: string }>;
+    expect(sent).to.have.length(1);
+    expect(sent[0]).to.include({ chatRoomId: ROOM, senderId: ME.userId, content: '안녕하세요' });
+    expect(sent[0].clientMsgId).to.match(/^[0-9a-f-]{36}$/);
+    expect(h.room().pending.map((p) => p.content)).to.deep.equal(['안녕하세요']);
+
+    h.stomp.deliver(TOPIC, message(3, { senderId: ME.userId, senderName: ME.name, content: '안녕하세요', clientMsgId: sent[0].clientMsgId }));
+    await settle();
+    expect(h.room().pending).to.deep.equal([]);
+    expect(h.ids()).to.deep.equal([1, 2, 3]);
+  });
+
+  it('after a lost connection fetches what it missed and sends the messages still pending, once each', async () => {
+    h = open(30);
+    await openRoom(h);
+    h.stomp.drop();
+    await eventually(() => h.room().connection === 'lost', 'connection lost shown');
+
+    h.store.dispatch(messageSubmitted('끊긴 동안 보낸 메시지'));
+    await settle();
+    expect(h.stomp.published.filter((p) => p.destination === app.privateMessage)).to.have.length(0);
+    expect(h.room().pending).to.have.length(1);
+
+    // 45 messages arrive while we are away: more than two pages.
+    for (let id = 31; id <= 75; id += 1) h.server.add(message(id));
+    const requestsBefore = h.http.requests.length;
+    h.stomp.connect();
+    await eventually(() => h.ids().at(-1) === 75, 'caught up');
+    const catchUp = h.http.requests.slice(requestsBefore).map((r) => r.query);
+    expect(catchUp).to.deep.equal([
+      { chatRoomId: ROOM, page: 0 },
+      { chatRoomId: ROOM, beforeId: 56 },
+      { chatRoomId: ROOM, beforeId: 36 },
+    ]);
+    expect(h.ids()).to.deep.equal(Array.from({ length: 65 }, (_, i) => i + 11));
+
+    await eventually(() => h.stomp.sentTo(app.privateMessage).length === 1, 'pending message sent');
+    expect(h.stomp.sentTo(app.privateMessage)[0]).to.include({ content: '끊긴 동안 보낸 메시지' });
+    expect(h.room().connection).to.equal('live');
+  });
+
+  it('drops a pending message that the catch-up shows was already stored, instead of sending it again', async () => {
+    h = open(2);
+    await openRoom(h);
+    h.store.dispatch(messageSubmitted('전송 직후 끊김'));
+    await settle();
+    const [sent] = h.stomp.sentTo(app.privateMessage) as Array<{ clientMsgId: string }>;
+    h.stomp.drop();
+    h.server.add(message(3, { senderId: ME.userId, content: '전송 직후 끊김', clientMsgId: sent.clientMsgId }));
+    h.stomp.connect();
+    await eventually(() => h.ids().at(-1) === 3, 'caught up');
+    await settle();
+    expect(h.room().pending).to.deep.equal([]);
+    expect(h.stomp.sentTo(app.privateMessage)).to.have.length(1);
+  });
+
+  it('loads older pages by beforeId at the top and stops when a page comes back short', async () => {
+    h = open(45);
+    await openRoom(h);
+    h.store.dispatch(olderRequested());
+    await eventually(() => h.ids()[0] === 6, 'second page');
+    expect(h.room().hasOlder).to.equal(true);
+    h.store.dispatch(olderRequested());
+    await eventually(() => h.ids()[0] === 1, 'third page');
+    expect(h.room().hasOlder).to.equal(false);
+    expect(h.ids()).to.have.length(45);
+
+    const pages = h.http.requested('GET', api.chatHistory).map((r) => r.query);
+    h.store.dispatch(olderRequested());
+    await settle();
+    expect(h.http.requested('GET', api.chatHistory).map((r) => r.query)).to.deep.equal(pages);
+    expect(pages.filter((q) => q && 'beforeId' in q)).to.deep.equal([
+      { chatRoomId: ROOM, beforeId: 26 },
+      { chatRoomId: ROOM, beforeId: 6 },
+    ]);
+  });
+
+  it('reports the user inactive on blur and active on focus, counting others\' messages in between', async () => {
+    h = open(1);
+    await openRoom(h);
+    window.dispatchEvent(new window.Event('blur'));
+    await eventually(() => h.stomp.sentTo(app.userInactive).length === 1, 'inactive published');
+    expect(h.room().active).to.equal(false);
+
+    h.stomp.deliver(TOPIC, message(2));
+    h.stomp.deliver(TOPIC, message(3));
+    h.stomp.deliver(TOPIC, message(4, { senderId: ME.userId }));
+    h.stomp.deliver(TOPIC, message(5, { senderId: null, senderName: '새 이름', content: '"김철수"님이 채팅 이름을 "새 이름" (으)로 변경하였습니다' }));
+    await settle();
+    expect(h.room().unseenCount).to.equal(2);
+
+    window.dispatchEvent(new window.Event('focus'));
+    await eventually(() => h.stomp.sentTo(app.userActive).length === 2, 'active published again');
+    expect(h.room().unseenCount).to.equal(0);
+  });
+
+  it('follows system messages: a rename renames, a leave removes the leaver, an add adds the user found by e-mail', async () => {
+    h = open(1, {
+      [`GET ${api.roomSearch}`]: () => ({ allUsers: [LEE], chatRoomUsers: [ME.userId, KIM.userId, LEE.userId] }),
+    });
+    await openRoom(h);
+    h.stomp.deliver(TOPIC, message(2, { senderId: null, senderName: '우리 방', content: '"김철수"님이 채팅 이름을 "우리 방" (으)로 변경하였습니다' }));
+    h.stomp.deliver(TOPIC, message(3, { senderId: null, senderName: '우리 방', content: `"${ME.name}" 님이 "${LEE.name}" 님을 추가했습니다`, addedUserEmail: LEE.email }));
+    await eventually(() => h.room().users.length === 3, 'added user shown');
+    expect(h.room().roomName).to.equal('우리 방');
+    expect(h.http.requested('GET', api.roomSearch)[0].query).to.deep.equal({ keyword: LEE.email, chatRoomId: ROOM });
+
+    h.stomp.deliver(TOPIC, message(4, { senderId: null, senderName: '우리 방', content: '"김철수"님이 채팅에서 나갔습니다', leftUserId: KIM.userId }));
+    await settle();
+    expect(h.room().users.map((u) => u.userId)).to.deep.equal([ME.userId, LEE.userId]);
+    expect(h.navigations).to.deep.equal([]);
+  });
+
+  it('goes to the chat list when a leave message names the user (left from another device)', async () => {
+    h = open(1);
+    await openRoom(h);
+    h.stomp.deliver(TOPIC, message(2, { senderId: null, senderName: 'x', content: `"${ME.name}"님이 채팅에서 나갔습니다`, leftUserId: ME.userId }));
+    await eventually(() => h.navigations.length === 1, 'navigated');
+    expect(h.navigations[0].to).to.equal('/chat-list');
+    expect(h.stomp.unsubscribed).to.deep.equal([TOPIC]);
+  });
+
+  it('leaves through the server and then goes to the chat list; a failed leave is only logged', async () => {
+    let fail = true;
+    h = open(1, { [`DELETE ${api.leaveChat}`]: () => (fail ? refuse(500) : undefined) });
+    await openRoom(h);
+    h.store.dispatch(leaveConfirmed());
+    await eventually(() => h.errors.some((e) => e.startsWith('room: leave')), 'failure logged');
+    expect(h.navigations).to.deep.equal([]);
+
+    fail = false;
+    h.store.dispatch(leaveConfirmed());
+    await eventually(() => h.navigations.length === 1, 'navigated');
+    expect(h.navigations[0].to).to.equal('/chat-list');
+    expect(h.http.requested('DELETE', api.leaveChat).at(-1)?.query).to.deep.equal({ chatRoomId: ROOM });
+  });
+
+  it('renames with the trimmed name and never submits a blank or over-long one', async () => {
+    h = open(1, { [`POST ${api.updateSubject}`]: () => undefined });
+    await openRoom(h);
+    h.store.dispatch(renameSubmitted('   '));
+    h.store.dispatch(renameSubmitted('가'.repeat(51)));
+    h.store.dispatch(renameSubmitted('  주말 계획  '));
+    await eventually(() => h.room().roomName === '주말 계획', 'renamed');
+    expect(h.http.requested('POST', api.updateSubject).map((r) => r.body)).to.deep.equal([{ chatRoomId: ROOM, chatRoomName: '주말 계획' }]);
+  });
+
+  it('sends the e-mail notification once (sending, then done) and explains the 3-minute limit on 429', async () => {
+    let status = 429;
+    h = open(1, { [`POST ${api.notificationSend}`]: () => (status === 200 ? undefined : refuse(status)) });
+    await openRoom(h);
+
+    h.store.dispatch(notificationConfirmed());
+    await eventually(() => h.alerts.length === 1, 'alerted');
+    expect(h.alerts[0]).to.equal('이메일 전송에 실패했습니다. 알림 메일은 3분에 한 번만 보낼 수 있습니다.');
+    expect(h.room().notification).to.equal('idle');
+
+    status = 502;
+    h.store.dispatch(notificationConfirmed());
+    await eventually(() => h.alerts.length === 2, 'alerted again');
+    expect(h.alerts[1]).to.equal('알림 메일 전송에 실패했습니다. 잠시 후 다시 시도해주세요.');
+
+    status = 200;
+    h.store.dispatch(notificationConfirmed());
+    expect(h.room().notification).to.equal('sending');
+    await eventually(() => h.room().notification === 'done', 'done');
+    expect(h.http.requested('POST', api.notificationSend).map((r) => r.body)).to.deep.equal([
+      { chatRoomId: ROOM }, { chatRoomId: ROOM }, { chatRoomId: ROOM },
+    ]);
+  });
+});
