@@ -215,6 +215,8 @@ export class HeadlessCaller {
 
   private inOrder(step: () => Promise<void>): void {
     this.signalling = this.signalling.then(step).catch((err: unknown) => {
+      // Signalling still under way when the call ends fails on the closed connection: expected.
+      if (this.peer?.connectionState === 'closed') return;
       this.problems.push(`${this.label} signalling failed: ${err instanceof Error ? err.message : String(err)}`);
     });
   }

@@ -83,6 +83,8 @@ export class CallPeer {
 
   /** Applies a remote offer and returns the answer, or null when the state does not allow it. */
   async acceptOffer(offer: RTCSessionDescriptionInit): Promise<RTCSessionDescriptionInit | null> {
+    // A signal that crossed the hang-up on the wire has nothing left to apply to.
+    if (this.closed) return null;
     if (!canApplyOffer(this.pc.signalingState)) {
       this.options.note(`offer skipped in signalling state ${this.pc.signalingState}`);
       return null;
@@ -95,6 +97,7 @@ export class CallPeer {
   }
 
   async acceptAnswer(answer: RTCSessionDescriptionInit): Promise<void> {
+    if (this.closed) return;
     if (!canApplyAnswer(this.pc.signalingState)) {
       this.options.note(`answer skipped in signalling state ${this.pc.signalingState}`);
       return;
@@ -105,6 +108,7 @@ export class CallPeer {
 
   /** Early candidates (before the remote description) wait for it. */
   async addRemoteCandidate(candidate: RTCIceCandidateInit): Promise<void> {
+    if (this.closed) return;
     if (!this.pc.remoteDescription) {
       this.pendingRemote.push(candidate);
       return;
