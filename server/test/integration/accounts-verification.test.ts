@@ -53,7 +53,7 @@ forEachDatabase('e-mail verification and sign-up', (db) => {
     const code = await sendAndReadCode(email);
     const row = await server.db('email_verifications').where({ email }).first();
     expect(row.code_hash).to.match(/^[0-9a-f]{64}$/);
-    expect(JSON.stringify(row)).not.to.contain(code);
+    expect(Object.values(row).map(String)).not.to.include(code);
   });
 
   it('refuses an invalid address with 400 and sends nothing', async () => {
