@@ -16,10 +16,17 @@ export const STOMP_SUBPROTOCOLS = ['v12.stomp', 'v11.stomp', 'v10.stomp'];
  * above the STOMP frame limit (64 KiB), which the parser enforces with an ERROR frame.
  */
 export const MAX_MESSAGE_BYTES = 1024 * 1024;
-/** Unsent bytes above which a socket is a slow consumer: closed and logged, never skipped silently. */
-export const SLOW_CONSUMER_BYTES = 512 * 1024;
-/** uWS's own limit, above ours; it closes the socket rather than drop a publish (closeOnBackpressureLimit). */
-const UWS_MAX_BACKPRESSURE = 2 * SLOW_CONSUMER_BYTES;
+/**
+ * Unsent bytes above which a socket is a slow consumer: the broker checks every socket a few
+ * times a second, logs and closes it. Never skipped silently while others receive.
+ */
+export const SLOW_CONSUMER_BYTES = 1024 * 1024;
+/**
+ * uWS drops a publish to a socket over maxBackpressure, and cannot tell us which socket it was.
+ * So its limit sits far above ours (the broker's check closes first, with a log line), and
+ * closeOnBackpressureLimit still closes a socket rather than let it miss a message.
+ */
+const UWS_MAX_BACKPRESSURE = 64 * SLOW_CONSUMER_BYTES;
 /** Seconds; with automatic pings a live client that negotiated no heart-beats is never cut. */
 const IDLE_TIMEOUT_SECONDS = 120;
 

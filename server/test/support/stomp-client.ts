@@ -14,10 +14,21 @@
 //   await stomp.disconnect();                                    // DISCONNECT with receipt, then closed
 //
 // `stomp.closed` resolves with the close code when the socket closes, for any reason.
+//
+// For hand-written frames: `const raw = await openRawStomp(server, { cookie })`, then
+// `raw.send('CONNECT\naccept-version:1.2\n\n\0')`, `await raw.nextFrame()` (a parsed Frame),
+// `raw.heartbeats` (EOL-only messages received), `await raw.closed` ({ code, reason }).
+// openRawStomp rejects with an UpgradeRefused carrying the HTTP status when the upgrade fails.
 import { Client, type IFrame, type IMessage, type StompHeaders } from '@stomp/stompjs';
 import WebSocket from 'ws';
 import { WEBSOCKET_PATH } from '../../../common/destinations';
-import type { RunningServer } from '../../src/main';
+import type { Frame } from '../../src/stomp/frame';
+import { StompParser } from '../../src/stomp/parser';
+
+/** Any running server: the product's RunningServer or a standalone STOMP server. */
+export interface HasUrl {
+  url: string;
+}
 
 export interface ReceivedMessage {
   body: string;
@@ -90,11 +101,11 @@ function toReceived(m: IMessage): ReceivedMessage {
   return { body: m.body, headers: m.headers, json: <T>() => JSON.parse(m.body) as T };
 }
 
-export function stompUrl(server: RunningServer): string {
+export function stompUrl(server: HasUrl): string {
   return server.url.replace(/^http/, 'ws') + WEBSOCKET_PATH;
 }
 
-export async function connectStomp(server: RunningServer, cookie: string, options: ConnectOptions = {}): Promise<TestStomp> {
+export async function connectStomp(server: HasUrl, cookie: string, options: ConnectOptions = {}): Promise<TestStomp> {
   const errors = new Waiters<IFrame>();
   const receiptErrors = new Map<string, (frame: IFrame) => void>();
   let receiptSeq = 0;
@@ -178,4 +189,69 @@ export async function connectStomp(server: RunningServer, cookie: string, option
       await closed;
     },
   };
+}
+
+export class UpgradeRefused extends Error {
+  constructor(readonly status: number) {
+    super(`WebSocket upgrade refused with HTTP ${status}`);
+  }
+}
+
+export interface RawStomp {
+  readonly socket: WebSocket;
+  /** The subprotocol the server chose ('' for none). */
+  readonly protocol: string;
+  /** Messages that held only EOLs (server heart-beats). */
+  readonly heartbeats: number;
+  send(data: string | Buffer): void;
+  nextFrame(timeoutMs?: number): Promise<Frame>;
+  readonly closed: Promise<{ code: number; reason: string }>;
+}
+
+export interface RawOptions {
+  cookie?: string;
+  origin?: string;
+  protocols?: string[];
+}
+
+export function openRawStomp(server: HasUrl, options: RawOptions = {}): Promise<RawStomp> {
+  const headers: Record<string, string> = {};
+  if (options.cookie) headers.cookie = options.cookie;
+  if (options.origin) headers.origin = options.origin;
+  const socket = new WebSocket(stompUrl(server), options.protocols ?? ['v12.stomp'], { headers });
+  const frames = new Waiters<Frame>();
+  const parser = new StompParser();
+  let heartbeats = 0;
+  const closed = new Promise<{ code: number; reason: string }>((resolve) => {
+    socket.on('close', (code, reason) => resolve({ code, reason: reason.toString() }));
+  });
+  socket.on('message', (data: Buffer) => {
+    if (/^(\r?\n)+$/.test(data.toString('latin1'))) {
+      heartbeats++;
+      return;
+    }
+    const { frames: parsed, error } = parser.push(data);
+    for (const f of parsed) frames.push(f);
+    if (error) socket.emit('error', error);
+  });
+  return new Promise((resolve, reject) => {
+    socket.once('unexpected-response', (_req, res) => {
+      reject(new UpgradeRefused(res.statusCode ?? 0));
+      socket.terminate();
+    });
+    socket.once('error', (err) => reject(err));
+    socket.once('open', () => {
+      socket.on('error', () => {});
+      resolve({
+        socket,
+        protocol: socket.protocol,
+        get heartbeats() {
+          return heartbeats;
+        },
+        send: (data) => socket.send(data),
+        nextFrame: (timeoutMs = 10_000) => frames.next(timeoutMs, 'STOMP frame'),
+        closed,
+      });
+    });
+  });
 }

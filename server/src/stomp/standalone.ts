@@ -1,0 +1,61 @@
+// A STOMP server without the product: uWS, the /websocket endpoint and the broker, with the
+// router and authenticator the caller gives. The benchmark entry point and the protocol tests
+// use it; main.ts composes the product server instead.
+import uWS from 'uWebSockets.js';
+import type { Logger } from '../log';
+import type { SessionAuthenticator } from '../transport/http';
+import { mountWebSocket, SLOW_CONSUMER_BYTES } from '../transport/ws';
+import { Broker } from './broker';
+import type { StompRouter } from './router';
+
+export interface StandaloneOptions {
+  host?: string;
+  port?: number;
+  router: StompRouter;
+  authenticator: SessionAuthenticator;
+  /** Origin accepted on the upgrade; defaults to http://localhost:{port}. */
+  publicOrigin?: string;
+  log: Logger;
+  heartbeat?: { send: number; receive: number };
+}
+
+export interface StandaloneServer {
+  port: number;
+  url: string;
+  publicOrigin: string;
+  broker: Broker;
+  app: uWS.TemplatedApp;
+  stop(): void;
+}
+
+export async function startStandalone(options: StandaloneOptions): Promise<StandaloneServer> {
+  const host = options.host ?? '127.0.0.1';
+  const app = uWS.App();
+  const listenSocket = await new Promise<uWS.us_listen_socket>((resolve, reject) => {
+    app.listen(host, options.port ?? 0, (s) => (s ? resolve(s) : reject(new Error(`cannot listen on ${host}:${options.port}`))));
+  });
+  const port = uWS.us_socket_local_port(listenSocket);
+  const publicOrigin = options.publicOrigin ?? `http://localhost:${port}`;
+  const broker = new Broker({
+    router: options.router,
+    log: options.log,
+    fanout: (topic, message) => app.publish(topic, message),
+    slowConsumerBytes: SLOW_CONSUMER_BYTES,
+    heartbeat: options.heartbeat,
+  });
+  mountWebSocket(app, { publicOrigin, authenticator: options.authenticator, broker, log: options.log });
+  app.any('/*', (res) => {
+    res.writeStatus('404 Not Found').end();
+  });
+  return {
+    port,
+    url: `http://${host}:${port}`,
+    publicOrigin,
+    broker,
+    app,
+    stop() {
+      uWS.us_listen_socket_close(listenSocket);
+      broker.stop();
+    },
+  };
+}
