@@ -175,13 +175,11 @@ forEachDatabase('chat rooms over REST', (db) => {
       a = await member('Pager');
       b = await member('Paged');
       roomId = await createRoom(a, b);
-      const repo = new MessagesRepository(server.db);
-      ids = [];
-      for (let i = 1; i <= 45; i++) {
-        const r = await repo.insertUserMessage({ roomId, senderId: i % 2 ? a.user.userId : b.user.userId, content: `m${i}`, clientMsgId: null, atMs: now + i });
-        if (r.kind !== 'inserted') throw new Error('insert failed');
-        ids.push(r.id);
-      }
+      const rows = Array.from({ length: 45 }, (_, k) => ({
+        roomId, senderId: (k + 1) % 2 ? a.user.userId : b.user.userId, content: `m${k + 1}`, clientMsgId: null,
+        leftUserId: null, addedUserEmail: null, atMs: now + k + 1,
+      }));
+      ids = await new MessagesRepository(server.db).insertMany(rows);
     });
 
     it('answers page 0 with the newest 20 in ascending order, and the older pages after it', async () => {
@@ -204,7 +202,7 @@ forEachDatabase('chat rooms over REST', (db) => {
       let page = (await history(a, roomId)).body.messages;
       while (page.length > 0) {
         seen.unshift(...page.map((m) => m.messageId));
-        await repo.insertUserMessage({ roomId, senderId: a.user.userId, content: 'late', clientMsgId: null, atMs: now });
+        await repo.insertMany([{ roomId, senderId: a.user.userId, content: 'late', clientMsgId: null, leftUserId: null, addedUserEmail: null, atMs: now }]);
         page = (await history(a, roomId, `&beforeId=${page[0].messageId}`)).body.messages;
       }
       expect(seen).to.deep.equal(ids);

@@ -1,8 +1,7 @@
-// Messages. A user's message is inserted by one statement that also checks membership
-// (INSERT ... SELECT ... FROM room_members ... RETURNING id, valid on SQLite and MariaDB 10.5+),
-// so the hot path costs one round trip. Rows are mapped to domain objects here.
+// Messages. Concurrent messages are stored by one multi-row INSERT ... RETURNING id (valid on
+// SQLite and MariaDB 10.5+), so a burst costs one round trip. Rows are mapped to domain objects
+// here.
 import type { Knex } from '../../db/knex';
-import { isDuplicateKey } from '../rooms/rooms-repository';
 
 export interface Message {
   id: number;
@@ -17,23 +16,16 @@ export interface Message {
   addedUserEmail: string | null;
 }
 
-export interface NewUserMessage {
+/** A message to store: a user's (senderId set) or a system message (senderId null). */
+export interface NewMessage {
   roomId: number;
-  senderId: number;
+  senderId: number | null;
   content: string;
   clientMsgId: string | null;
+  leftUserId: number | null;
+  addedUserEmail: string | null;
   atMs: number;
 }
-
-export interface NewSystemMessage {
-  roomId: number;
-  content: string;
-  leftUserId?: number;
-  addedUserEmail?: string;
-  atMs: number;
-}
-
-export type InsertResult = { kind: 'inserted'; id: number } | { kind: 'duplicate'; id: number } | { kind: 'notMember' };
 
 /** Which page of a room's history: by page number (0 = newest) or strictly before an id. */
 export type HistoryPage = { page: number } | { beforeId: number };
@@ -72,37 +64,28 @@ function rowsOf<T>(result: unknown): T[] {
 export class MessagesRepository {
   constructor(private readonly db: Knex) {}
 
-  /** Stores the message if the sender is a member of the room; a retried clientMsgId is stored once. */
-  async insertUserMessage(m: NewUserMessage): Promise<InsertResult> {
-    try {
-      const result = await this.db.raw(
-        `insert into messages (room_id, sender_id, content, client_msg_id, created_at_ms)
-         select room_id, user_id, ?, ?, ? from room_members where room_id = ? and user_id = ?
-         returning id`,
-        [m.content, m.clientMsgId, m.atMs, m.roomId, m.senderId],
-      );
-      const [row] = rowsOf<{ id: number }>(result);
-      return row ? { kind: 'inserted', id: Number(row.id) } : { kind: 'notMember' };
-    } catch (err) {
-      if (m.clientMsgId === null || !isDuplicateKey(err)) throw err;
-      const existing = await this.db('messages').select('id').where({ sender_id: m.senderId, client_msg_id: m.clientMsgId }).first();
-      if (!existing) throw err;
-      return { kind: 'duplicate', id: Number(existing.id) };
-    }
+  /**
+   * Stores the messages with one statement and answers their ids, in the order given. Both
+   * engines assign a multi-row insert's ids in row order, so the sorted ids map back to the rows.
+   * A duplicate clientMsgId or a vanished room fails the whole statement (nothing is stored).
+   */
+  async insertMany(messages: NewMessage[]): Promise<number[]> {
+    const row = '(?, ?, ?, ?, ?, ?, ?)';
+    const bindings = messages.flatMap((m) => [m.roomId, m.senderId, m.content, m.clientMsgId, m.leftUserId, m.addedUserEmail, m.atMs]);
+    const result = await this.db.raw(
+      `insert into messages (room_id, sender_id, content, client_msg_id, left_user_id, added_user_email, created_at_ms)
+       values ${messages.map(() => row).join(', ')} returning id`,
+      bindings,
+    );
+    const ids = rowsOf<{ id: number }>(result).map((r) => Number(r.id)).sort((a, b) => a - b);
+    if (ids.length !== messages.length) throw new Error(`stored ${ids.length} of ${messages.length} messages`);
+    return ids;
   }
 
-  async insertSystemMessage(m: NewSystemMessage): Promise<number> {
-    const [inserted] = await this.db('messages').insert(
-      {
-        room_id: m.roomId,
-        sender_id: null,
-        content: m.content,
-        left_user_id: m.leftUserId ?? null,
-        added_user_email: m.addedUserEmail ?? null,
-        created_at_ms: m.atMs,
-      },
-    );
-    return Number(inserted);
+  /** The id of the sender's message with that clientMsgId, if one was stored. */
+  async findByClientMsgId(senderId: number, clientMsgId: string): Promise<number | null> {
+    const row = await this.db('messages').select('id').where({ sender_id: senderId, client_msg_id: clientMsgId }).first();
+    return row ? Number(row.id) : null;
   }
 
   private selectMessages(): Knex.QueryBuilder {

@@ -1,6 +1,6 @@
-// Sending and reading messages. Every message of a room, user or system, goes through the
-// room's queue: committed first, then published, before the next one of that room starts, so
-// receivers see a room's messages in id order and nothing is broadcast that was not stored.
+// Sending and reading messages. Every message, user or system, goes through the writer:
+// committed first, then published in id order, so receivers see a room's messages in
+// messageId order and nothing is broadcast that was not stored.
 import type { ChatHistoryResponse, ChatMessage } from '../../../../common/api';
 import { topics } from '../../../../common/destinations';
 import { LIMITS } from '../../../../common/rules';
@@ -9,9 +9,9 @@ import { forbidden } from '../../transport/errors';
 import type { Clock } from '../index';
 import { NotAMemberError, type PresenceService } from '../presence/presence-service';
 import type { ChatUser, RoomsRepository } from '../rooms/rooms-repository';
-import { KeyedQueue } from './keyed-queue';
 import type { MembersCache } from './members-cache';
-import type { HistoryPage, Message, MessagesRepository } from './messages-repository';
+import type { MessageWriter } from './message-writer';
+import type { HistoryPage, Message, MessagesRepository, NewMessage } from './messages-repository';
 
 /** The wire form of a message, on the room topic and in history. */
 export function toChatMessage(m: Message): ChatMessage & { chatRoomId: number } {
@@ -29,6 +29,13 @@ export function toChatMessage(m: Message): ChatMessage & { chatRoomId: number } 
   return out;
 }
 
+function toMessage(id: number, row: NewMessage, senderName: string): Message {
+  return {
+    id, roomId: row.roomId, senderId: row.senderId, senderName, content: row.content, createdAtMs: row.atMs,
+    clientMsgId: row.clientMsgId, leftUserId: row.leftUserId, addedUserEmail: row.addedUserEmail,
+  };
+}
+
 export interface SystemMessage {
   roomName: string;
   content: string;
@@ -38,6 +45,7 @@ export interface SystemMessage {
 
 export interface MessagesServiceDeps {
   messages: MessagesRepository;
+  writer: MessageWriter;
   rooms: RoomsRepository;
   members: MembersCache;
   presence: PresenceService;
@@ -46,51 +54,33 @@ export interface MessagesServiceDeps {
 }
 
 export class MessagesService {
-  private readonly queue = new KeyedQueue<number>();
-
   constructor(private readonly deps: MessagesServiceDeps) {}
 
   /**
    * Stores a user's message and publishes it. A retried clientMsgId is not stored again: the
    * stored message is re-sent to the sender's own sessions only. Throws NotAMemberError.
    */
-  sendUserMessage(senderId: number, roomId: number, content: string, clientMsgId: string | null): Promise<Message> {
-    return this.queue.run(roomId, async () => {
-      const { messages, members, publisher } = this.deps;
-      const atMs = this.deps.clock();
-      const result = await messages.insertUserMessage({ roomId, senderId, content, clientMsgId, atMs });
-      if (result.kind === 'notMember') throw new NotAMemberError();
-      if (result.kind === 'duplicate') {
-        const stored = await messages.findById(result.id);
-        if (!stored) throw new Error(`message ${result.id} vanished`);
-        publisher.publishToUser(senderId, topics.privateChat(stored.roomId), toChatMessage(stored));
-        return stored;
-      }
-      const roomMembers = await members.get(roomId, senderId);
-      const sender = roomMembers.find((u) => u.id === senderId);
-      const message: Message = {
-        id: result.id, roomId, senderId, senderName: sender?.name ?? '', content, createdAtMs: atMs,
-        clientMsgId, leftUserId: null, addedUserEmail: null,
-      };
-      this.fanOut(message, roomMembers);
-      return message;
-    });
+  async sendUserMessage(senderId: number, roomId: number, content: string, clientMsgId: string | null): Promise<void> {
+    const { members, writer, messages, publisher } = this.deps;
+    const roomMembers = await members.get(roomId, senderId);
+    const sender = roomMembers.find((u) => u.id === senderId);
+    if (!sender) throw new NotAMemberError();
+    const row: NewMessage = { roomId, senderId, content, clientMsgId, leftUserId: null, addedUserEmail: null, atMs: this.deps.clock() };
+    const outcome = await writer.write(row, (id) => this.fanOut(toMessage(id, row, sender.name), roomMembers));
+    if (outcome.kind === 'duplicate') {
+      const stored = await messages.findById(outcome.id);
+      if (stored) publisher.publishToUser(senderId, topics.privateChat(stored.roomId), toChatMessage(stored));
+    }
   }
 
   /** Stores and publishes a system message (rename, add, leave) in the room's order. */
-  postSystemMessage(roomId: number, system: SystemMessage): Promise<Message> {
-    return this.queue.run(roomId, async () => {
-      const atMs = this.deps.clock();
-      const id = await this.deps.messages.insertSystemMessage({
-        roomId, content: system.content, leftUserId: system.leftUserId, addedUserEmail: system.addedUserEmail, atMs,
-      });
-      const message: Message = {
-        id, roomId, senderId: null, senderName: system.roomName, content: system.content, createdAtMs: atMs,
-        clientMsgId: null, leftUserId: system.leftUserId ?? null, addedUserEmail: system.addedUserEmail ?? null,
-      };
-      this.fanOut(message, await this.deps.members.get(roomId));
-      return message;
-    });
+  async postSystemMessage(roomId: number, system: SystemMessage): Promise<void> {
+    const roomMembers = await this.deps.members.get(roomId);
+    const row: NewMessage = {
+      roomId, senderId: null, content: system.content, clientMsgId: null,
+      leftUserId: system.leftUserId ?? null, addedUserEmail: system.addedUserEmail ?? null, atMs: this.deps.clock(),
+    };
+    await this.deps.writer.write(row, (id) => this.fanOut(toMessage(id, row, system.roomName), roomMembers));
   }
 
   /** A page of history for a member (403 otherwise); loading it marks the room read. */

@@ -4,6 +4,7 @@ import { parseSubscriptionDestination } from '../../../../common/destinations';
 import type { StompPrincipal } from '../../stomp/api';
 import type { Deps, ServerFeature } from '../index';
 import { MembersCache } from '../messages/members-cache';
+import { MessageWriter } from '../messages/message-writer';
 import { messagesHandlers } from '../messages/messages-handlers';
 import { MessagesRepository } from '../messages/messages-repository';
 import { messagesRoutes } from '../messages/messages-routes';
@@ -22,7 +23,9 @@ export function createChat(deps: Deps): ServerFeature {
   const roomsRepo = new RoomsRepository(db);
   const members = new MembersCache((roomId) => roomsRepo.members(roomId), clock);
   const presence = new PresenceService(new PresenceTracker(), roomsRepo, clock, log);
-  const messages = new MessagesService({ messages: new MessagesRepository(db), rooms: roomsRepo, members, presence, publisher, clock });
+  const messagesRepo = new MessagesRepository(db);
+  const writer = new MessageWriter(messagesRepo, log);
+  const messages = new MessagesService({ messages: messagesRepo, writer, rooms: roomsRepo, members, presence, publisher, clock });
   const rooms = new RoomsService({ rooms: roomsRepo, messages, members, presence, publisher, clock });
   const notifications = new NotificationService({ rooms: roomsRepo, mailer, clock, publicUrl: config.publicUrl });
 

@@ -1,0 +1,95 @@
+// Stores messages in batches and announces each one, in id order, right after its commit.
+// While one INSERT is in flight the next messages wait and then go together in one statement,
+// so under load a round trip stores many messages. Only one batch is in flight at a time and
+// each stored message's callback runs synchronously after the commit in id order: a room's
+// messages are therefore published in messageId order, and nothing is published unstored.
+import type { Logger } from '../../log';
+import { isDuplicateKey } from '../rooms/rooms-repository';
+import type { MessagesRepository, NewMessage } from './messages-repository';
+
+export type WriteOutcome = { kind: 'stored'; id: number } | { kind: 'duplicate'; id: number };
+
+interface Pending {
+  message: NewMessage;
+  onStored: (id: number) => void;
+  resolve: (outcome: WriteOutcome) => void;
+  reject: (err: unknown) => void;
+}
+
+export class MessageWriter {
+  private queue: Pending[] = [];
+  private running = false;
+
+  constructor(
+    private readonly repo: Pick<MessagesRepository, 'insertMany' | 'findByClientMsgId'>,
+    private readonly log: Logger,
+    private readonly maxBatch = 500,
+  ) {}
+
+  /**
+   * Stores the message; `onStored` runs with its id after the commit and before any later
+   * message is announced. A clientMsgId the sender already used answers 'duplicate' with the
+   * stored message's id, and `onStored` does not run.
+   */
+  write(message: NewMessage, onStored: (id: number) => void): Promise<WriteOutcome> {
+    return new Promise((resolve, reject) => {
+      this.queue.push({ message, onStored, resolve, reject });
+      if (!this.running) {
+        this.running = true;
+        // Let the messages that arrive in this turn of the event loop join the first batch.
+        setImmediate(() => void this.drain());
+      }
+    });
+  }
+
+  private async drain(): Promise<void> {
+    while (this.queue.length > 0) {
+      const batch = this.queue.splice(0, this.maxBatch);
+      try {
+        const ids = await this.repo.insertMany(batch.map((p) => p.message));
+        batch.forEach((p, i) => this.stored(p, ids[i]));
+      } catch (err) {
+        // One bad row (a retried clientMsgId, a room deleted meanwhile) fails the statement:
+        // store the rest one by one, in order, so only that row is refused.
+        if (batch.length === 1) await this.failed(batch[0], err);
+        else for (const p of batch) await this.one(p);
+      }
+    }
+    this.running = false;
+  }
+
+  private async one(p: Pending): Promise<void> {
+    try {
+      const [id] = await this.repo.insertMany([p.message]);
+      this.stored(p, id);
+    } catch (err) {
+      await this.failed(p, err);
+    }
+  }
+
+  private stored(p: Pending, id: number): void {
+    try {
+      p.onStored(id);
+    } catch (err) {
+      this.log.error({ err, messageId: id }, 'announcing a stored message failed');
+    }
+    p.resolve({ kind: 'stored', id });
+  }
+
+  private async failed(p: Pending, err: unknown): Promise<void> {
+    const { senderId, clientMsgId } = p.message;
+    if (isDuplicateKey(err) && senderId !== null && clientMsgId !== null) {
+      try {
+        const id = await this.repo.findByClientMsgId(senderId, clientMsgId);
+        if (id !== null) {
+          p.resolve({ kind: 'duplicate', id });
+          return;
+        }
+      } catch (lookupErr) {
+        p.reject(lookupErr);
+        return;
+      }
+    }
+    p.reject(err);
+  }
+}

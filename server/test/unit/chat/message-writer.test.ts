@@ -1,0 +1,90 @@
+import { expect } from 'chai';
+import pino from 'pino';
+import { MessageWriter } from '../../../src/features/messages/message-writer';
+import type { NewMessage } from '../../../src/features/messages/messages-repository';
+
+const message = (content: string, clientMsgId: string | null = null, senderId: number | null = 1): NewMessage => ({
+  roomId: 1, senderId, content, clientMsgId, leftUserId: null, addedUserEmail: null, atMs: 0,
+});
+
+/** An in-memory stand-in for the messages table with its unique (sender, clientMsgId) key. */
+class FakeRepo {
+  rows: NewMessage[] = [];
+  statements: string[][] = [];
+  failContent: string | null = null;
+
+  async insertMany(messages: NewMessage[]): Promise<number[]> {
+    this.statements.push(messages.map((m) => m.content));
+    await new Promise((r) => setTimeout(r, 5));
+    // Like one SQL statement: any bad row fails all of them.
+    const seen = [...this.rows];
+    for (const m of messages) {
+      if (m.content === this.failContent) throw Object.assign(new Error('room gone'), { code: 'ER_NO_REFERENCED_ROW_2' });
+      if (m.clientMsgId !== null && seen.some((r) => r.senderId === m.senderId && r.clientMsgId === m.clientMsgId)) {
+        throw Object.assign(new Error('duplicate'), { code: 'ER_DUP_ENTRY' });
+      }
+      seen.push(m);
+    }
+    const first = this.rows.length + 1;
+    this.rows.push(...messages);
+    return messages.map((_, i) => first + i);
+  }
+
+  async findByClientMsgId(senderId: number, clientMsgId: string): Promise<number | null> {
+    const i = this.rows.findIndex((r) => r.senderId === senderId && r.clientMsgId === clientMsgId);
+    return i < 0 ? null : i + 1;
+  }
+}
+
+describe('MessageWriter', () => {
+  const log = pino({ level: 'silent' });
+
+  it('stores messages that arrive together in one statement and announces them in id order', async () => {
+    const repo = new FakeRepo();
+    const writer = new MessageWriter(repo, log);
+    const announced: number[] = [];
+    const outcomes = await Promise.all(['a', 'b', 'c'].map((c) => writer.write(message(c), (id) => announced.push(id))));
+    expect(repo.statements).to.deep.equal([['a', 'b', 'c']]);
+    expect(announced).to.deep.equal([1, 2, 3]);
+    expect(outcomes.map((o) => o.kind)).to.deep.equal(['stored', 'stored', 'stored']);
+  });
+
+  it('batches the messages that queued while a statement was in flight', async () => {
+    const repo = new FakeRepo();
+    const writer = new MessageWriter(repo, log);
+    const announced: string[] = [];
+    const first = writer.write(message('first'), () => announced.push('first'));
+    await new Promise((r) => setImmediate(r));
+    const later = ['x', 'y'].map((c) => writer.write(message(c), () => announced.push(c)));
+    await Promise.all([first, ...later]);
+    expect(repo.statements).to.deep.equal([['first'], ['x', 'y']]);
+    expect(announced).to.deep.equal(['first', 'x', 'y']);
+  });
+
+  it('answers a retried clientMsgId with the stored id and announces it only once', async () => {
+    const repo = new FakeRepo();
+    const writer = new MessageWriter(repo, log);
+    const announced: number[] = [];
+    const [a, b, c] = await Promise.all([
+      writer.write(message('one', 'k1'), (id) => announced.push(id)),
+      writer.write(message('other', 'k2'), (id) => announced.push(id)),
+      writer.write(message('one again', 'k1'), (id) => announced.push(id)),
+    ]);
+    expect(a).to.deep.equal({ kind: 'stored', id: 1 });
+    expect(b).to.deep.equal({ kind: 'stored', id: 2 });
+    expect(c).to.deep.equal({ kind: 'duplicate', id: 1 });
+    expect(announced).to.deep.equal([1, 2]);
+    expect(repo.rows.map((r) => r.content)).to.deep.equal(['one', 'other']);
+  });
+
+  it('refuses only the row that cannot be stored and keeps the others in order', async () => {
+    const repo = new FakeRepo();
+    repo.failContent = 'bad';
+    const writer = new MessageWriter(repo, log);
+    const announced: string[] = [];
+    const results = await Promise.allSettled(['a', 'bad', 'c'].map((c) => writer.write(message(c), () => announced.push(c))));
+    expect(results.map((r) => r.status)).to.deep.equal(['fulfilled', 'rejected', 'fulfilled']);
+    expect(announced).to.deep.equal(['a', 'c']);
+    expect(repo.rows.map((r) => r.content)).to.deep.equal(['a', 'c']);
+  });
+});
