@@ -5,6 +5,8 @@ import { authSaga } from '../features/auth/authSaga';
 import { callSaga } from '../features/call/callSaga';
 import { chatListSaga } from '../features/chatList/chatListSaga';
 import { roomSaga } from '../features/room/roomSaga';
+import { userSearchSaga } from '../features/userSearch/userSearchSaga';
+import { inviteSaga } from '../features/invite/inviteSaga';
 import { settingsSaga } from '../features/settings/settingsSaga';
 import { signUpSaga } from '../features/signUp/signUpSaga';
 
@@ -16,6 +18,8 @@ export const featureSagas: Array<() => SagaIterator> = [
   callSaga,
   chatListSaga,
   roomSaga,
+  userSearchSaga,
+  inviteSaga,
 ];
 
 export function* rootSaga(): SagaIterator {

@@ -5,6 +5,8 @@ import { authReducer } from '../features/auth/authSlice';
 import { callReducer } from '../features/call/callSlice';
 import { chatListReducer } from '../features/chatList/chatListSlice';
 import { roomReducer } from '../features/room/roomSlice';
+import { userSearchReducer } from '../features/userSearch/userSearchSlice';
+import { inviteReducer } from '../features/invite/inviteSlice';
 import { settingsReducer } from '../features/settings/settingsSlice';
 import { signUpReducer } from '../features/signUp/signUpSlice';
 import { rootSaga } from './rootSaga';
@@ -18,6 +20,8 @@ const reducers = {
   call: callReducer,
   chatList: chatListReducer,
   room: roomReducer,
+  userSearch: userSearchReducer,
+  invite: inviteReducer,
 };
 
 const rootReducer = combineReducers(reducers);

@@ -1,6 +1,89 @@
-// Placeholder until its feature lands; that feature's engineer replaces this file.
+// /chat-list (SPEC.md §2): the user's rooms, newest activity first, with the way to a call, to a
+// new conversation, to the settings and out.
+import { useEffect, useState } from 'react';
+import { Link } from 'react-router-dom';
+import { useAppDispatch, useAppSelector } from '../../app/hooks';
+import { paths } from '../../app/paths';
 import { ko } from '../../i18n/ko';
+import { logoutRequested } from '../auth/authSlice';
+import { Avatar } from '../room/Avatar';
+import { AddPersonIcon, ChatBubbleIcon, PhoneIcon, SettingsIcon } from '../room/icons';
+import { useTabTitleCount } from '../room/useTabTitle';
+import '../room/chat.css';
+import { ChatRow } from './ChatRow';
+import { chatListClosed, chatListOpened, selectChatListUnseen, selectChats, selectMe } from './chatListSlice';
+
+/** Relative times ("3분 전") move on while the list stays open. */
+function useNow(intervalMs = 30_000): number {
+  const [now, setNow] = useState(() => Date.now());
+  useEffect(() => {
+    const timer = setInterval(() => setNow(Date.now()), intervalMs);
+    return () => clearInterval(timer);
+  }, [intervalMs]);
+  return now;
+}
 
 export default function ChatListPage() {
-  return <main className="centered"><p className="card">{ko.placeholder.comingSoon}</p></main>;
+  const dispatch = useAppDispatch();
+  const chats = useAppSelector(selectChats);
+  const me = useAppSelector(selectMe);
+  const unseen = useAppSelector(selectChatListUnseen);
+  const now = useNow();
+  useTabTitleCount(unseen);
+
+  useEffect(() => {
+    dispatch(chatListOpened());
+    return () => {
+      dispatch(chatListClosed());
+    };
+  }, [dispatch]);
+
+  return (
+    <div className="screen-wrap">
+      <main className="screen">
+        <header className="screen__header">
+          <h1 className="screen__title">{ko.chatList.title}</h1>
+          <Link className="icon-btn" to={paths.call} aria-label={ko.chatList.call} title={ko.chatList.call}>
+            <PhoneIcon />
+          </Link>
+          <Link className="icon-btn icon-btn--accent" to={paths.findUser} aria-label={ko.chatList.findUser} title={ko.chatList.findUser}>
+            <AddPersonIcon />
+          </Link>
+        </header>
+        <section className="profile-bar" aria-label={me?.name}>
+          <Avatar name={me?.name ?? ''} size={40} />
+          <div className="profile-bar__text">
+            <span className="profile-bar__name" data-testid="my-name">{me ? ko.chatList.greeting(me.name) : ' '}</span>
+            <span className="profile-bar__email">{me?.email}</span>
+          </div>
+          <div className="profile-bar__actions">
+            <Link className="chip" to={paths.settings} state={me ? { name: me.name, email: me.email } : undefined}>
+              <SettingsIcon />
+              {ko.chatList.settings}
+            </Link>
+            <button type="button" className="chip" onClick={() => dispatch(logoutRequested())}>
+              {ko.chatList.logout}
+            </button>
+          </div>
+        </section>
+        <div className="screen__body">
+          {chats === null ? (
+            <p className="loading-line">{ko.app.loading}</p>
+          ) : chats.length === 0 ? (
+            <div className="empty-state">
+              <span className="empty-state__icon"><ChatBubbleIcon /></span>
+              <p className="empty-state__title">{ko.chatList.emptyTitle}</p>
+              <p>{ko.chatList.emptyHint}</p>
+            </div>
+          ) : (
+            <ul className="chat-rows">
+              {chats.map((chat) => (
+                <ChatRow key={chat.chatRoomId} chat={chat} now={now} />
+              ))}
+            </ul>
+          )}
+        </div>
+      </main>
+    </div>
+  );
 }

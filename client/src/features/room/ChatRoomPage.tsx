@@ -1,6 +1,92 @@
-// Placeholder until its feature lands; that feature's engineer replaces this file.
+// /chat-room?cri= (SPEC.md §2 chat room): the conversation, its header and its side panel. The
+// room session saga does the work; this page opens and closes it and renders its state.
+import { useCallback, useEffect, useState } from 'react';
+import { Navigate, useSearchParams } from 'react-router-dom';
+import { useAppDispatch, useAppSelector } from '../../app/hooks';
+import { paths } from '../../app/paths';
 import { ko } from '../../i18n/ko';
+import { createUidStore } from '../auth/uid';
+import './chat.css';
+import { Composer } from './Composer';
+import { MessageList } from './MessageList';
+import { RoomHeader } from './RoomHeader';
+import { RoomSidebar } from './RoomSidebar';
+import { invitePath, roomIdFrom } from './roomPaths';
+import {
+  leaveConfirmed,
+  messageSubmitted,
+  notificationConfirmed,
+  olderRequested,
+  renameSubmitted,
+  roomClosed,
+  roomOpened,
+  selectRoom,
+} from './roomSlice';
+import { useTabTitleCount } from './useTabTitle';
 
 export default function ChatRoomPage() {
-  return <main className="centered"><p className="card">{ko.placeholder.comingSoon}</p></main>;
+  const [params] = useSearchParams();
+  const chatRoomId = roomIdFrom(params);
+  const userId = createUidStore(window.localStorage).read();
+  if (userId === null) return <Navigate to={paths.login} replace />;
+  if (chatRoomId === null) return <Navigate to={paths.chatList} replace />;
+  return <ChatRoom key={chatRoomId} chatRoomId={chatRoomId} userId={userId} />;
+}
+
+function ChatRoom({ chatRoomId, userId }: { chatRoomId: number; userId: number }) {
+  const dispatch = useAppDispatch();
+  const room = useAppSelector(selectRoom);
+  const [sidebarOpen, setSidebarOpen] = useState(false);
+  useTabTitleCount(room.unseenCount);
+
+  useEffect(() => {
+    dispatch(roomOpened({ chatRoomId, userId }));
+    return () => {
+      dispatch(roomClosed());
+    };
+  }, [dispatch, chatRoomId, userId]);
+
+  const needOlder = useCallback(() => dispatch(olderRequested()), [dispatch]);
+  const closeSidebar = useCallback(() => setSidebarOpen(false), []);
+  const ready = room.chatRoomId === chatRoomId && room.status === 'ready';
+
+  return (
+    <div className="screen-wrap">
+      <main className="screen">
+        <RoomHeader
+          roomName={ready ? room.roomName : ''}
+          memberCount={ready ? room.users.length : 0}
+          onRename={(name) => dispatch(renameSubmitted(name))}
+          onOpenSidebar={() => setSidebarOpen(true)}
+        />
+        {room.connection === 'lost' && <p className="banner" role="status">{ko.room.reconnecting}</p>}
+        {ready ? (
+          <MessageList
+            messages={room.messages}
+            pending={room.pending}
+            myId={userId}
+            hasOlder={room.hasOlder}
+            loadingOlder={room.loadingOlder}
+            onNeedOlder={needOlder}
+          />
+        ) : (
+          <div className="messages">
+            <p className="messages__empty">{ko.app.loading}</p>
+          </div>
+        )}
+        <Composer onSend={(content) => dispatch(messageSubmitted(content))} />
+        {sidebarOpen && (
+          <RoomSidebar
+            users={ready ? room.users : []}
+            myId={userId}
+            invitePath={invitePath(chatRoomId)}
+            notification={room.notification}
+            onNotify={() => dispatch(notificationConfirmed())}
+            onLeave={() => dispatch(leaveConfirmed())}
+            onClose={closeSidebar}
+          />
+        )}
+      </main>
+    </div>
+  );
 }

@@ -1,0 +1,35 @@
+// One room in the chat list: name, unread dot, last message (or an invitation to start) and
+// how long ago it was sent.
+import { Link } from 'react-router-dom';
+import type { ChatSummary } from '../../../../common/api';
+import { cx } from '../../components/classNames';
+import { ko } from '../../i18n/ko';
+import { Avatar } from '../room/Avatar';
+import { chatRoomPath } from '../room/roomPaths';
+import { relativeTime } from './relativeTime';
+import { isUnread } from './unread';
+
+export function ChatRow({ chat, now }: { chat: ChatSummary; now: number }) {
+  const unread = isUnread(chat);
+  return (
+    <li>
+      <Link className={cx('chat-row', unread && 'chat-row--unread')} to={chatRoomPath(chat.chatRoomId)} data-testid="chat-row">
+        <Avatar name={chat.chatRoomName} />
+        <span className="chat-row__main">
+          <span className="chat-row__top">
+            <span className="chat-row__name">{chat.chatRoomName}</span>
+            <time className="chat-row__time" dateTime={chat.lastMessageTime ?? undefined}>
+              {relativeTime(chat.lastMessageTime, now)}
+            </time>
+          </span>
+          <span className="chat-row__bottom">
+            <span className={cx('chat-row__last', chat.lastMessage === null && 'chat-row__last--empty')}>
+              {chat.lastMessage ?? ko.chatList.startConversation}
+            </span>
+            {unread && <span className="unread-dot" role="img" aria-label={ko.chatList.unread} data-testid="unread-dot" />}
+          </span>
+        </span>
+      </Link>
+    </li>
+  );
+}

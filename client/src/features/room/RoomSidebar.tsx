@@ -1,0 +1,87 @@
+// The room's side panel: participants with their count, (You) and e-mails; invite, e-mail
+// notification (confirm; idle, sending, done) and leave (confirm); the renaming tip.
+import { useEffect } from 'react';
+import { Link } from 'react-router-dom';
+import type { UserSummary } from '../../../../common/api';
+import { ko } from '../../i18n/ko';
+import { Avatar } from './Avatar';
+import { AddPersonIcon, CloseIcon, LeaveIcon, MailIcon } from './icons';
+import type { NotificationState } from './roomSlice';
+
+export interface RoomSidebarProps {
+  users: UserSummary[];
+  myId: number;
+  invitePath: string;
+  notification: NotificationState;
+  onNotify(): void;
+  onLeave(): void;
+  onClose(): void;
+}
+
+const notifyLabel: Record<NotificationState, string> = {
+  idle: ko.room.notify,
+  sending: ko.room.notifySending,
+  done: ko.room.notifyDone,
+};
+
+export function RoomSidebar({ users, myId, invitePath, notification, onNotify, onLeave, onClose }: RoomSidebarProps) {
+  useEffect(() => {
+    const onKey = (event: KeyboardEvent) => {
+      if (event.key === 'Escape') onClose();
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [onClose]);
+
+  const notify = () => {
+    if (window.confirm(ko.room.notifyConfirm)) onNotify();
+  };
+  const leave = () => {
+    if (window.confirm(ko.room.leaveConfirm)) onLeave();
+  };
+
+  return (
+    <>
+      <div className="sidebar-backdrop" onClick={onClose} />
+      <aside className="sidebar" aria-label={ko.room.participants(users.length)}>
+        <div className="sidebar__header">
+          <h2 className="sidebar__title" data-testid="participant-count">{ko.room.participants(users.length)}</h2>
+          <button type="button" className="icon-btn" onClick={onClose} aria-label={ko.room.closeSidebar} title={ko.room.closeSidebar}>
+            <CloseIcon />
+          </button>
+        </div>
+        <div className="sidebar__body">
+          <ul className="user-rows">
+            {users.map((user) => (
+              <li key={user.userId} className="member" data-testid="participant">
+                <Avatar name={user.name} size={36} />
+                <span className="member__text">
+                  <span>
+                    <span className="member__name">{user.name}</span>
+                    {user.userId === myId && <span className="member__you">{ko.room.you}</span>}
+                  </span>
+                  <span className="member__email">{user.email}</span>
+                </span>
+              </li>
+            ))}
+          </ul>
+        </div>
+        <div className="sidebar__actions">
+          <Link className="sidebar-action sidebar-action--accent" to={invitePath}>
+            <AddPersonIcon />
+            {ko.room.invite}
+          </Link>
+          <button type="button" className="sidebar-action" onClick={notify} disabled={notification !== 'idle'} aria-busy={notification === 'sending' || undefined}>
+            <MailIcon />
+            {notifyLabel[notification]}
+          </button>
+          <button type="button" className="sidebar-action sidebar-action--danger" onClick={leave}>
+            <LeaveIcon />
+            {ko.room.leave}
+          </button>
+        </div>
+        <p className="sidebar__tip">{ko.room.renameTip}</p>
+      </aside>
+    </>
+  );
+}

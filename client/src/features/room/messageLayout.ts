@@ -1,0 +1,89 @@
+// How a room's messages are laid out (pure, so it is tested without a browser): day dividers,
+// centred system messages, and runs of one sender's messages that share a name and a time.
+import type { ChatMessage } from '../../../../common/api';
+import { isSystemMessage, type PendingMessage } from './messages';
+
+export type MessageItem =
+  | { kind: 'day'; key: string; label: string }
+  | { kind: 'system'; key: string; content: string }
+  | {
+      kind: 'message';
+      key: string;
+      content: string;
+      senderName: string;
+      mine: boolean;
+      pending: boolean;
+      /** First of a run: show the sender's name and avatar. */
+      showSender: boolean;
+      /** Last of a run: show the time. */
+      showTime: boolean;
+      time: string;
+    };
+
+const dayFormat = new Intl.DateTimeFormat('ko-KR', { year: 'numeric', month: 'long', day: 'numeric', weekday: 'long' });
+const timeFormat = new Intl.DateTimeFormat('ko-KR', { hour: 'numeric', minute: '2-digit' });
+
+export function dayLabel(date: Date): string {
+  return dayFormat.format(date);
+}
+
+export function timeLabel(date: Date): string {
+  return timeFormat.format(date);
+}
+
+interface Entry {
+  key: string;
+  system: boolean;
+  senderId: number | null;
+  senderName: string;
+  content: string;
+  at: Date;
+  pending: boolean;
+}
+
+export function layoutMessages(messages: readonly ChatMessage[], pending: readonly PendingMessage[], myId: number | null): MessageItem[] {
+  const entries: Entry[] = [
+    ...messages.map((m) => ({
+      key: `m${m.messageId}`,
+      system: isSystemMessage(m),
+      senderId: m.senderId,
+      senderName: m.senderName,
+      content: m.content,
+      at: new Date(m.enrolledAt),
+      pending: false,
+    })),
+    // Pending sends always come last: the server will order them after everything we hold.
+    ...pending.map((p) => ({ key: `p${p.clientMsgId}`, system: false, senderId: myId, senderName: '', content: p.content, at: new Date(p.createdAt), pending: true })),
+  ];
+  const items: MessageItem[] = [];
+  let lastDay = '';
+  entries.forEach((entry, i) => {
+    const day = dayLabel(entry.at);
+    if (day !== lastDay) {
+      items.push({ kind: 'day', key: `d${entry.key}`, label: day });
+      lastDay = day;
+    }
+    if (entry.system) {
+      items.push({ kind: 'system', key: entry.key, content: entry.content });
+      return;
+    }
+    const prev = entries[i - 1];
+    const next = entries[i + 1];
+    const time = timeLabel(entry.at);
+    const sameRun = (other: Entry | undefined) =>
+      other !== undefined && !other.system && other.senderId === entry.senderId && other.pending === entry.pending &&
+      timeLabel(other.at) === time && dayLabel(other.at) === day;
+    items.push({
+      kind: 'message',
+      key: entry.key,
+      content: entry.content,
+      senderName: entry.senderName,
+      mine: myId !== null && entry.senderId === myId,
+      pending: entry.pending,
+      showSender: !sameRun(prev),
+      showTime: !sameRun(next),
+      time,
+    });
+  });
+  return items;
+}
