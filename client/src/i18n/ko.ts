@@ -2,8 +2,6 @@
 // character for character. Each client feature owns its own section.
 export const ko = {
   app: {
-    name: "Let's Chat",
-    tagline: '소중한 사람들과 쉽고 간편하게 소통하세요',
     footerCredit: '© Let\'s Chat · 만든 사람이 직접 설계하고 구현했습니다',
     footerWriteUp: '프로젝트 이야기 읽어보기',
     loading: '불러오는 중...',
