@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
-# Installs the Debian packages the tests need (Chromium, coturn) and makes sure MariaDB runs.
+# Installs the Debian packages the tests need (Chromium, coturn, a Korean font) and makes sure MariaDB runs.
 # Without root it only reports what is missing: the tests then say so loudly (and fail in CI).
 set -euo pipefail
 missing=()
 command -v chromium >/dev/null || missing+=(chromium)
 command -v turnserver >/dev/null || missing+=(coturn)
+# Korean glyphs for Chromium: without them screenshots show empty boxes.
+[[ -d /usr/share/fonts/truetype/nanum ]] || missing+=(fonts-nanum)
 if ((${#missing[@]})); then
   if [[ $(id -u) == 0 ]]; then
     echo "installing from Debian: ${missing[*]}"
