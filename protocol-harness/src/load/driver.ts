@@ -45,6 +45,7 @@ export async function drive(scenario: Scenario, options: DriveOptions): Promise<
   scenario.groups.forEach((members) => ledger.addGroup(members));
   const run = newRunTag();
   const swarm = scenario.swarm;
+  const errorsBeforeRun = swarm.connectionErrors;
   const senders = scenario.groups.flat().sort((a, b) => a - b);
   let foreign = 0;
   let lastDeliveryUs = 0;
@@ -160,6 +161,7 @@ export async function drive(scenario: Scenario, options: DriveOptions): Promise<
       deliveriesPerSecond: counts.delivered / deliverSeconds,
     },
     connectionErrors,
+    connectionErrorsDuringRun: connectionErrors - errorsBeforeRun,
     errorSamples: [...swarm.errorSamples],
     ok:
       counts.lost === 0 &&

@@ -19,7 +19,10 @@ export interface LoadReport {
   ignoredDeliveries: number;
   latency: LatencySummary;
   throughput: { sendsPerSecond: number; deliveriesPerSecond: number };
+  /** Since the sessions were opened (logins and handshakes included). */
   connectionErrors: number;
+  /** Of those, the ones during this run's sending and draining. */
+  connectionErrorsDuringRun: number;
   errorSamples: string[];
   /** Nothing lost, duplicated, reordered, misdelivered or refused, and no connection failed. */
   ok: boolean;

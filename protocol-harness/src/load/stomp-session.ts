@@ -84,9 +84,9 @@ export class StompSession {
         if (!connected) fail(err.message);
         else if (!this.closing) this.events.error(err.message);
       });
-      ws.on('close', () => {
+      ws.on('close', (code, reason) => {
         this.stopHeartbeat();
-        if (!connected) fail('closed before CONNECTED');
+        if (!connected) fail(`closed before CONNECTED (${code}${reason.length ? ` ${reason.toString()}` : ''})`);
         else this.events.closed(this.closing);
       });
     });

@@ -34,6 +34,7 @@ function report(counts: Partial<LoadReport['counts']>, extra: Partial<LoadReport
     latency: { count: 20, p50Ms: 1, p90Ms: 2, p99Ms: 3, maxMs: 4 },
     throughput: { sendsPerSecond: 10, deliveriesPerSecond: 20 },
     connectionErrors: 0,
+    connectionErrorsDuringRun: 0,
     errorSamples: [],
     ok: true,
     ...extra,

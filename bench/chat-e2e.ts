@@ -1,0 +1,188 @@
+// Benchmark part 2: chat end to end on MariaDB. 1 000 seeded users in 100 rooms of 10, each with
+// a STOMP session subscribed to its room; the offered rate rises in steps until p99 passes
+// 100 ms or anything is lost. Reports the highest rate held with zero loss and its latencies.
+//
+// The server runs as a child process pinned to core 0, this driver pins itself to core 1, and
+// MariaDB (a separate process) is left free to run on either.
+//   node --import tsx bench/chat-e2e.ts [--users 1000] [--rooms 100] [--step-seconds 8] [--rates 500,1000,…]
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { drive } from '../protocol-harness/src/load/driver';
+import type { LoadReport } from '../protocol-harness/src/load/report';
+import { prepareChat } from '../protocol-harness/src/load/scenario';
+import { hottestFunctions } from './lib/cpu-profile';
+import { processCpuMicros } from './lib/cpu-time';
+import { createBenchDatabase } from './lib/mariadb';
+import { emitResult, lowerGoal, upperGoal, type PartResult } from './lib/result';
+import { ROOT, startServer } from './lib/server-process';
+
+const { values: args } = parseArgs({
+  options: {
+    users: { type: 'string', default: '1000' },
+    rooms: { type: 'string', default: '100' },
+    'step-seconds': { type: 'string', default: '8' },
+    rates: { type: 'string', default: '250,500,1000,1500,2000,2500,3000,4000,5000,6000' },
+  },
+});
+const USERS = Number(args.users);
+const ROOMS = Number(args.rooms);
+const STEP_SECONDS = Number(args['step-seconds']);
+const RATES = args.rates!.split(',').map(Number);
+const P99_LIMIT_MS = 100;
+const GOAL_RATE = 2000;
+const GOAL_P99_MS = 50;
+const PASSWORD = 'bench-load-pass';
+const PREFIX = 'benchchat';
+
+const PROFILE_DIR = path.join(ROOT, 'var', 'bench-profiles', 'chat-e2e');
+
+interface Step {
+  report: LoadReport;
+  /** Share of one core used during the step. */
+  serverCpu: number;
+  mariadbCpu: number | null;
+}
+
+function mariadbPid(): number | null {
+  try {
+    return Number(execFileSync('pidof', ['mariadbd'], { encoding: 'utf8' }).trim().split(/\s+/)[0]) || null;
+  } catch {
+    return null;
+  }
+}
+
+const log = (line: string) => process.stderr.write(`[chat-e2e] ${line}\n`);
+
+function pinSelf(cpus: string): boolean {
+  try {
+    execFileSync('taskset', ['-cp', cpus, String(process.pid)], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * A step holds when nothing was lost, duplicated, reordered or refused, no session failed during
+ * it, and p99 stayed within the limit. A session that failed to open during set-up is left out
+ * of every room's accounting (and reported), rather than failing every step.
+ */
+function held(r: LoadReport): boolean {
+  const c = r.counts;
+  const exact = c.lost === 0 && c.duplicated === 0 && c.outOfOrder === 0 && c.unexpected === 0 && c.rejected === 0;
+  return exact && c.sent > 0 && r.connectionErrorsDuringRun === 0 && r.latency.p99Ms <= P99_LIMIT_MS;
+}
+
+function row({ report: r, serverCpu, mariadbCpu }: Step): string {
+  const c = r.counts;
+  const pct = (x: number | null) => (x === null ? 'n/a' : `${Math.round(x * 100)}%`);
+  return `| ${r.offeredRate} | ${Math.round(r.throughput.sendsPerSecond)} | ${c.delivered}/${c.expectedDeliveries} | ${c.lost} | ${c.duplicated} | ${c.outOfOrder} | ${r.latency.p50Ms.toFixed(1)} | ${r.latency.p90Ms.toFixed(1)} | ${r.latency.p99Ms.toFixed(1)} | ${r.latency.maxMs.toFixed(1)} | ${pct(serverCpu)} | ${pct(mariadbCpu)} |`;
+}
+
+async function main(): Promise<void> {
+  const pinned = pinSelf('1');
+  const database = await createBenchDatabase('chat');
+  fs.rmSync(PROFILE_DIR, { recursive: true, force: true });
+  const server = await startServer({
+    env: { DATABASE_URL: database.url },
+    cpus: pinned ? '0' : undefined,
+    nodeArgs: ['--cpu-prof', `--cpu-prof-dir=${PROFILE_DIR}`],
+  }).catch(async (err) => {
+    await database.drop();
+    throw err;
+  });
+  log(`server pid ${server.pid} at ${server.url} on ${database.name}`);
+  const steps: Step[] = [];
+  let joined = 0;
+  let setupErrors: string[] = [];
+  const dbPid = mariadbPid();
+  try {
+    execFileSync('npm', ['run', '--silent', 'admin', '--', 'seed', '--users', String(USERS), '--password', PASSWORD, '--prefix', PREFIX], {
+      cwd: ROOT,
+      env: { ...process.env, DATABASE_URL: database.url },
+      stdio: ['ignore', 'ignore', 'inherit'],
+    });
+    const started = Date.now();
+    const scenario = await prepareChat({
+      url: server.url,
+      users: Array.from({ length: USERS }, (_x, i) => ({ email: `${PREFIX}${i + 1}@example.test`, password: PASSWORD })),
+      rooms: ROOMS,
+      messageBytes: 64,
+      loginConcurrency: 8,
+      connectConcurrency: 50,
+      progress: (step, done, total) => done === total && log(`${step}: ${done}/${total}`),
+    });
+    joined = scenario.groups.flat().length;
+    setupErrors = [...scenario.swarm.errorSamples];
+    log(`set up in ${((Date.now() - started) / 1000).toFixed(1)} s: ${scenario.groups.length} rooms, ${scenario.groups.flat().length} sessions`);
+    try {
+      for (const rate of RATES) {
+        const t0 = process.hrtime.bigint();
+        const server0 = processCpuMicros(server.pid);
+        const db0 = dbPid ? processCpuMicros(dbPid) : 0;
+        const r = await drive(scenario, { schedule: { ratePerSecond: rate, durationSeconds: STEP_SECONDS, rampSeconds: 0 }, drainSeconds: 5 });
+        const wallUs = Number(process.hrtime.bigint() - t0) / 1000;
+        steps.push({
+          report: r,
+          serverCpu: (processCpuMicros(server.pid) - server0) / wallUs,
+          mariadbCpu: dbPid ? (processCpuMicros(dbPid) - db0) / wallUs : null,
+        });
+        log(`${rate} msg/s: sent ${r.counts.sent}, lost ${r.counts.lost}, p99 ${r.latency.p99Ms.toFixed(1)} ms, ok ${r.ok}`);
+        if (!held(r)) break;
+      }
+    } finally {
+      await scenario.close();
+    }
+  } finally {
+    await server.stop();
+    await database.drop();
+  }
+
+  const best = steps.map((s) => s.report).filter(held).pop();
+  const stopped = steps[steps.length - 1]?.report;
+  const hot = hottestFunctions(PROFILE_DIR, ROOT);
+  const stopReason =
+    stopped && !held(stopped) && stopped.latency.p99Ms <= P99_LIMIT_MS
+      ? `stopped at ${stopped.offeredRate} msg/s: lost ${stopped.counts.lost}, duplicated ${stopped.counts.duplicated}, out of order ${stopped.counts.outOfOrder}, connection errors during the step ${stopped.connectionErrorsDuringRun}${stopped.errorSamples.length ? ` (${stopped.errorSamples.join('; ')})` : ''}`
+      : stopped && stopped.latency.p99Ms > P99_LIMIT_MS
+        ? `stopped at ${stopped.offeredRate} msg/s: p99 ${stopped.latency.p99Ms.toFixed(1)} ms > ${P99_LIMIT_MS} ms`
+        : `every step up to ${stopped?.offeredRate} msg/s held`;
+  const result: PartResult = {
+    title: `Chat end to end on MariaDB: ${USERS} users in ${ROOMS} rooms of ${USERS / ROOMS}`,
+    figures: best
+      ? [
+          { measure: 'highest offered rate held with zero loss', value: `${best.offeredRate} msg/s`, goal: `≥ ${GOAL_RATE} msg/s`, verdict: lowerGoal(best.offeredRate, GOAL_RATE, 'msg/s') },
+          { measure: 'deliveries at that rate', value: `${Math.round(best.throughput.deliveriesPerSecond)} /s` },
+          { measure: 'latency p50 / p90 at that rate', value: `${best.latency.p50Ms.toFixed(1)} / ${best.latency.p90Ms.toFixed(1)} ms` },
+          { measure: 'latency p99 at that rate', value: `${best.latency.p99Ms.toFixed(1)} ms`, goal: `≤ ${GOAL_P99_MS} ms`, verdict: upperGoal(best.latency.p99Ms, GOAL_P99_MS, 'ms') },
+          { measure: 'latency max at that rate', value: `${best.latency.maxMs.toFixed(1)} ms` },
+        ]
+      : [{ measure: 'highest offered rate held with zero loss', value: 'none', goal: `≥ ${GOAL_RATE} msg/s`, verdict: `missed: even ${RATES[0]} msg/s failed` }],
+    notes: [
+      pinned
+        ? 'Cores: the server (one Node process) pinned to core 0 with taskset, the load driver to core 1; MariaDB unpinned (either core).'
+        : 'Cores: taskset unavailable, server, driver and MariaDB shared both cores freely.',
+      `Each step offers the rate for ${STEP_SECONDS} s (open loop, senders round robin over all sessions), then waits up to 5 s for stragglers; a message is delivered to all ${USERS / ROOMS} members of its room, the sender included. Latency is send → delivery on the same machine clock.`,
+      `${joined} of ${USERS} sessions joined their room${joined < USERS ? ` (failures: ${setupErrors.join('; ')})` : ''}.`,
+      stopReason,
+      'CPU columns: share of one core used by the server process and by mariadbd during each step (including its drain).',
+      ...(hot.length ? [`Server profile (node --cpu-prof over the whole run), top self time: ${hot.map((h) => `${h.name} ${h.selfPercent.toFixed(1)}%`).join('; ')}`] : []),
+    ],
+    detail: [
+      '| offered msg/s | achieved msg/s | delivered/expected | lost | dup | reordered | p50 ms | p90 ms | p99 ms | max ms | server CPU | MariaDB CPU |',
+      '|---|---|---|---|---|---|---|---|---|---|---|---|',
+      ...steps.map(row),
+    ].join('\n'),
+  };
+  emitResult(result);
+}
+
+main().then(
+  () => process.exit(0),
+  (err) => {
+    process.stderr.write(`[chat-e2e] failed: ${(err as Error).stack ?? err}\n`);
+    process.exit(1);
+  },
+);
