@@ -19,6 +19,7 @@ interface Pending {
 export class MessageWriter {
   private queue: Pending[] = [];
   private running = false;
+  private drained: Promise<void> = Promise.resolve();
 
   constructor(
     private readonly repo: Pick<MessagesRepository, 'insertMany' | 'findByClientMsgId'>,
@@ -37,9 +38,14 @@ export class MessageWriter {
       if (!this.running) {
         this.running = true;
         // Let the messages that arrive in this turn of the event loop join the first batch.
-        setImmediate(() => void this.drain());
+        this.drained = new Promise((done) => setImmediate(() => void this.drain().then(done, done)));
       }
     });
+  }
+
+  /** Resolves once every message written so far is stored or refused (for shutdown). */
+  idle(): Promise<void> {
+    return this.drained;
   }
 
   private async drain(): Promise<void> {

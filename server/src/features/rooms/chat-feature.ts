@@ -42,5 +42,7 @@ export function createChat(deps: Deps): ServerFeature {
         return roomsRepo.isMember(parsed.chatRoomId, user.userId);
       },
     },
+    // Messages already accepted are stored before the database closes.
+    stop: () => writer.idle(),
   };
 }
