@@ -1,5 +1,5 @@
 // A server under test as a child process (its CPU time and memory are its own), optionally
-// pinned to given cores with taskset, started with PORT=0 and found by its "listening" log line.
+// pinned to given cores with taskset, started with PORT=0 and found by the line announcing its port.
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import readline from 'node:readline';
@@ -56,7 +56,8 @@ export function startServer(options: StartServerOptions = {}): Promise<ServerPro
       } catch {
         return;
       }
-      if (entry.msg !== 'listening' || !entry.port) return;
+      // The product logs {"msg":"listening","port":…}; server/src/bench-broker.ts prints {"port":…}.
+      if (!entry.port || (entry.msg !== undefined && entry.msg !== 'listening')) return;
       clearTimeout(timer);
       child.removeAllListeners('exit');
       const url = entry.url ?? `http://127.0.0.1:${entry.port}`;
