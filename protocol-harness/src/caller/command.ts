@@ -82,8 +82,8 @@ export function registerCallCommand(program: Command): void {
         origin: opts.origin,
       });
       const output = opts.json ? JSON.stringify(report, null, 2) : formatReport(report);
-      // wrtc keeps native handles alive after its connections close: exit explicitly, once
-      // the report is written.
-      process.stdout.write(output + '\n', () => process.exit(report.ok ? 0 : 1));
+      await new Promise((resolve) => process.stdout.write(output + '\n', resolve));
+      // The entry point exits with this status (wrtc keeps native handles alive after close).
+      process.exitCode = report.ok ? 0 : 1;
     });
 }
