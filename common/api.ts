@@ -61,6 +61,12 @@ export interface ChatMessage {
   addedUserEmail?: string;
 }
 
+/**
+ * GET chatHistory query: `page` (0 = newest 20) or `beforeId` (the 20 messages before that
+ * messageId, for paging without gaps while new messages arrive). Each page is oldest first.
+ */
+export interface ChatHistoryQuery { chatRoomId: number; page?: number; beforeId?: number }
+
 export interface ChatHistoryResponse {
   totalPages: number;
   chatRoomName: string;
