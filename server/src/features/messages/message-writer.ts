@@ -24,7 +24,8 @@ export class MessageWriter {
   constructor(
     private readonly repo: Pick<MessagesRepository, 'insertMany' | 'findByClientMsgId'>,
     private readonly log: Logger,
-    private readonly maxBatch = 500,
+    // 200 rows of 3 000 four-byte characters stay far below MariaDB's 16 MiB max_allowed_packet.
+    private readonly maxBatch = 200,
   ) {}
 
   /**
