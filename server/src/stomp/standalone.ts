@@ -3,7 +3,7 @@
 // use it; main.ts composes the product server instead.
 import uWS from 'uWebSockets.js';
 import type { Logger } from '../log';
-import type { SessionAuthenticator } from '../transport/http';
+import type { Principal, SessionAuthenticator } from '../transport/http';
 import { mountWebSocket, SLOW_CONSUMER_BYTES } from '../transport/ws';
 import { Broker } from './broker';
 import type { StompRouter } from './router';
@@ -17,6 +17,8 @@ export interface StandaloneOptions {
   publicOrigin?: string;
   log: Logger;
   heartbeat?: { send: number; receive: number };
+  /** See WebSocketOptions.anonymous (benchmark only). */
+  anonymous?: () => Principal;
 }
 
 export interface StandaloneServer {
@@ -43,7 +45,7 @@ export async function startStandalone(options: StandaloneOptions): Promise<Stand
     slowConsumerBytes: SLOW_CONSUMER_BYTES,
     heartbeat: options.heartbeat,
   });
-  mountWebSocket(app, { publicOrigin, authenticator: options.authenticator, broker, log: options.log });
+  mountWebSocket(app, { publicOrigin, authenticator: options.authenticator, broker, log: options.log, anonymous: options.anonymous });
   app.any('/*', (res) => {
     res.writeStatus('404 Not Found').end();
   });

@@ -6,7 +6,7 @@ import { WEBSOCKET_PATH } from '../../../common/destinations';
 import type { Logger } from '../log';
 import type { Broker } from '../stomp/broker';
 import { StompSession } from '../stomp/session';
-import { SESSION_COOKIE, type SessionAuthenticator } from './http';
+import { SESSION_COOKIE, type Principal, type SessionAuthenticator } from './http';
 
 /** Subprotocols in order of preference; a client offering several gets exactly one back. */
 export const STOMP_SUBPROTOCOLS = ['v12.stomp', 'v11.stomp', 'v10.stomp'];
@@ -35,6 +35,11 @@ export interface WebSocketOptions {
   authenticator: SessionAuthenticator;
   broker: Broker;
   log: Logger;
+  /**
+   * Benchmark only (bench-broker.ts): the principal given to an upgrade without a session cookie,
+   * instead of 401, so load tools written for any STOMP broker can connect. The product never sets it.
+   */
+  anonymous?: () => Principal;
 }
 
 /** uWS copies the upgrade's user data into its own plain object, so the session rides inside one. */
@@ -85,11 +90,12 @@ export function mountWebSocket(app: TemplatedApp, options: WebSocketOptions): vo
         refuse(res, 403, 'forbidden_origin', 'cross-origin WebSocket refused');
         return;
       }
-      if (!token) {
+      if (!token && !options.anonymous) {
         refuse(res, 401, 'unauthorized', 'login required');
         return;
       }
-      options.authenticator.authenticate(token).then(
+      const check = token ? options.authenticator.authenticate(token) : Promise.resolve(options.anonymous!());
+      check.then(
         (principal) => {
           if (aborted) return;
           if (!principal) {
@@ -100,7 +106,7 @@ export function mountWebSocket(app: TemplatedApp, options: WebSocketOptions): vo
             broker,
             { userId: principal.userId, authSessionId: principal.sessionId, connectionId: broker.newConnectionId() },
             remoteAddress,
-            token,
+            token ?? '',
           );
           res.cork(() => res.upgrade<SocketData>({ session }, key, protocol, extensions, context));
         },

@@ -1,0 +1,177 @@
+// Benchmark: resident memory per idle authenticated STOMP session at 10 000 sessions.
+//
+// The server (server/src/bench-broker.ts: the product's transport and STOMP layers) runs as a
+// child process. Two client processes open raw `ws` sockets, each with a session cookie, CONNECT
+// (no heart-beats) and SUBSCRIBE once, as an idle browser tab does. The server's RSS is read after
+// a full GC with a warm-up population open, and again with 10 000 more sessions; the difference
+// divided by 10 000 is the cost of one session.
+//   node --import tsx bench/idle-memory.ts [--sessions 10000] [--subscriptions 1]
+import { fork } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import WebSocket from 'ws';
+import { pin, startBrokerProcess } from './lib/broker-process';
+import { processRssBytes } from './lib/cpu-time';
+import { machineFacts } from './lib/machine';
+import { emitResult, upperGoal } from './lib/result';
+
+const { values: args } = parseArgs({
+  options: {
+    sessions: { type: 'string', default: '10000' },
+    subscriptions: { type: 'string', default: '1' },
+    warmup: { type: 'string', default: '500' },
+    // Internal: run as a client process.
+    client: { type: 'string' },
+    port: { type: 'string' },
+    offset: { type: 'string' },
+  },
+});
+const GOAL_BYTES = 3 * 1024;
+const CLIENT_PROCESSES = 2;
+const CONCURRENCY = 100;
+const RESULTS = path.resolve(__dirname, 'results');
+
+/** Client mode: opens `count` idle STOMP sessions and reports when all are CONNECTED. */
+async function runClient(port: number, count: number, offset: number, subscriptions: number): Promise<void> {
+  const sockets: WebSocket[] = [];
+  const openOne = (i: number) =>
+    new Promise<void>((resolve, reject) => {
+      const ws = new WebSocket(`ws://127.0.0.1:${port}/websocket`, ['v12.stomp'], {
+        perMessageDeflate: false,
+        headers: { cookie: `sid=bench-${offset + i}` },
+      });
+      let subscribed = 0;
+      ws.once('error', reject);
+      ws.on('message', (data: Buffer) => {
+        const text = data.toString();
+        if (text.startsWith('CONNECTED')) {
+          if (subscriptions === 0) return resolve();
+          for (let s = 0; s < subscriptions; s++) ws.send(`SUBSCRIBE\nid:sub-${s}\ndestination:/topic/bench.idle-${offset + i}-${s}\nreceipt:r${s}\n\n\0`);
+        } else if (text.startsWith('RECEIPT') && ++subscribed === subscriptions) resolve();
+        else if (text.startsWith('ERROR')) reject(new Error(text));
+      });
+      ws.once('open', () => ws.send('CONNECT\naccept-version:1.2\nheart-beat:0,0\n\n\0'));
+      sockets.push(ws);
+    });
+  for (let i = 0; i < count; i += CONCURRENCY) {
+    await Promise.all(Array.from({ length: Math.min(CONCURRENCY, count - i) }, (_, k) => openOne(i + k)));
+  }
+  process.send!({ ready: sockets.length });
+  // Stay idle until the parent ends this process.
+  await new Promise(() => {});
+}
+
+function startClients(port: number, count: number, offset: number, subscriptions: number): Promise<() => void> {
+  const child = fork(__filename, ['--client', String(count), '--port', String(port), '--offset', String(offset), '--subscriptions', String(subscriptions)], {
+    execArgv: ['--import', 'tsx'],
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
+  return new Promise((resolve, reject) => {
+    child.once('exit', (code) => reject(new Error(`client process exited with ${code}`)));
+    child.once('message', () => resolve(() => child.kill('SIGKILL')));
+  });
+}
+
+async function settledRss(broker: { pid: number; gc(): Promise<NodeJS.MemoryUsage> }): Promise<{ rss: number; heapUsed: number; external: number }> {
+  await new Promise((r) => setTimeout(r, 2000));
+  let usage = await broker.gc();
+  await new Promise((r) => setTimeout(r, 500));
+  usage = await broker.gc();
+  return { rss: processRssBytes(broker.pid), heapUsed: usage.heapUsed, external: usage.external + usage.arrayBuffers };
+}
+
+async function main(): Promise<void> {
+  const sessions = Number(args.sessions);
+  const subscriptions = Number(args.subscriptions);
+  const warmup = Number(args.warmup);
+  const machine = machineFacts();
+  const broker = await startBrokerProcess({ exposeGc: true });
+  const pinned = pin(broker.pid, '0');
+  const stops: Array<() => void> = [];
+  try {
+    stops.push(await startClients(broker.port, warmup, 0, subscriptions));
+    const before = await settledRss(broker);
+    console.log(`warm-up: ${warmup} sessions, server RSS ${(before.rss / 2 ** 20).toFixed(1)} MiB`);
+    const t0 = Date.now();
+    const per = Math.ceil(sessions / CLIENT_PROCESSES);
+    const started = await Promise.all(
+      Array.from({ length: CLIENT_PROCESSES }, (_, p) => startClients(broker.port, Math.min(per, sessions - p * per), warmup + p * per, subscriptions)),
+    );
+    stops.push(...started);
+    console.log(`${sessions} more sessions connected in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+    const after = await settledRss(broker);
+    const perSession = (after.rss - before.rss) / sessions;
+    const heapPerSession = (after.heapUsed - before.heapUsed) / sessions;
+    const report = {
+      benchmark: 'idle STOMP session memory',
+      machine,
+      pinned: pinned ? 'server on core 0' : 'not pinned',
+      sessions,
+      subscriptionsPerSession: subscriptions,
+      warmupSessions: warmup,
+      serverRssBeforeBytes: before.rss,
+      serverRssAfterBytes: after.rss,
+      rssBytesPerSession: perSession,
+      jsHeapBytesPerSession: heapPerSession,
+      goal: `≤ ${GOAL_BYTES} bytes`,
+    };
+    fs.mkdirSync(RESULTS, { recursive: true });
+    fs.writeFileSync(path.join(RESULTS, 'idle-memory.json'), JSON.stringify(report, null, 2) + '\n');
+    const md = [
+      '# Memory per idle STOMP session',
+      '',
+      `${sessions} idle authenticated sessions (cookie, CONNECT without heart-beats, ${subscriptions} subscription${subscriptions === 1 ? '' : 's'} each), measured against ${warmup} warm-up sessions after a full GC.`,
+      '',
+      '| | value |',
+      '|---|---|',
+      `| server RSS with ${warmup} sessions | ${(before.rss / 2 ** 20).toFixed(1)} MiB |`,
+      `| server RSS with ${warmup + sessions} sessions | ${(after.rss / 2 ** 20).toFixed(1)} MiB |`,
+      `| RSS per session | ${(perSession / 1024).toFixed(2)} KiB (${perSession.toFixed(0)} bytes) |`,
+      `| of which JS heap | ${(heapPerSession / 1024).toFixed(2)} KiB |`,
+      '',
+      `Goal ≤ 3 KiB per session: ${perSession <= GOAL_BYTES ? 'met' : 'missed'}.`,
+      '',
+      '## Machine',
+      '',
+      ...Object.entries(machine).map(([k, v]) => `- ${k}: ${v}`),
+      '',
+    ].join('\n');
+    fs.writeFileSync(path.join(RESULTS, 'idle-memory.md'), md);
+    console.log(md);
+    emitResult({
+      title: `Memory per idle STOMP session (${sessions} sessions)`,
+      figures: [
+        {
+          measure: 'server RSS per idle authenticated session',
+          value: `${(perSession / 1024).toFixed(2)} KiB`,
+          goal: '≤ 3 KiB',
+          verdict: upperGoal(perSession / 1024, GOAL_BYTES / 1024, 'KiB'),
+        },
+        { measure: 'of which JS heap', value: `${(heapPerSession / 1024).toFixed(2)} KiB` },
+      ],
+      notes: [
+        `RSS of the bench-broker process after a full GC, ${warmup} warm-up sessions subtracted; each session has a session cookie, CONNECT without heart-beats and ${subscriptions} subscription(s).`,
+        `Clients: ${CLIENT_PROCESSES} processes of raw ws sockets.`,
+      ],
+    });
+  } finally {
+    for (const stop of stops) stop();
+    await broker.stop();
+  }
+}
+
+if (args.client) {
+  runClient(Number(args.port), Number(args.client), Number(args.offset), Number(args.subscriptions)).catch((err: unknown) => {
+    console.error(err);
+    process.exit(1);
+  });
+} else {
+  main().then(
+    () => process.exit(0),
+    (err: unknown) => {
+      console.error(err);
+      process.exit(1);
+    },
+  );
+}
