@@ -1,5 +1,5 @@
-// Fakes for the chat sagas' services and a store that runs the real chat list and room sagas and
-// reducers with them. Used only by the chat tests.
+// Fakes for the chat sagas' services and a store that runs the real chat list, room, search and
+// invite sagas and reducers with them. Used only by the chat tests.
 import { configureStore } from '@reduxjs/toolkit';
 import createSagaMiddleware from 'redux-saga';
 import { HttpError, type HttpClient, type Query } from '../../services/http';
@@ -8,6 +8,10 @@ import type { NavigateOptions } from '../../app/services';
 import type { UidStore } from '../auth/uid';
 import { chatListSaga } from '../chatList/chatListSaga';
 import { chatListReducer } from '../chatList/chatListSlice';
+import { inviteSaga } from '../invite/inviteSaga';
+import { inviteReducer } from '../invite/inviteSlice';
+import { userSearchSaga } from '../userSearch/userSearchSaga';
+import { userSearchReducer } from '../userSearch/userSearchSlice';
 import { roomSaga } from './roomSaga';
 import { roomReducer } from './roomSlice';
 
@@ -118,10 +122,10 @@ export function createChatTestStore(http: FakeHttp, uidValue: number | null = nu
     },
   });
   const store = configureStore({
-    reducer: { room: roomReducer, chatList: chatListReducer },
+    reducer: { room: roomReducer, chatList: chatListReducer, userSearch: userSearchReducer, invite: inviteReducer },
     middleware: (getDefault) => getDefault({ thunk: false }).concat(sagaMiddleware),
   });
-  const tasks = [sagaMiddleware.run(roomSaga), sagaMiddleware.run(chatListSaga)];
+  const tasks = [roomSaga, chatListSaga, userSearchSaga, inviteSaga].map((saga) => sagaMiddleware.run(saga));
   return {
     store,
     stomp,

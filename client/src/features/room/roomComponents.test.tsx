@@ -1,0 +1,171 @@
+import { expect } from 'chai';
+import sinon from 'sinon';
+import { cleanup, fireEvent, render, screen, within } from '@testing-library/react';
+import { MemoryRouter } from 'react-router-dom';
+import type { ChatMessage, ChatSummary } from '../../../../common/api';
+import { ChatRow } from '../chatList/ChatRow';
+import { Composer } from './Composer';
+import { MessageList } from './MessageList';
+import { RoomHeader } from './RoomHeader';
+import { RoomSidebar } from './RoomSidebar';
+
+const ME = 1;
+function message(messageId: number, extra: Partial<ChatMessage> = {}): ChatMessage {
+  return { messageId, senderId: 2, senderName: '김철수', content: `m${messageId}`, enrolledAt: '2026-11-21T10:00:00.000Z', clientMsgId: null, ...extra };
+}
+
+describe('the chat room components', () => {
+  afterEach(() => {
+    cleanup();
+    sinon.restore();
+  });
+
+  it('renders message content as text, never as HTML', () => {
+    const { container } = render(
+      <MessageList
+        messages={[message(1, { content: '<img src=x onerror="alert(1)"><b>굵게</b>' })]}
+        pending={[]}
+        myId={ME}
+        hasOlder={false}
+        loadingOlder={false}
+        onNeedOlder={() => {}}
+      />,
+    );
+    expect(container.querySelector('img')).to.equal(null);
+    expect(container.querySelector('b')).to.equal(null);
+    expect(screen.getByText('<img src=x onerror="alert(1)"><b>굵게</b>')).to.exist;
+  });
+
+  it('puts own messages on their side, names the sender of others, centres system messages and marks pending sends', () => {
+    render(
+      <MessageList
+        messages={[
+          message(1),
+          message(2, { senderId: ME, senderName: '김민지', content: '내 메시지' }),
+          message(3, { senderId: null, senderName: '방', content: '"김철수"님이 채팅에서 나갔습니다', leftUserId: 2 }),
+        ]}
+        pending={[{ clientMsgId: 'c1', content: '보내는 중인 메시지', createdAt: '2026-11-21T10:01:00.000Z' }]}
+        myId={ME}
+        hasOlder={false}
+        loadingOlder={false}
+        onNeedOlder={() => {}}
+      />,
+    );
+    const theirs = screen.getAllByTestId('their-message');
+    expect(theirs).to.have.length(1);
+    expect(within(theirs[0]).getByText('김철수')).to.exist;
+    const mine = screen.getAllByTestId('my-message');
+    expect(mine.map((m) => m.querySelector('.bubble')?.textContent)).to.deep.equal(['내 메시지', '보내는 중인 메시지']);
+    expect(within(mine[0]).queryByText('김민지')).to.equal(null);
+    expect(within(mine[1]).getByText('전송 중')).to.exist;
+    expect(screen.getByTestId('system-message').textContent).to.equal('"김철수"님이 채팅에서 나갔습니다');
+  });
+
+  it('asks for older messages when the first page does not fill the area', () => {
+    const onNeedOlder = sinon.spy();
+    render(<MessageList messages={[message(21)]} pending={[]} myId={ME} hasOlder loadingOlder={false} onNeedOlder={onNeedOlder} />);
+    expect(onNeedOlder.called).to.equal(true);
+  });
+
+  it('sends on Enter but not a blank message, and not while a Korean IME composition is open', () => {
+    const onSend = sinon.spy();
+    render(<Composer onSend={onSend} />);
+    const input = screen.getByRole('textbox', { name: '메시지를 입력하세요' }) as HTMLTextAreaElement;
+    expect(input.maxLength).to.equal(3000);
+    fireEvent.change(input, { target: { value: '   ' } });
+    fireEvent.keyDown(input, { key: 'Enter' });
+    expect(onSend.called).to.equal(false);
+    fireEvent.change(input, { target: { value: '안녕' } });
+    fireEvent.keyDown(input, { key: 'Enter', isComposing: true });
+    expect(onSend.called).to.equal(false);
+    fireEvent.keyDown(input, { key: 'Enter' });
+    expect(onSend.args).to.deep.equal([['안녕']]);
+    expect(input.value).to.equal('');
+  });
+
+  it('renames with O, cancels with X, and does not submit a blank name', () => {
+    const onRename = sinon.spy();
+    render(
+      <MemoryRouter>
+        <RoomHeader roomName="김민지, 김철수" memberCount={2} onRename={onRename} onOpenSidebar={() => {}} />
+      </MemoryRouter>,
+    );
+    fireEvent.click(screen.getByRole('button', { name: '김민지, 김철수' }));
+    const input = screen.getByLabelText('채팅방 이름') as HTMLInputElement;
+    expect(input.maxLength).to.equal(50);
+    fireEvent.change(input, { target: { value: '   ' } });
+    fireEvent.click(screen.getByRole('button', { name: '이름 변경 확인' }));
+    expect(onRename.called).to.equal(false);
+    fireEvent.click(screen.getByRole('button', { name: '이름 변경 취소' }));
+    expect(screen.queryByLabelText('채팅방 이름')).to.equal(null);
+
+    fireEvent.click(screen.getByRole('button', { name: '김민지, 김철수' }));
+    fireEvent.change(screen.getByLabelText('채팅방 이름'), { target: { value: ' 주말 계획 ' } });
+    expect(screen.getByRole('button', { name: '이름 변경 확인' }).textContent).to.equal('O');
+    fireEvent.click(screen.getByRole('button', { name: '이름 변경 확인' }));
+    expect(onRename.args).to.deep.equal([['주말 계획']]);
+  });
+
+  it('lists participants with their count, (You) and e-mails, and confirms before leaving', () => {
+    const onLeave = sinon.spy();
+    const confirm = sinon.stub(window, 'confirm');
+    render(
+      <MemoryRouter>
+        <RoomSidebar
+          users={[{ userId: ME, name: '김민지', email: 'minji@example.com' }, { userId: 2, name: '김철수', email: 'kim@example.com' }]}
+          myId={ME}
+          invitePath="/add-user-to-chat?cri=7"
+          notification="idle"
+          onNotify={() => {}}
+          onLeave={onLeave}
+          onClose={() => {}}
+        />
+      </MemoryRouter>,
+    );
+    expect(screen.getByTestId('participant-count').textContent).to.equal('참여자 2명');
+    const [me, other] = screen.getAllByTestId('participant');
+    expect(within(me).getByText('(You)')).to.exist;
+    expect(within(other).queryByText('(You)')).to.equal(null);
+    expect(within(other).getByText('kim@example.com')).to.exist;
+    expect(screen.getByRole('link', { name: '대화상대 초대' }).getAttribute('href')).to.equal('/add-user-to-chat?cri=7');
+
+    confirm.returns(false);
+    fireEvent.click(screen.getByRole('button', { name: '채팅방 나가기' }));
+    expect(confirm.args[0]).to.deep.equal(['정말 채팅방을 나가시겠습니까?']);
+    expect(onLeave.called).to.equal(false);
+    confirm.returns(true);
+    fireEvent.click(screen.getByRole('button', { name: '채팅방 나가기' }));
+    expect(onLeave.calledOnce).to.equal(true);
+  });
+
+  it('disables the notification button while sending and after it is done', () => {
+    const props = { users: [], myId: ME, invitePath: '/x', onNotify: () => {}, onLeave: () => {}, onClose: () => {} };
+    const { rerender } = render(<MemoryRouter><RoomSidebar {...props} notification="sending" /></MemoryRouter>);
+    expect((screen.getByRole('button', { name: '알림 메일 보내는 중...' }) as HTMLButtonElement).disabled).to.equal(true);
+    rerender(<MemoryRouter><RoomSidebar {...props} notification="done" /></MemoryRouter>);
+    expect((screen.getByRole('button', { name: '알림 메일을 보냈습니다' }) as HTMLButtonElement).disabled).to.equal(true);
+  });
+});
+
+describe('a chat list row', () => {
+  afterEach(cleanup);
+  const now = Date.parse('2026-11-21T10:05:00.000Z');
+
+  it('links to the room and shows the unread dot, the last message and its relative time', () => {
+    const chat: ChatSummary = { chatRoomId: 9, chatRoomName: '저녁 약속', lastMessage: '7시 어때요?', lastMessageTime: '2026-11-21T10:00:00.000Z', lastReadAt: null };
+    render(<MemoryRouter><ul><ChatRow chat={chat} now={now} /></ul></MemoryRouter>);
+    const row = screen.getByTestId('chat-row');
+    expect(row.getAttribute('href')).to.equal('/chat-room?cri=9');
+    expect(within(row).getByText('7시 어때요?')).to.exist;
+    expect(within(row).getByText('5분 전')).to.exist;
+    expect(within(row).getByTestId('unread-dot')).to.exist;
+  });
+
+  it('invites to start a conversation when the room has no message yet', () => {
+    const chat: ChatSummary = { chatRoomId: 3, chatRoomName: '새 방', lastMessage: null, lastMessageTime: null, lastReadAt: null };
+    render(<MemoryRouter><ul><ChatRow chat={chat} now={now} /></ul></MemoryRouter>);
+    expect(screen.getByText('대화를 시작해보세요')).to.exist;
+    expect(screen.getByText('메시지 없음')).to.exist;
+    expect(screen.queryByTestId('unread-dot')).to.equal(null);
+  });
+});
