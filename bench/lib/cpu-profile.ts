@@ -21,13 +21,16 @@ export interface HotFunction {
   selfPercent: number;
 }
 
+/** Module loading and TypeScript compilation at start-up: not what limits a steady load. */
+const STARTUP = /^node:internal\/(modules|bootstrap|deps\/cjs-module-lexer)|\/node_modules\/(tsx|esbuild)\//;
+
 function label(frame: ProfileNode['callFrame'], root: string): string {
   const file = frame.url ? path.relative(root, frame.url.replace(/^file:\/\//, '')) : '';
   const name = frame.functionName || '(anonymous)';
   return file ? `${name} (${file}:${frame.lineNumber + 1})` : name;
 }
 
-/** Self-time shares of the top `count` functions in the newest profile of `dir`. */
+/** Self-time shares of the top `count` functions in the newest profile of `dir`, start-up left out. */
 export function hottestFunctions(dir: string, root: string, count = 8): HotFunction[] {
   const files = fs.existsSync(dir) ? fs.readdirSync(dir).filter((f) => f.endsWith('.cpuprofile')) : [];
   if (files.length === 0) return [];
@@ -37,7 +40,7 @@ export function hottestFunctions(dir: string, root: string, count = 8): HotFunct
   let total = 0;
   for (const node of profile.nodes) {
     const n = node.hitCount ?? 0;
-    if (n === 0 || node.callFrame.functionName === '(idle)') continue;
+    if (n === 0 || node.callFrame.functionName === '(idle)' || STARTUP.test(node.callFrame.url)) continue;
     const key = label(node.callFrame, root);
     hits.set(key, (hits.get(key) ?? 0) + n);
     total += n;

@@ -22,7 +22,7 @@ export function machineFacts(): MachineFacts {
     memory: `${(os.totalmem() / 2 ** 30).toFixed(1)} GiB`,
     kernel: `${os.type()} ${os.release()}`,
     node: process.version,
-    mariadb: run('mysql', ['-uroot', '-h127.0.0.1', '-N', '-e', 'select version()']),
+    mariadb: run('mysql', ['-uroot', '-h127.0.0.1', '-N', '-e', 'select concat(version(), ", innodb_flush_log_at_trx_commit=", @@innodb_flush_log_at_trx_commit, ", buffer pool ", @@innodb_buffer_pool_size DIV 1048576, " MiB")']),
     rabbitmq: run('rabbitmqctl', ['version']),
     load: os.loadavg().map((l) => l.toFixed(2)).join(' ') + ' (1, 5, 15 min load average at start)',
   };

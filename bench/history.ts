@@ -1,0 +1,181 @@
+// Benchmark part 4: GET /api/chat-room/chat-history p99 with 1 000 000 messages in MariaDB.
+// A fresh database is migrated by the admin CLI, users are seeded, then rooms, members and
+// messages go in directly with multi-row INSERTs (the chat feature's tables, see
+// migrations/*_create_chat_tables.ts). The server runs pinned to core 0; this client, pinned to
+// core 1, asks for history one request at a time, as members opening rooms and scrolling up.
+//   node --import tsx bench/history.ts [--messages 1000000] [--rooms 100] [--requests 3000]
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { parseArgs } from 'node:util';
+import knexFactory from 'knex';
+import { api } from '../common/api';
+import { LIMITS } from '../common/rules';
+import { login, type LoggedInUser } from '../protocol-harness/src/load/chat-rest';
+import { LatencyHistogram } from '../protocol-harness/src/load/latency';
+import { hottestFunctions } from './lib/cpu-profile';
+import { processCpuMicros } from './lib/cpu-time';
+import { createBenchDatabase } from './lib/mariadb';
+import { emitResult, upperGoal, type PartResult } from './lib/result';
+import { ROOT, startServer } from './lib/server-process';
+
+const { values: args } = parseArgs({
+  options: {
+    messages: { type: 'string', default: '1000000' },
+    rooms: { type: 'string', default: '100' },
+    requests: { type: 'string', default: '3000' },
+  },
+});
+const MESSAGES = Number(args.messages);
+const ROOMS = Number(args.rooms);
+const REQUESTS = Number(args.requests);
+const MEMBERS_PER_ROOM = 10;
+const USERS = 100;
+const BATCH = 5000;
+const GOAL_P99_MS = 5;
+const PASSWORD = 'bench-history-pass';
+const PREFIX = 'benchhist';
+
+const PROFILE_DIR = path.join(ROOT, 'var', 'bench-profiles', 'history');
+
+const log = (line: string) => process.stderr.write(`[history] ${line}\n`);
+
+function pinSelf(cpus: string): boolean {
+  try {
+    execFileSync('taskset', ['-cp', cpus, String(process.pid)], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Rooms of 10 members each (user ids taken round robin), and 1 000 000 messages spread evenly. */
+async function load(url: string, userIds: number[]): Promise<{ members: number[][]; seconds: number }> {
+  const db = knexFactory({ client: 'mysql2', connection: { uri: url } as never, pool: { min: 1, max: 1 } });
+  const started = performance.now();
+  try {
+    const now = Date.now();
+    const members: number[][] = [];
+    await db.transaction(async (trx) => {
+      const roomIds: number[] = [];
+      for (let r = 0; r < ROOMS; r++) {
+        const [id] = await trx('rooms').insert({ name: `bench room ${r + 1}`, created_at_ms: now - 86_400_000 });
+        roomIds.push(id);
+        members.push(Array.from({ length: MEMBERS_PER_ROOM }, (_x, k) => userIds[(r * MEMBERS_PER_ROOM + k) % userIds.length]));
+      }
+      await trx('room_members').insert(
+        roomIds.flatMap((roomId, r) => members[r].map((userId) => ({ room_id: roomId, user_id: userId, joined_at_ms: now - 86_400_000 }))),
+      );
+      members.forEach((m, r) => m.unshift(roomIds[r])); // [roomId, ...memberIds]
+    });
+    for (let first = 0; first < MESSAGES; first += BATCH) {
+      const rows = [];
+      for (let i = first; i < Math.min(first + BATCH, MESSAGES); i++) {
+        const [roomId, ...users] = members[i % ROOMS];
+        rows.push({
+          room_id: roomId,
+          sender_id: users[(i / ROOMS) % MEMBERS_PER_ROOM | 0],
+          content: `history message ${i}: the quick brown fox jumps over the lazy dog`,
+          created_at_ms: now - (MESSAGES - i) * 50,
+        });
+      }
+      await db('messages').insert(rows);
+      if ((first / BATCH) % 40 === 0) log(`inserted ${first + rows.length} messages`);
+    }
+    return { members, seconds: (performance.now() - started) / 1000 };
+  } finally {
+    await db.destroy();
+  }
+}
+
+async function measure(base: string, who: Map<number, LoggedInUser>, rooms: number[], pageFor: () => number, count: number): Promise<LatencyHistogram> {
+  const h = new LatencyHistogram();
+  for (let i = 0; i < count; i++) {
+    const roomId = rooms[Math.floor(Math.random() * rooms.length)];
+    const path = `${api.chatHistory}?chatRoomId=${roomId}&page=${pageFor()}`;
+    const t0 = performance.now();
+    const res = await fetch(base + path, { headers: { cookie: who.get(roomId)!.cookie } });
+    await res.arrayBuffer();
+    h.record((performance.now() - t0) * 1000);
+    if (res.status !== 200) throw new Error(`${path}: HTTP ${res.status}`);
+  }
+  return h;
+}
+
+async function main(): Promise<void> {
+  const pinned = pinSelf('1');
+  const database = await createBenchDatabase('history');
+  const env = { ...process.env, DATABASE_URL: database.url };
+  let result: PartResult | undefined;
+  try {
+    execFileSync('npm', ['run', '--silent', 'admin', '--', 'migrate'], { cwd: ROOT, env, stdio: ['ignore', 'ignore', 'inherit'] });
+    execFileSync('npm', ['run', '--silent', 'admin', '--', 'seed', '--users', String(USERS), '--password', PASSWORD, '--prefix', PREFIX], { cwd: ROOT, env, stdio: ['ignore', 'ignore', 'inherit'] });
+    const admin = knexFactory({ client: 'mysql2', connection: { uri: database.url } as never, pool: { min: 0, max: 1 } });
+    const userIds = (await admin('users').orderBy('id').select('id', 'email')) as { id: number; email: string }[];
+    await admin.destroy();
+    const { members, seconds } = await load(database.url, userIds.map((u) => u.id));
+    log(`loaded ${MESSAGES} messages in ${seconds.toFixed(1)} s`);
+
+    fs.rmSync(PROFILE_DIR, { recursive: true, force: true });
+    const server = await startServer({
+      env: { DATABASE_URL: database.url },
+      cpus: pinned ? '0' : undefined,
+      nodeArgs: ['--cpu-prof', `--cpu-prof-dir=${PROFILE_DIR}`],
+    });
+    let serverCpuShare = 0;
+    try {
+      const emailOf = new Map(userIds.map((u) => [u.id, u.email]));
+      const sessions = new Map<number, LoggedInUser>();
+      const who = new Map<number, LoggedInUser>();
+      for (const [roomId, firstMember] of members) {
+        let user = sessions.get(firstMember);
+        if (!user) sessions.set(firstMember, (user = await login(server.url, { email: emailOf.get(firstMember)!, password: PASSWORD })));
+        who.set(roomId, user);
+      }
+      const rooms = members.map((m) => m[0]);
+      const pagesPerRoom = Math.ceil(MESSAGES / ROOMS / LIMITS.historyPageSize);
+      await measure(server.url, who, rooms, () => 0, Math.min(300, REQUESTS)); // warm-up: JIT, pools, buffer pool
+      const t0 = performance.now();
+      const cpu0 = processCpuMicros(server.pid);
+      const newest = await measure(server.url, who, rooms, () => 0, REQUESTS);
+      const older = await measure(server.url, who, rooms, () => Math.floor(Math.random() * pagesPerRoom), Math.ceil(REQUESTS / 3));
+      serverCpuShare = (processCpuMicros(server.pid) - cpu0) / ((performance.now() - t0) * 1000);
+      const n = newest.summary();
+      const o = older.summary();
+      result = {
+        title: `History: GET ${api.chatHistory} with ${MESSAGES.toLocaleString('en-US')} messages in MariaDB`,
+        figures: [
+          { measure: 'p99, newest page (opening a room)', value: `${n.p99Ms.toFixed(2)} ms`, goal: `≤ ${GOAL_P99_MS} ms`, verdict: upperGoal(n.p99Ms, GOAL_P99_MS, 'ms') },
+          { measure: 'p50 / p90 / max, newest page', value: `${n.p50Ms.toFixed(2)} / ${n.p90Ms.toFixed(2)} / ${n.maxMs.toFixed(2)} ms` },
+          { measure: `p99, a random page of ${pagesPerRoom} (scrolling up)`, value: `${o.p99Ms.toFixed(2)} ms`, goal: `≤ ${GOAL_P99_MS} ms`, verdict: upperGoal(o.p99Ms, GOAL_P99_MS, 'ms') },
+          { measure: 'p50 / p90 / max, random page', value: `${o.p50Ms.toFixed(2)} / ${o.p90Ms.toFixed(2)} / ${o.maxMs.toFixed(2)} ms` },
+        ],
+        notes: [
+          `${MESSAGES.toLocaleString('en-US')} messages in ${ROOMS} rooms of ${MEMBERS_PER_ROOM} members (${(MESSAGES / ROOMS).toLocaleString('en-US')} per room), bulk-loaded with ${BATCH}-row INSERTs in ${seconds.toFixed(0)} s.`,
+          `${n.count} requests for the newest page and ${o.count} for random pages, one at a time from ${sessions.size} logged-in members, after ${Math.min(300, REQUESTS)} warm-up requests; latency measured at the client (HTTP keep-alive, loopback). Every request also marks the room read, as the product does.`,
+          pinned ? 'Cores: server pinned to core 0, client to core 1, MariaDB unpinned.' : 'Cores: shared freely (taskset unavailable).',
+        ],
+      };
+    } finally {
+      await server.stop();
+    }
+    // The profile is written when the server exits.
+    const hot = hottestFunctions(PROFILE_DIR, ROOT);
+    result.notes.push(
+      `The server used ${(serverCpuShare * 100).toFixed(0)}% of its core while measuring: the rest of each request's time is spent waiting (MariaDB, loopback).`,
+      ...(hot.length ? [`Server profile (node --cpu-prof), top self time: ${hot.map((h) => `${h.name} ${h.selfPercent.toFixed(1)}%`).join('; ')}`] : []),
+    );
+  } finally {
+    await database.drop();
+  }
+  if (result) emitResult(result);
+}
+
+main().then(
+  () => process.exit(0),
+  (err) => {
+    process.stderr.write(`[history] failed: ${(err as Error).stack ?? err}\n`);
+    process.exit(1);
+  },
+);
