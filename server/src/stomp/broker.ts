@@ -8,6 +8,7 @@
 import type { Logger } from '../log';
 import type { Publisher, StompPrincipal } from './api';
 import { escapeHeader } from './frame';
+import { MultiMap } from './multimap';
 import type { StompRouter } from './router';
 import { CLOSE, type SessionHost, type StompSession, type Subscription } from './session';
 
@@ -27,10 +28,30 @@ export interface BrokerOptions {
 
 /** Subscribers of one destination that share a subscription id (and header escaping). */
 interface Group {
-  topic: string;
+  /** The uWS topic, named once the group has two members. */
+  topic: string | null;
   escapedId: string;
   raw: boolean;
   members: number;
+  /** The only member while there is one: sent to directly, not subscribed to the uWS topic. */
+  solo: StompSession | null;
+}
+
+function findGroup(held: Group | Group[] | undefined, escapedId: string, raw: boolean): Group | undefined {
+  if (held === undefined) return undefined;
+  if (!Array.isArray(held)) return held.escapedId === escapedId && held.raw === raw ? held : undefined;
+  return held.find((g) => g.escapedId === escapedId && g.raw === raw);
+}
+
+/** Headers of 1.0 sessions are not escaped, so their frames differ: a group per mode. */
+function groupKey(session: StompSession, sub: Subscription): [escapedId: string, raw: boolean] {
+  const raw = session.version === '1.0';
+  return [raw ? sub.id : escapeHeader(sub.id), raw];
+}
+
+/** The uWS topic shared by every subscriber with the same destination and subscription id. */
+function topicOf(destination: string, group: Group): string {
+  return (group.topic ??= `${destination}\u0000${group.escapedId}\u0000${group.raw ? 'raw' : 'esc'}`);
 }
 
 const TICK_MS = 250;
@@ -42,9 +63,10 @@ export class Broker implements Publisher, SessionHost {
   readonly now: () => number;
   private readonly log: Logger;
   private readonly all = new Set<StompSession>();
-  private readonly byUser = new Map<number, Set<StompSession>>();
-  private readonly byAuthSession = new Map<string, Set<StompSession>>();
-  private readonly groups = new Map<string, Map<string, Group>>();
+  private readonly byUser = new MultiMap<number, StompSession>();
+  private readonly byAuthSession = new MultiMap<string, StompSession>();
+  /** Destination → its groups (one, or several when clients use different subscription ids). */
+  private readonly groups = new Map<string, Group | Group[]>();
   private readonly disconnectListeners: Array<(user: StompPrincipal, remaining: number) => void> = [];
   private readonly timers: NodeJS.Timeout[] = [];
   private nextMessageId = 0;
@@ -55,7 +77,9 @@ export class Broker implements Publisher, SessionHost {
     this.router = options.router;
     this.log = options.log;
     this.heartbeat = options.heartbeat ?? { send: 1000, receive: 1000 };
-    this.now = options.now ?? Date.now;
+    // Milliseconds since the broker started: small integers, stored unboxed in every session.
+    const epoch = Date.now();
+    this.now = options.now ?? (() => Date.now() - epoch);
     this.timers.push(setInterval(() => this.tick(), TICK_MS).unref());
     if (options.sessionStillValid) {
       this.timers.push(setInterval(() => void this.revalidate(), options.revalidateEveryMs ?? 60_000).unref());
@@ -69,23 +93,23 @@ export class Broker implements Publisher, SessionHost {
   /** The WebSocket is open (not yet CONNECTed). */
   opened(session: StompSession): void {
     this.all.add(session);
-    add(this.byAuthSession, session.principal.authSessionId, session);
+    this.byAuthSession.add(session.principal.authSessionId, session);
   }
 
   connected(session: StompSession): void {
-    add(this.byUser, session.principal.userId, session);
+    this.byUser.add(session.principal.userId, session);
   }
 
   /** The WebSocket closed, for whatever reason. */
   closed(session: StompSession): void {
-    const wasConnected = this.byUser.get(session.principal.userId)?.has(session) ?? false;
-    for (const sub of session.subscriptions?.values() ?? []) this.leaveGroup(sub);
+    const wasConnected = this.byUser.has(session.principal.userId, session);
+    for (const sub of session.subscriptions?.values() ?? []) this.leaveGroup(session, sub, false);
     session.subscriptions = null;
     session.closed();
     this.all.delete(session);
-    remove(this.byAuthSession, session.principal.authSessionId, session);
+    this.byAuthSession.delete(session.principal.authSessionId, session);
     if (!wasConnected) return;
-    remove(this.byUser, session.principal.userId, session);
+    this.byUser.delete(session.principal.userId, session);
     const remaining = this.connectionCount(session.principal.userId);
     for (const listener of this.disconnectListeners) {
       try {
@@ -99,29 +123,38 @@ export class Broker implements Publisher, SessionHost {
   }
 
   subscribed(session: StompSession, sub: Subscription): void {
-    let groups = this.groups.get(sub.destination);
-    if (!groups) this.groups.set(sub.destination, (groups = new Map()));
-    let group = groups.get(sub.topic);
+    const held = this.groups.get(sub.destination);
+    const [escapedId, raw] = groupKey(session, sub);
+    const group = findGroup(held, escapedId, raw);
     if (!group) {
-      const raw = session.version === '1.0';
-      groups.set(sub.topic, (group = { topic: sub.topic, escapedId: raw ? sub.id : escapeHeader(sub.id), raw, members: 0 }));
+      // A lone subscriber (a user's own queues and topics) is sent to directly: a uWS topic per
+      // user would cost far more memory than it saves CPU.
+      const created: Group = { topic: null, escapedId, raw, members: 1, solo: session };
+      this.groups.set(sub.destination, held === undefined ? created : Array.isArray(held) ? [...held, created] : [held, created]);
+      return;
+    }
+    if (group.solo) {
+      group.solo.socket?.subscribe(topicOf(sub.destination, group));
+      group.solo = null;
     }
     group.members++;
-    session.socket?.subscribe(sub.topic);
+    session.socket?.subscribe(topicOf(sub.destination, group));
   }
 
   unsubscribed(session: StompSession, sub: Subscription): void {
-    session.socket?.unsubscribe(sub.topic);
-    this.leaveGroup(sub);
+    this.leaveGroup(session, sub, true);
   }
 
-  private leaveGroup(sub: Subscription): void {
-    const groups = this.groups.get(sub.destination);
-    const group = groups?.get(sub.topic);
-    if (!groups || !group) return;
-    if (--group.members === 0) {
-      groups.delete(sub.topic);
-      if (groups.size === 0) this.groups.delete(sub.destination);
+  private leaveGroup(session: StompSession, sub: Subscription, socketOpen: boolean): void {
+    const held = this.groups.get(sub.destination);
+    const group = findGroup(held, ...groupKey(session, sub));
+    if (!group) return;
+    if (group.solo !== session && socketOpen) session.socket?.unsubscribe(topicOf(sub.destination, group));
+    if (--group.members > 0) return;
+    if (!Array.isArray(held)) this.groups.delete(sub.destination);
+    else {
+      const rest = held.filter((g) => g !== group);
+      this.groups.set(sub.destination, rest.length === 1 ? rest[0] : rest);
     }
   }
 
@@ -132,15 +165,18 @@ export class Broker implements Publisher, SessionHost {
   // ---- Publisher ----
 
   publish(destination: string, body: string | object): void {
-    const groups = this.groups.get(destination);
-    if (!groups) return;
+    const held = this.groups.get(destination);
+    if (!held) return;
     const message = new MessageText(destination, body, this.messageId());
-    for (const group of groups.values()) this.options.fanout(group.topic, message.forSubscription(group.escapedId, group.raw));
+    for (const group of Array.isArray(held) ? held : [held]) {
+      const text = message.forSubscription(group.escapedId, group.raw);
+      if (group.solo) group.solo.sendRaw(text);
+      else this.options.fanout(topicOf(destination, group), text);
+    }
   }
 
   publishToUser(userId: number, destination: string, body: string | object): void {
     const sessions = this.byUser.get(userId);
-    if (!sessions) return;
     let message: MessageText | null = null;
     for (const session of sessions) {
       for (const sub of session.subscriptions?.values() ?? []) {
@@ -153,7 +189,7 @@ export class Broker implements Publisher, SessionHost {
   }
 
   unsubscribeUser(userId: number, destination: string): void {
-    for (const session of this.byUser.get(userId) ?? []) {
+    for (const session of this.byUser.get(userId)) {
       for (const sub of [...(session.subscriptions?.values() ?? [])]) {
         if (sub.destination === destination) session.drop(sub);
       }
@@ -161,13 +197,13 @@ export class Broker implements Publisher, SessionHost {
   }
 
   closeAuthSession(authSessionId: string): void {
-    for (const session of [...(this.byAuthSession.get(authSessionId) ?? [])]) {
+    for (const session of this.byAuthSession.get(authSessionId)) {
       session.fail('session ended', { code: CLOSE.policy, body: 'The login session has ended; sign in again.' });
     }
   }
 
   connectionCount(userId: number): number {
-    return this.byUser.get(userId)?.size ?? 0;
+    return this.byUser.count(userId);
   }
 
   onDisconnect(listener: (user: StompPrincipal, remaining: number) => void): void {
@@ -214,8 +250,8 @@ export class Broker implements Publisher, SessionHost {
   }
 
   private async revalidate(): Promise<void> {
-    for (const [authSessionId, sessions] of [...this.byAuthSession]) {
-      const first = sessions.values().next().value;
+    for (const authSessionId of this.byAuthSession.keys()) {
+      const first = this.byAuthSession.get(authSessionId)[0];
       if (!first) continue;
       let valid = true;
       try {
@@ -246,17 +282,4 @@ class MessageText {
   forSubscription(escapedId: string, raw: boolean): string {
     return (raw ? this.rawHead : this.head) + escapedId + this.tail;
   }
-}
-
-function add<K, V>(map: Map<K, Set<V>>, key: K, value: V): void {
-  let set = map.get(key);
-  if (!set) map.set(key, (set = new Set()));
-  set.add(value);
-}
-
-function remove<K, V>(map: Map<K, Set<V>>, key: K, value: V): void {
-  const set = map.get(key);
-  if (!set) return;
-  set.delete(value);
-  if (set.size === 0) map.delete(key);
 }

@@ -3,7 +3,7 @@
 // only through SessionHost, so it is tested without a network.
 import { PayloadError } from '../../../common/payloads';
 import { StompHandlerError, type StompPrincipal } from './api';
-import { CLIENT_COMMANDS, escapeHeader, frame, serialize, type Frame, type StompVersion } from './frame';
+import { CLIENT_COMMANDS, frame, serialize, type Frame, type StompVersion } from './frame';
 import { StompParseError, StompParser } from './parser';
 import type { StompRouter } from './router';
 
@@ -22,8 +22,6 @@ export interface Subscription {
   id: string;
   destination: string;
   ack: AckMode;
-  /** The uWS topic of its (destination, subscription id) group. */
-  topic: string;
 }
 
 /** What a session needs from the broker. */
@@ -89,8 +87,11 @@ export class StompSession {
   receive(bytes: Uint8Array): void {
     if (this.state === 'ending' || this.state === 'closed') return;
     this.lastReceived = this.host.now();
-    this.parser ??= new StompParser();
-    const { frames, error } = this.parser.push(bytes);
+    const parser = (this.parser ??= new StompParser());
+    parser.version = this.version;
+    const { frames, error } = parser.push(bytes);
+    // Between frames the parser holds nothing, so an idle session keeps none (memory per session).
+    if (!parser.midFrame && !error) this.parser = null;
     for (const f of frames) this.enqueue(f);
     if (error) this.enqueue(error);
   }
@@ -227,7 +228,7 @@ export class StompSession {
     this.sendEvery = cy === 0 || sx === 0 ? 0 : Math.max(sx, cy);
     this.expectEvery = cx === 0 || sy === 0 ? 0 : Math.max(cx, sy);
     this.version = version;
-    this.parser!.version = version;
+    if (this.parser) this.parser.version = version;
     this.state = 'connected';
     this.sendFrame(
       frame('CONNECTED', {
@@ -308,8 +309,7 @@ export class StompSession {
       if (!allowed) throw new Refusal(`not allowed to subscribe to ${destination}`, CLOSE.policy);
       if (this.state !== 'connected') return;
       if (this.subscriptions?.has(id)) throw new Refusal(`subscription id ${JSON.stringify(id)} is already in use`);
-      const escaped = this.version === '1.0' ? id : escapeHeader(id);
-      const sub: Subscription = { id, destination, ack, topic: groupTopic(destination, escaped, this.version) };
+      const sub: Subscription = { id, destination, ack };
       (this.subscriptions ??= new Map()).set(id, sub);
       this.host.subscribed(this, sub);
       this.receipt(f);
@@ -373,11 +373,6 @@ export class StompSession {
     this.state = 'ending';
     this.socket?.end(CLOSE.normal, 'disconnected');
   }
-}
-
-/** The uWS topic shared by every subscriber with the same destination and subscription id. */
-export function groupTopic(destination: string, escapedId: string, version: StompVersion): string {
-  return `${destination}\u0000${escapedId}\u0000${version === '1.0' ? 'raw' : 'esc'}`;
 }
 
 /** A handler's refusal keeps its message; any other error is a server fault and stays private. */

@@ -452,6 +452,21 @@ describe('STOMP over the /websocket endpoint', function () {
       await Promise.all(clients.map((c) => c.disconnect()));
     });
 
+    it('keeps delivering, in order, while a group grows from one subscriber to several and shrinks back', async () => {
+      const first = await connectStomp(server, cookieOf(11));
+      const inbox1 = await first.subscribe('/topic/open.grow');
+      server.broker.publish('/topic/open.grow', 'alone');
+      const second = await connectStomp(server, cookieOf(12));
+      const inbox2 = await second.subscribe('/topic/open.grow');
+      server.broker.publish('/topic/open.grow', 'together');
+      expect([(await inbox1.next()).body, (await inbox1.next()).body]).to.deep.equal(['alone', 'together']);
+      expect((await inbox2.next()).body).to.equal('together');
+      await first.disconnect();
+      server.broker.publish('/topic/open.grow', 'left');
+      expect((await inbox2.next()).body).to.equal('left');
+      await second.disconnect();
+    });
+
     it('publishes to one user only, on every session of theirs subscribed', async () => {
       const a1 = await connectStomp(server, cookieOf(21));
       const a2 = await connectStomp(server, cookieOf(21, 'b'));
