@@ -95,10 +95,6 @@ export const ko = {
     back: '채팅 목록으로 돌아가기',
   },
 
-  placeholder: {
-    comingSoon: '준비 중인 화면입니다.',
-  },
-
   call: {
     title: '통화',
     back: '채팅 목록으로',
