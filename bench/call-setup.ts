@@ -96,7 +96,7 @@ async function main(): Promise<void> {
   const notes = [
     `${CALLS} calls in a row between the same two users after one uncounted warm-up call; each call signs both users in, connects STOMP, rings, accepts, connects wrtc peers over loopback (no STUN/TURN), checks each side hears the other's tone, hangs up.`,
     'Server: its own Node process on SQLite; both wrtc callers share the benchmark process. Nothing is pinned to a core; 2 cores are shared with whatever else runs.',
-    'Set-up = initiate sent → the later of the two RTCPeerConnections reaching "connected".',
+    'Set-up = initiate sent → the later of the two RTCPeerConnections reaching "connected"; the harness callee accepts the moment incoming arrives, so no human answering time is in it.',
   ];
   const md = [
     '# Call set-up through the protocol harness',
