@@ -17,8 +17,9 @@ export interface BrokerOptions {
   log: Logger;
   /** uWS app.publish: sends to every socket subscribed to the topic. */
   fanout(topic: string, message: string): void;
-  /** Re-checks a login session's token; false closes its sockets (logout elsewhere, expiry). */
+  /** Re-checks a login session's token; false closes its sockets (expiry, or a logout on another node). */
   sessionStillValid?(token: string, authSessionId: string): Promise<boolean>;
+  /** How often every connected login session is re-checked (default 5 minutes). */
   revalidateEveryMs?: number;
   /** A socket with more unsent bytes than this is a slow consumer and is closed. */
   slowConsumerBytes: number;
@@ -82,7 +83,7 @@ export class Broker implements Publisher, SessionHost {
     this.now = options.now ?? (() => Date.now() - epoch);
     this.timers.push(setInterval(() => this.tick(), TICK_MS).unref());
     if (options.sessionStillValid) {
-      this.timers.push(setInterval(() => void this.revalidate(), options.revalidateEveryMs ?? 60_000).unref());
+      this.timers.push(setInterval(() => void this.revalidate(), options.revalidateEveryMs ?? 5 * 60_000).unref());
     }
   }
 

@@ -17,6 +17,8 @@ export interface StandaloneOptions {
   publicOrigin?: string;
   log: Logger;
   heartbeat?: { send: number; receive: number };
+  /** Re-check connected login sessions with the authenticator this often (off when absent). */
+  revalidateEveryMs?: number;
   /** See WebSocketOptions.anonymous (benchmark only). */
   anonymous?: () => Principal;
 }
@@ -44,6 +46,13 @@ export async function startStandalone(options: StandaloneOptions): Promise<Stand
     fanout: (topic, message) => app.publish(topic, message),
     slowConsumerBytes: SLOW_CONSUMER_BYTES,
     heartbeat: options.heartbeat,
+    ...(options.revalidateEveryMs
+      ? {
+          revalidateEveryMs: options.revalidateEveryMs,
+          sessionStillValid: async (token: string, authSessionId: string) =>
+            (await options.authenticator.authenticate(token))?.sessionId === authSessionId,
+        }
+      : {}),
   });
   mountWebSocket(app, { publicOrigin, authenticator: options.authenticator, broker, log: options.log, anonymous: options.anonymous });
   app.any('/*', (res) => {

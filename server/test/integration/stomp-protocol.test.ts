@@ -25,6 +25,8 @@ describe('STOMP over the /websocket endpoint', function () {
   let server: StandaloneServer;
   let recorded: Array<{ userId: number; body: string }> = [];
   const logLines: string[] = [];
+  /** Tokens the test authenticator no longer accepts (an expired login session). */
+  const expired = new Set<string>();
 
   before(async () => {
     const router = createFeatureRouter([
@@ -57,8 +59,10 @@ describe('STOMP over the /websocket endpoint', function () {
     server = await startStandalone({
       router,
       log: pino({ level: 'warn' }, sink),
+      revalidateEveryMs: 300,
       authenticator: {
         async authenticate(token) {
+          if (expired.has(token)) return null;
           const m = /^user-([0-9]+)-([a-z0-9]+)$/.exec(token);
           return m ? { userId: Number(m[1]), sessionId: `${m[1]}-${m[2]}` } : null;
         },
@@ -520,6 +524,12 @@ describe('STOMP over the /websocket endpoint', function () {
       other.send('SUBSCRIBE\nid:0\ndestination:/topic/open.z\nreceipt:alive\n\n\0');
       expect((await other.nextFrame()).headers.get('receipt-id')).to.equal('alive');
       other.socket.close();
+    });
+
+    it('closes the sockets of a login session that expired while connected', async () => {
+      const raw = await connected(52);
+      expired.add('user-52-a');
+      await expectError(raw, /session ended/);
     });
 
     it('closes and logs a slow consumer instead of skipping it silently', async () => {
