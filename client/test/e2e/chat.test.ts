@@ -2,7 +2,7 @@
 // rename, invite, leave, notify by e-mail and page back through history, against the real server
 // (REST + STOMP), the built client and a real SMTP receiver.
 import { expect } from 'chai';
-import type { Page } from 'playwright-core';
+import type { Page, WebSocketRoute } from 'playwright-core';
 import { api } from '../../../common/api';
 import { createUser, loginClient, type TestUser } from '../../../server/test/support/users';
 import { ko } from '../../src/i18n/ko';
@@ -16,12 +16,19 @@ describe('chatting in the browser', function () {
   interface Signed {
     page: Page;
     alerts: string[];
+    /** The page's WebSockets, passed through to the server, so a test can cut them. */
+    sockets: WebSocketRoute[];
   }
 
   /** Signs in through /login and lands on /chat-list; accepts every dialog and keeps its text. */
   async function signedIn(user: TestUser): Promise<Signed> {
     const { page } = await app.openUser();
     await page.setViewportSize({ width: 390, height: 844 });
+    const sockets: WebSocketRoute[] = [];
+    await page.routeWebSocket(/\/websocket$/, (ws) => {
+      ws.connectToServer();
+      sockets.push(ws);
+    });
     const alerts: string[] = [];
     page.on('dialog', (dialog) => {
       alerts.push(dialog.message());
@@ -32,7 +39,7 @@ describe('chatting in the browser', function () {
     await page.getByLabel(ko.login.password, { exact: true }).fill(user.password);
     await page.getByLabel(ko.login.password, { exact: true }).press('Enter');
     await page.waitForURL('**/chat-list', WAIT);
-    return { page, alerts };
+    return { page, alerts, sockets };
   }
 
   /** A room made through the REST API (for the tests that are not about starting one). */
@@ -179,5 +186,33 @@ describe('chatting in the browser', function () {
     expect(await B.page.getByTestId('their-message').count()).to.equal(45);
     const texts = await B.page.locator('.bubble').allTextContents();
     expect(texts).to.deep.equal(Array.from({ length: 45 }, (_, i) => `기록 ${i + 1}번`));
+  });
+
+  it('after a dropped connection delivers what was sent meanwhile, both ways, exactly once', async () => {
+    const a = await createUser(app.server, { name: '임채원' });
+    const b = await createUser(app.server, { name: '송민호' });
+    const chatRoomId = await roomOf(a, b);
+    const A = await signedIn(a);
+    const B = await signedIn(b);
+    await openRoom(A.page, chatRoomId);
+    await openRoom(B.page, chatRoomId);
+    await send(A.page, '연결 확인');
+    await bubble(B.page, '연결 확인').waitFor(WAIT);
+
+    // The network drops under B: the app says so and keeps B's message as pending.
+    await Promise.all(B.sockets.map((ws) => ws.close()));
+    await B.page.locator('.banner', { hasText: ko.room.reconnecting }).waitFor(WAIT);
+    await send(A.page, 'B가 없는 동안 보낸 메시지');
+    await send(B.page, '끊긴 동안 쓴 답장');
+    await B.page.locator('.msg--pending', { hasText: '끊긴 동안 쓴 답장' }).waitFor(WAIT);
+
+    // The 5 s reconnect: B catches up, and the pending reply goes out once.
+    await bubble(B.page, 'B가 없는 동안 보낸 메시지').waitFor(WAIT);
+    await bubble(A.page, '끊긴 동안 쓴 답장').waitFor(WAIT);
+    await B.page.locator('.msg--pending').waitFor({ state: 'detached', ...WAIT });
+    await B.page.locator('.banner').waitFor({ state: 'detached', ...WAIT });
+    for (const page of [A.page, B.page]) {
+      expect(await page.locator('.bubble').allTextContents()).to.deep.equal(['연결 확인', 'B가 없는 동안 보낸 메시지', '끊긴 동안 쓴 답장']);
+    }
   });
 });

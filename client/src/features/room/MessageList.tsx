@@ -54,7 +54,7 @@ export function MessageList({ messages, pending, myId, hasOlder, loadingOlder, o
   };
 
   return (
-    <div className="messages" ref={ref} onScroll={onScroll} data-testid="messages" aria-live="polite">
+    <div className="messages" ref={ref} onScroll={onScroll} data-testid="messages" role="log">
       {loadingOlder && <p className="messages__status">{ko.room.loadingOlder}</p>}
       {items.length === 0 && <p className="messages__empty">{ko.room.noMessages}</p>}
       {items.map((item) => {
