@@ -46,6 +46,15 @@ export const CLOSE = { normal: 1000, protocol: 1002, policy: 1008, tooBig: 1009,
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 const HEART_BEAT = /^([0-9]{1,9}),([0-9]{1,9})$/;
 
+/** Per-connection limits, so one client cannot grow the server's memory without bound. */
+export const SESSION_LIMITS = {
+  /** Frames received while an earlier one is still being handled. */
+  pendingFrames: 1000,
+  /** SENDs held in open transactions, all together. */
+  transactionFrames: 1000,
+  subscriptions: 256,
+};
+
 /** Thrown inside frame handling to answer ERROR; anything else is a server fault. */
 class Refusal extends Error {
   constructor(message: string, readonly code: number = CLOSE.protocol, readonly extra: Record<string, string> = {}) {
@@ -132,7 +141,12 @@ export class StompSession {
 
   private enqueue(work: Work): void {
     if (this.busy) {
-      (this.queue ??= []).push(work);
+      const queue = (this.queue ??= []);
+      if (queue.length >= SESSION_LIMITS.pendingFrames) {
+        this.fail(`more than ${SESSION_LIMITS.pendingFrames} frames awaiting processing`, { code: CLOSE.policy });
+        return;
+      }
+      queue.push(work);
       return;
     }
     this.run(work);
@@ -259,6 +273,11 @@ export class StompSession {
     this.required(f, 'destination');
     const tx = this.transaction(f);
     if (tx) {
+      let held = 0;
+      for (const frames of this.transactions!.values()) held += frames.length;
+      if (held >= SESSION_LIMITS.transactionFrames) {
+        throw new Refusal(`more than ${SESSION_LIMITS.transactionFrames} frames held in transactions`, CLOSE.policy);
+      }
       tx.push(f);
       this.receipt(f);
       return;
@@ -305,6 +324,9 @@ export class StompSession {
       throw new Refusal(`ack must be auto, client or client-individual`);
     }
     if (this.subscriptions?.has(id)) throw new Refusal(`subscription id ${JSON.stringify(id)} is already in use`);
+    if ((this.subscriptions?.size ?? 0) >= SESSION_LIMITS.subscriptions) {
+      throw new Refusal(`more than ${SESSION_LIMITS.subscriptions} subscriptions`, CLOSE.policy);
+    }
     const decide = (allowed: boolean) => {
       if (!allowed) throw new Refusal(`not allowed to subscribe to ${destination}`, CLOSE.policy);
       if (this.state !== 'connected') return;

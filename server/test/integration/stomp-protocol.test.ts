@@ -8,6 +8,7 @@ import pino from 'pino';
 import { StompHandlerError, type StompPrincipal } from '../../src/stomp/api';
 import type { Frame } from '../../src/stomp/frame';
 import { createFeatureRouter } from '../../src/stomp/router';
+import { SESSION_LIMITS } from '../../src/stomp/session';
 import { startStandalone, type StandaloneServer } from '../../src/stomp/standalone';
 import { connectStomp, openRawStomp, UpgradeRefused, type RawStomp } from '../support/stomp-client';
 
@@ -203,6 +204,16 @@ describe('STOMP over the /websocket endpoint', function () {
         clearInterval(timer);
         beating.socket.close();
       }
+    });
+
+    it('keeps a heart-beating @stomp/stompjs client connected', async () => {
+      const stomp = await connectStomp(server, cookieOf(1), { heartbeatMs: 1000 });
+      let closed = false;
+      void stomp.closed.then(() => (closed = true));
+      await sleep(3500);
+      expect(closed).to.equal(false);
+      await stomp.subscribe('/topic/open.hb');
+      await stomp.disconnect();
     });
   });
 
@@ -424,6 +435,22 @@ describe('STOMP over the /websocket endpoint', function () {
       const raw = await connected();
       raw.send(`SEND\ndestination:/app/record\nx:${'v'.repeat(8 * 1024)}\n\n\0`);
       await expectError(raw, /header line/);
+    });
+
+    it('answers ERROR when a client piles up more frames than it lets the server handle', async () => {
+      const raw = await connected();
+      raw.send('SEND\ndestination:/app/slow\n\nx\0'.repeat(SESSION_LIMITS.pendingFrames + 2));
+      await expectError(raw, /awaiting processing/);
+    });
+
+    it('answers ERROR past the limits on transaction frames and subscriptions', async () => {
+      const a = await connected();
+      a.send('BEGIN\ntransaction:t\n\n\0' + 'SEND\ndestination:/app/record\ntransaction:t\n\nx\0'.repeat(SESSION_LIMITS.transactionFrames + 1));
+      await expectError(a, /transactions/);
+      const b = await connected();
+      b.send(Array.from({ length: SESSION_LIMITS.subscriptions + 1 }, (_, i) => `SUBSCRIBE\nid:${i}\ndestination:/topic/open.many\n\n\0`).join(''));
+      await expectError(b, /subscriptions/);
+      expect(recorded).to.deep.equal([]);
     });
 
     it('accepts a frame just under 64 KiB', async () => {
