@@ -5,6 +5,8 @@
 // per connection (sub-0, sub-1, …), so subscribers are grouped by (destination, subscription id).
 // A frame is serialised once per group and handed to uWS `publish` on the group's topic; uWS
 // then writes the same bytes to every socket of the group in C++.
+// A group of one (a user's own queues and refresh topic) is sent to directly instead: a uWS
+// topic per user would cost memory on every idle session for no CPU saved.
 import type { Logger } from '../log';
 import type { Publisher, StompPrincipal } from './api';
 import { escapeHeader } from './frame';

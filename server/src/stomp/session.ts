@@ -126,7 +126,8 @@ export class StompSession {
     this.state = 'ending';
     this.queue = null;
     this.transactions = null;
-    this.socket?.end(options.code ?? CLOSE.protocol, message.slice(0, 100));
+    // A close reason is at most 123 bytes of UTF-8: keep a short ASCII form of the message.
+    this.socket?.end(options.code ?? CLOSE.protocol, message.replace(/[^\x20-\x7e]/g, '?').slice(0, 120));
   }
 
   sendFrame(f: Frame): void {
@@ -166,16 +167,19 @@ export class StompSession {
       if (pending) {
         const current = work;
         this.busy = true;
-        pending.then(
-          () => {
-            this.busy = false;
-            this.run(this.queue?.shift());
-          },
-          (err: unknown) => {
-            this.busy = false;
-            this.answerFailure(current, err);
-          },
-        );
+        pending
+          .then(
+            () => {
+              this.busy = false;
+              this.run(this.queue?.shift());
+            },
+            (err: unknown) => {
+              this.busy = false;
+              this.answerFailure(current, err);
+            },
+          )
+          // Nothing may reject unobserved (Node ends the process on an unhandled rejection).
+          .catch((err: unknown) => this.host.handlerFailed(this, '', err));
         return;
       }
       work = this.queue?.shift();
@@ -270,7 +274,10 @@ export class StompSession {
   }
 
   private send(f: Frame): Promise<void> | void {
-    this.required(f, 'destination');
+    const destination = this.required(f, 'destination');
+    // Refused at once, even inside a transaction, rather than at COMMIT.
+    const route = this.host.router.routeSend(destination);
+    if (route.kind === 'refused') throw new Refusal(route.message, CLOSE.policy);
     const tx = this.transaction(f);
     if (tx) {
       let held = 0;
