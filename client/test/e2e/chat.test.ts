@@ -177,10 +177,19 @@ describe('chatting in the browser', function () {
     await bubble(B.page, '기록 45번').waitFor(WAIT);
     expect(await B.page.getByTestId('their-message').count()).to.equal(20);
 
-    await list.evaluate((el) => { el.scrollTop = 0; });
+    // Where the oldest loaded message sits on screen, measured in the same task as the scroll.
+    const before = await list.evaluate((el) => {
+      el.scrollTop = 0;
+      const bubble = [...el.querySelectorAll('.bubble')].find((b) => b.textContent === '기록 26번');
+      return bubble ? bubble.getBoundingClientRect().top - el.getBoundingClientRect().top : NaN;
+    });
     await B.page.waitForFunction(() => document.querySelectorAll('[data-testid=their-message]').length === 40, undefined, WAIT);
-    // The reader stays where they were (the newly loaded messages are above, not under the eyes).
-    expect(await list.evaluate((el) => el.scrollTop)).to.be.greaterThan(0);
+    // The reader keeps their place: the older page went in above what they were reading.
+    const after = await list.evaluate((el) => {
+      const bubble = [...el.querySelectorAll('.bubble')].find((b) => b.textContent === '기록 26번');
+      return bubble ? bubble.getBoundingClientRect().top - el.getBoundingClientRect().top : NaN;
+    });
+    expect(Math.abs(after - before)).to.be.lessThan(2);
     await list.evaluate((el) => { el.scrollTop = 0; });
     await bubble(B.page, '기록 1번').waitFor(WAIT);
     expect(await B.page.getByTestId('their-message').count()).to.equal(45);

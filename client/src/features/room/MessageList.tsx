@@ -54,33 +54,36 @@ export function MessageList({ messages, pending, myId, hasOlder, loadingOlder, o
   };
 
   return (
-    <div className="messages" ref={ref} onScroll={onScroll} data-testid="messages" role="log">
-      {loadingOlder && <p className="messages__status">{ko.room.loadingOlder}</p>}
-      {items.length === 0 && <p className="messages__empty">{ko.room.noMessages}</p>}
-      {items.map((item) => {
-        if (item.kind === 'day') return <div key={item.key} className="day-divider">{item.label}</div>;
-        if (item.kind === 'system') return <p key={item.key} className="system-msg" data-testid="system-message">{item.content}</p>;
-        return (
-          <div
-            key={item.key}
-            className={cx('msg', item.mine && 'msg--mine', item.pending && 'msg--pending', !item.showSender && 'msg--grouped')}
-            data-testid={item.mine ? 'my-message' : 'their-message'}
-          >
-            {!item.mine && <span className="msg__avatar-slot">{item.showSender && <Avatar name={item.senderName} size={36} />}</span>}
-            <div className="msg__column">
-              {!item.mine && item.showSender && <span className="msg__sender">{item.senderName}</span>}
-              <div className="msg__line">
-                <p className="bubble">{item.content}</p>
-                {item.pending ? (
-                  <span className="msg__time">{ko.room.sending}</span>
-                ) : (
-                  item.showTime && <span className="msg__time">{item.time}</span>
-                )}
+    <div className="messages-frame">
+      {/* Floats over the list so that showing it does not move what the reader is looking at. */}
+      {loadingOlder && <p className="messages__loading" role="status">{ko.room.loadingOlder}</p>}
+      <div className="messages" ref={ref} onScroll={onScroll} data-testid="messages" role="log">
+        {items.length === 0 && <p className="messages__empty">{ko.room.noMessages}</p>}
+        {items.map((item) => {
+          if (item.kind === 'day') return <div key={item.key} className="day-divider">{item.label}</div>;
+          if (item.kind === 'system') return <p key={item.key} className="system-msg" data-testid="system-message">{item.content}</p>;
+          return (
+            <div
+              key={item.key}
+              className={cx('msg', item.mine && 'msg--mine', item.pending && 'msg--pending', !item.showSender && 'msg--grouped')}
+              data-testid={item.mine ? 'my-message' : 'their-message'}
+            >
+              {!item.mine && <span className="msg__avatar-slot">{item.showSender && <Avatar name={item.senderName} size={36} />}</span>}
+              <div className="msg__column">
+                {!item.mine && item.showSender && <span className="msg__sender">{item.senderName}</span>}
+                <div className="msg__line">
+                  <p className="bubble">{item.content}</p>
+                  {item.pending ? (
+                    <span className="msg__time">{ko.room.sending}</span>
+                  ) : (
+                    item.showTime && <span className="msg__time">{item.time}</span>
+                  )}
+                </div>
               </div>
             </div>
-          </div>
-        );
-      })}
+          );
+        })}
+      </div>
     </div>
   );
 }

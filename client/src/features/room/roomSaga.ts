@@ -121,7 +121,9 @@ function* watchRoomEvents(session: Session, events: EventChannel<RoomEvent>): Sa
       yield put(disconnected());
     } else if (event.type === 'subscribed') {
       yield put(subscribed());
-      yield call(publishPresence, session, (yield select(selectRoomActive)) as boolean);
+      // The server forgets presence with the old connection: tell it again.
+      const active: boolean = yield select(selectRoomActive);
+      yield call(publishPresence, session, active);
       try {
         yield call(catchUp, session);
       } catch (error) {
