@@ -52,8 +52,7 @@ async function main(): Promise<void> {
     process.send?.({ memory: process.memoryUsage(), sessions: server.broker.sessionCount });
   });
   const shutdown = () => {
-    server.stop();
-    process.exit(0);
+    server.stop().then(() => process.exit(0), () => process.exit(1));
   };
   process.once('SIGTERM', shutdown);
   process.once('SIGINT', shutdown);

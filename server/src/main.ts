@@ -102,7 +102,7 @@ export async function start(initialConfig: Config, options: StartOptions = {}): 
       if (stopped) return;
       stopped = true;
       uWS.us_listen_socket_close(listenSocket);
-      broker.stop();
+      await broker.stop();
       for (const f of features.list) await f.stop?.();
       await db.destroy();
       log.info('stopped');

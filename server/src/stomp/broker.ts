@@ -58,6 +58,7 @@ function topicOf(destination: string, group: Group): string {
 }
 
 const TICK_MS = 250;
+const STOP_GRACE_MS = 1000;
 
 export class Broker implements Publisher, SessionHost {
   readonly router: StompRouter;
@@ -216,9 +217,14 @@ export class Broker implements Publisher, SessionHost {
   // ---- lifecycle ----
 
   /** Closes every socket (server shutdown) and stops the timers. */
-  stop(): void {
+  async stop(): Promise<void> {
     for (const t of this.timers) clearInterval(t);
     for (const session of [...this.all]) session.socket?.end(1001, 'server shutting down');
+    // Graceful closes finish when clients answer; disconnect listeners (presence) run meanwhile,
+    // before the caller closes the database. A client that does not answer is cut.
+    const deadline = Date.now() + STOP_GRACE_MS;
+    while (this.all.size > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    for (const session of [...this.all]) session.socket?.close();
   }
 
   get sessionCount(): number {

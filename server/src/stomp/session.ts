@@ -13,6 +13,8 @@ export interface StompSocket {
   subscribe(topic: string): boolean;
   unsubscribe(topic: string): boolean;
   end(code?: number, shortMessage?: string): void;
+  /** Cuts the connection at once (no close handshake). */
+  close(): void;
   getBufferedAmount(): number;
 }
 

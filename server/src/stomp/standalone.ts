@@ -29,7 +29,7 @@ export interface StandaloneServer {
   publicOrigin: string;
   broker: Broker;
   app: uWS.TemplatedApp;
-  stop(): void;
+  stop(): Promise<void>;
 }
 
 export async function startStandalone(options: StandaloneOptions): Promise<StandaloneServer> {
@@ -64,9 +64,9 @@ export async function startStandalone(options: StandaloneOptions): Promise<Stand
     publicOrigin,
     broker,
     app,
-    stop() {
+    async stop() {
       uWS.us_listen_socket_close(listenSocket);
-      broker.stop();
+      await broker.stop();
     },
   };
 }
