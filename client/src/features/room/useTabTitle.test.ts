@@ -1,0 +1,17 @@
+import { expect } from 'chai';
+import { titleWithCount } from './useTabTitle';
+
+describe('the tab title count', () => {
+  const table: Array<[string, number, string]> = [
+    ["Let's Chat", 0, "Let's Chat"],
+    ["Let's Chat", 3, "(3) Let's Chat"],
+    ["(3) Let's Chat", 4, "(4) Let's Chat"],
+    ["(12) Let's Chat", 0, "Let's Chat"],
+    ['(준비) 제목', 1, '(1) (준비) 제목'],
+  ];
+  for (const [title, count, expected] of table) {
+    it(`turns "${title}" with ${count} new into "${expected}"`, () => {
+      expect(titleWithCount(title, count)).to.equal(expected);
+    });
+  }
+});
