@@ -1,0 +1,158 @@
+// The broker's fan-out bookkeeping with fake sockets: which frames go through a uWS topic, which
+// are sent directly, and what each subscriber's MESSAGE says.
+import { expect } from 'chai';
+import pino from 'pino';
+import { Broker } from '../../../src/stomp/broker';
+import { StompParser } from '../../../src/stomp/parser';
+import { createFeatureRouter } from '../../../src/stomp/router';
+import { StompSession, type StompSocket } from '../../../src/stomp/session';
+import type { Frame } from '../../../src/stomp/frame';
+
+class FakeSocket implements StompSocket {
+  sent: string[] = [];
+  topics = new Set<string>();
+  ended: number | null = null;
+  /** What the transport does once the socket is closed. */
+  onClosed: () => void = () => {};
+  send(message: Uint8Array | string): number {
+    this.sent.push(typeof message === 'string' ? message : Buffer.from(message).toString());
+    return 1;
+  }
+  subscribe(topic: string): boolean {
+    this.topics.add(topic);
+    return true;
+  }
+  unsubscribe(topic: string): boolean {
+    return this.topics.delete(topic);
+  }
+  end(code?: number): void {
+    this.ended = code ?? 1000;
+    setImmediate(this.onClosed);
+  }
+  close(): void {
+    this.ended = 1006;
+    this.onClosed();
+  }
+  getBufferedAmount(): number {
+    return 0;
+  }
+}
+
+function frames(text: string): Frame[] {
+  return new StompParser().push(Buffer.from(text)).frames;
+}
+
+describe('the broker', () => {
+  let broker: Broker;
+  let published: Array<{ topic: string; message: string }>;
+  let sessionNo = 0;
+
+  beforeEach(() => {
+    published = [];
+    broker = new Broker({
+      router: createFeatureRouter([{ authorize: () => true }]),
+      log: pino({ level: 'silent' }),
+      fanout: (topic, message) => published.push({ topic, message }),
+      slowConsumerBytes: 1 << 20,
+    });
+  });
+  afterEach(() => broker.stop());
+
+  function session(userId: number, version = '1.2'): { s: StompSession; socket: FakeSocket } {
+    const s = new StompSession(broker, { userId, authSessionId: `a${userId}`, connectionId: `c${sessionNo++}` }, '127.0.0.1', 't');
+    const socket = new FakeSocket();
+    socket.onClosed = () => broker.closed(s);
+    s.opened(socket);
+    broker.opened(s);
+    s.receive(Buffer.from(`CONNECT\naccept-version:${version}\n\n\0`));
+    socket.sent = [];
+    return { s, socket };
+  }
+
+  /** Authorisation may be asynchronous: resolves once the SUBSCRIBE was handled. */
+  async function subscribe(s: StompSession, id: string, destination: string): Promise<void> {
+    s.receive(Buffer.from(`SUBSCRIBE\nid:${id}\ndestination:${destination}\n\n\0`));
+    await new Promise((r) => setImmediate(r));
+  }
+
+  it('sends to a lone subscriber directly, without a uWS topic', async () => {
+    const a = session(1);
+    await subscribe(a.s, 'sub-0', '/topic/x');
+    broker.publish('/topic/x', 'hi');
+    expect(published).to.deep.equal([]);
+    expect(a.socket.topics.size).to.equal(0);
+    expect(frames(a.socket.sent[0])[0].body.toString()).to.equal('hi');
+  });
+
+  it('moves a group onto one uWS topic when a second subscriber with the same id joins, and serialises once', async () => {
+    const a = session(1);
+    const b = session(2);
+    await subscribe(a.s, 'sub-0', '/topic/x');
+    await subscribe(b.s, 'sub-0', '/topic/x');
+    expect([...a.socket.topics]).to.deep.equal([...b.socket.topics]);
+    expect(a.socket.topics.size).to.equal(1);
+    broker.publish('/topic/x', { n: 1 });
+    expect(published).to.have.length(1);
+    const f = frames(published[0].message)[0];
+    expect(f.headers.get('subscription')).to.equal('sub-0');
+    expect(f.headers.get('content-length')).to.equal(String(Buffer.byteLength('{"n":1}')));
+    expect(a.socket.sent).to.deep.equal([]);
+  });
+
+  it('serialises one frame per subscription id, each carrying its own id', async () => {
+    for (const [user, id] of [[1, 'sub-0'], [2, 'sub-0'], [3, 'sub-4'], [4, 'sub-4']] as const) await subscribe(session(user).s, id, '/topic/y');
+    broker.publish('/topic/y', 'x');
+    expect(published.map((p) => frames(p.message)[0].headers.get('subscription')).sort()).to.deep.equal(['sub-0', 'sub-4']);
+    const ids = published.map((p) => frames(p.message)[0].headers.get('message-id'));
+    expect(ids[0]).to.equal(ids[1]);
+    broker.publish('/topic/y', 'again');
+    expect(frames(published[2].message)[0].headers.get('message-id')).not.to.equal(ids[0]);
+  });
+
+  it('escapes a subscription id for STOMP 1.2 sessions and not for 1.0 ones', async () => {
+    const modern = session(1, '1.2');
+    const old = session(2, '1.0');
+    await subscribe(modern.s, 'a\\cb', '/topic/z');
+    await subscribe(old.s, 'a:b', '/topic/z');
+    broker.publish('/topic/z', 'x');
+    expect(modern.socket.sent[0]).to.include('\nsubscription:a\\cb\n');
+    expect(old.socket.sent[0]).to.include('\nsubscription:a:b\n');
+  });
+
+  it('ends a user’s subscriptions at once and leaves the uWS topic', async () => {
+    const a = session(1);
+    const b = session(2);
+    await subscribe(a.s, 'sub-0', '/topic/r');
+    await subscribe(b.s, 'sub-0', '/topic/r');
+    broker.unsubscribeUser(1, '/topic/r');
+    expect(a.socket.topics.size).to.equal(0);
+    expect(a.s.subscriptions).to.equal(null);
+    broker.publish('/topic/r', 'x');
+    expect(published).to.have.length(1);
+  });
+
+  it('forgets a closed session’s subscriptions, counts connections and reports the disconnect', async () => {
+    const seen: number[] = [];
+    broker.onDisconnect((_u, remaining) => seen.push(remaining));
+    const a = session(7);
+    const b = session(7);
+    await subscribe(a.s, 'sub-0', '/topic/q');
+    expect(broker.connectionCount(7)).to.equal(2);
+    broker.closed(a.s);
+    expect(seen).to.deep.equal([1]);
+    broker.publish('/topic/q', 'x');
+    expect(published).to.deep.equal([]);
+    expect(b.socket.sent).to.deep.equal([]);
+  });
+
+  it('publishes to one user’s subscribed sessions only', async () => {
+    const a = session(1);
+    const a2 = session(1);
+    const b = session(2);
+    for (const s of [a, a2, b]) await subscribe(s.s, 'sub-0', '/topic/p');
+    broker.publishToUser(1, '/topic/p', { sdp: 'x' });
+    expect(a.socket.sent).to.have.length(1);
+    expect(a2.socket.sent).to.have.length(1);
+    expect(b.socket.sent).to.have.length(0);
+  });
+});
