@@ -9,6 +9,7 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
+import knexFactory, { type Knex } from 'knex';
 import { drive } from '../protocol-harness/src/load/driver';
 import type { LoadReport } from '../protocol-harness/src/load/report';
 import { prepareChat } from '../protocol-harness/src/load/scenario';
@@ -43,6 +44,14 @@ interface Step {
   /** Share of one core used during the step. */
   serverCpu: number;
   mariadbCpu: number | null;
+  /** MariaDB InnoDB fsyncs per message sent (durable commits cost one each, less with group commit). */
+  fsyncsPerMessage: number;
+}
+
+/** A global MariaDB status counter (the whole server: other work on the machine adds to it). */
+async function mariadbStatus(db: Knex, name: string): Promise<number> {
+  const [rows] = (await db.raw('SHOW GLOBAL STATUS LIKE ?', [name])) as [{ Value: string }[]];
+  return Number(rows[0]?.Value ?? 0);
 }
 
 function mariadbPid(): number | null {
@@ -75,10 +84,10 @@ function held(r: LoadReport): boolean {
   return exact && c.sent > 0 && r.connectionErrorsDuringRun === 0 && r.latency.p99Ms <= P99_LIMIT_MS;
 }
 
-function row({ report: r, serverCpu, mariadbCpu }: Step): string {
+function row({ report: r, serverCpu, mariadbCpu, fsyncsPerMessage }: Step): string {
   const c = r.counts;
   const pct = (x: number | null) => (x === null ? 'n/a' : `${Math.round(x * 100)}%`);
-  return `| ${r.offeredRate} | ${Math.round(r.throughput.sendsPerSecond)} | ${c.delivered}/${c.expectedDeliveries} | ${c.lost} | ${c.duplicated} | ${c.outOfOrder} | ${r.latency.p50Ms.toFixed(1)} | ${r.latency.p90Ms.toFixed(1)} | ${r.latency.p99Ms.toFixed(1)} | ${r.latency.maxMs.toFixed(1)} | ${pct(serverCpu)} | ${pct(mariadbCpu)} |`;
+  return `| ${r.offeredRate} | ${Math.round(r.throughput.sendsPerSecond)} | ${c.delivered}/${c.expectedDeliveries} | ${c.lost} | ${c.duplicated} | ${c.outOfOrder} | ${r.latency.p50Ms.toFixed(1)} | ${r.latency.p90Ms.toFixed(1)} | ${r.latency.p99Ms.toFixed(1)} | ${r.latency.maxMs.toFixed(1)} | ${pct(serverCpu)} | ${pct(mariadbCpu)} | ${fsyncsPerMessage.toFixed(2)} |`;
 }
 
 async function main(): Promise<void> {
@@ -98,6 +107,7 @@ async function main(): Promise<void> {
   let joined = 0;
   let setupErrors: string[] = [];
   const dbPid = mariadbPid();
+  const status = knexFactory({ client: 'mysql2', connection: { uri: database.url } as never, pool: { min: 0, max: 1 } });
   try {
     execFileSync('npm', ['run', '--silent', 'admin', '--', 'seed', '--users', String(USERS), '--password', PASSWORD, '--prefix', PREFIX], {
       cwd: ROOT,
@@ -118,16 +128,20 @@ async function main(): Promise<void> {
     setupErrors = [...scenario.swarm.errorSamples];
     log(`set up in ${((Date.now() - started) / 1000).toFixed(1)} s: ${scenario.groups.length} rooms, ${scenario.groups.flat().length} sessions`);
     try {
+      // Warm-up, not reported: JIT, connection pools, MariaDB's buffer pool.
+      await drive(scenario, { schedule: { ratePerSecond: Math.min(RATES[0], 200), durationSeconds: 3, rampSeconds: 0 }, drainSeconds: 5 });
       for (const rate of RATES) {
         const t0 = process.hrtime.bigint();
         const server0 = processCpuMicros(server.pid);
         const db0 = dbPid ? processCpuMicros(dbPid) : 0;
+        const fsyncs0 = await mariadbStatus(status, 'Innodb_data_fsyncs');
         const r = await drive(scenario, { schedule: { ratePerSecond: rate, durationSeconds: STEP_SECONDS, rampSeconds: 0 }, drainSeconds: 5 });
         const wallUs = Number(process.hrtime.bigint() - t0) / 1000;
         steps.push({
           report: r,
           serverCpu: (processCpuMicros(server.pid) - server0) / wallUs,
           mariadbCpu: dbPid ? (processCpuMicros(dbPid) - db0) / wallUs : null,
+          fsyncsPerMessage: ((await mariadbStatus(status, 'Innodb_data_fsyncs')) - fsyncs0) / Math.max(r.counts.sent, 1),
         });
         log(`${rate} msg/s: sent ${r.counts.sent}, lost ${r.counts.lost}, p99 ${r.latency.p99Ms.toFixed(1)} ms, ok ${r.ok}`);
         if (!held(r)) break;
@@ -136,6 +150,7 @@ async function main(): Promise<void> {
       await scenario.close();
     }
   } finally {
+    await status.destroy();
     await server.stop();
     await database.drop();
   }
@@ -164,15 +179,15 @@ async function main(): Promise<void> {
       pinned
         ? 'Cores: the server (one Node process) pinned to core 0 with taskset, the load driver to core 1; MariaDB unpinned (either core).'
         : 'Cores: taskset unavailable, server, driver and MariaDB shared both cores freely.',
-      `Each step offers the rate for ${STEP_SECONDS} s (open loop, senders round robin over all sessions), then waits up to 5 s for stragglers; a message is delivered to all ${USERS / ROOMS} members of its room, the sender included. Latency is send → delivery on the same machine clock.`,
+      `After a 3 s warm-up (not reported), each step offers the rate for ${STEP_SECONDS} s (open loop, senders round robin over all sessions), then waits up to 5 s for stragglers; a message is delivered to all ${USERS / ROOMS} members of its room, the sender included. Latency is send → delivery on the same machine clock.`,
       `${joined} of ${USERS} sessions joined their room${joined < USERS ? ` (failures: ${setupErrors.join('; ')})` : ''}.`,
       stopReason,
-      'CPU columns: share of one core used by the server process and by mariadbd during each step (including its drain).',
+      'CPU columns: share of one core used by the server process and by mariadbd during each step (including its drain). Fsyncs/msg: MariaDB InnoDB fsyncs (Innodb_data_fsyncs, server-wide) per message sent; innodb_flush_log_at_trx_commit=1 makes every commit durable before the message is broadcast (DESIGN.md: committed first).',
       ...(hot.length ? [`Server profile (node --cpu-prof over the whole run), top self time: ${hot.map((h) => `${h.name} ${h.selfPercent.toFixed(1)}%`).join('; ')}`] : []),
     ],
     detail: [
-      '| offered msg/s | achieved msg/s | delivered/expected | lost | dup | reordered | p50 ms | p90 ms | p99 ms | max ms | server CPU | MariaDB CPU |',
-      '|---|---|---|---|---|---|---|---|---|---|---|---|',
+      '| offered msg/s | achieved msg/s | delivered/expected | lost | dup | reordered | p50 ms | p90 ms | p99 ms | max ms | server CPU | MariaDB CPU | fsyncs/msg |',
+      '|---|---|---|---|---|---|---|---|---|---|---|---|---|',
       ...steps.map(row),
     ].join('\n'),
   };

@@ -30,12 +30,13 @@ function label(frame: ProfileNode['callFrame'], root: string): string {
   return file ? `${name} (${file}:${frame.lineNumber + 1})` : name;
 }
 
-/** Self-time shares of the top `count` functions in the newest profile of `dir`, start-up left out. */
+/** Self-time shares of the top `count` functions in the main thread's profile in `dir`, start-up left out. */
 export function hottestFunctions(dir: string, root: string, count = 8): HotFunction[] {
   const files = fs.existsSync(dir) ? fs.readdirSync(dir).filter((f) => f.endsWith('.cpuprofile')) : [];
   if (files.length === 0) return [];
-  const newest = files.map((f) => path.join(dir, f)).sort((a, b) => fs.statSync(b).mtimeMs - fs.statSync(a).mtimeMs)[0];
-  const profile = JSON.parse(fs.readFileSync(newest, 'utf8')) as Profile;
+  // One file per thread (tsx's module loader runs in a worker): the main thread's is the largest.
+  const main = files.map((f) => path.join(dir, f)).sort((a, b) => fs.statSync(b).size - fs.statSync(a).size)[0];
+  const profile = JSON.parse(fs.readFileSync(main, 'utf8')) as Profile;
   const hits = new Map<string, number>();
   let total = 0;
   for (const node of profile.nodes) {
