@@ -1,6 +1,6 @@
 // The WebSocket endpoint on uWebSockets.js: the authenticated upgrade, then bytes in and out of
 // the STOMP sessions. Lifecycle rules followed here are in LIFECYCLE.md beside this file.
-import type { HttpResponse, TemplatedApp, WebSocket, WebSocketBehavior } from 'uWebSockets.js';
+import type { HttpRequest, HttpResponse, TemplatedApp, us_socket_context_t, WebSocket, WebSocketBehavior } from 'uWebSockets.js';
 import { parse as parseCookies } from 'cookie';
 import { WEBSOCKET_PATH } from '../../../common/destinations';
 import type { Logger } from '../log';
@@ -66,36 +66,30 @@ function refuse(res: HttpResponse, status: 401 | 403 | 500, code: string, messag
 
 export function mountWebSocket(app: TemplatedApp, options: WebSocketOptions): void {
   const { broker, log } = options;
-  const behavior: WebSocketBehavior<SocketData> = {
-    maxPayloadLength: MAX_MESSAGE_BYTES,
-    maxBackpressure: UWS_MAX_BACKPRESSURE,
-    closeOnBackpressureLimit: 1,
-    idleTimeout: IDLE_TIMEOUT_SECONDS,
-    sendPingsAutomatically: true,
-
-    upgrade(res, req, context) {
-      // Everything from req must be copied now: it is invalid after this callback returns.
-      const key = req.getHeader('sec-websocket-key');
-      const protocol = chooseSubprotocol(req.getHeader('sec-websocket-protocol'));
-      const extensions = req.getHeader('sec-websocket-extensions');
-      const origin = req.getHeader('origin');
-      const token = parseCookies(req.getHeader('cookie'))[SESSION_COOKIE];
-      const remoteAddress = Buffer.from(res.getRemoteAddressAsText()).toString();
-      let aborted = false;
-      res.onAborted(() => {
-        aborted = true;
-      });
-      // Browsers always send Origin on a WebSocket upgrade; other clients may omit it.
-      if (origin !== '' && origin !== options.publicOrigin) {
-        refuse(res, 403, 'forbidden_origin', 'cross-origin WebSocket refused');
-        return;
-      }
-      if (!token && !options.anonymous) {
-        refuse(res, 401, 'unauthorized', 'login required');
-        return;
-      }
-      const check = token ? options.authenticator.authenticate(token) : Promise.resolve(options.anonymous!());
-      check.then(
+  const upgrade = (res: HttpResponse, req: HttpRequest, context: us_socket_context_t): void => {
+    // Everything from req must be copied now: it is invalid after this callback returns.
+    const key = req.getHeader('sec-websocket-key');
+    const protocol = chooseSubprotocol(req.getHeader('sec-websocket-protocol'));
+    const extensions = req.getHeader('sec-websocket-extensions');
+    const origin = req.getHeader('origin');
+    const token = parseCookies(req.getHeader('cookie'))[SESSION_COOKIE];
+    const remoteAddress = Buffer.from(res.getRemoteAddressAsText()).toString();
+    let aborted = false;
+    res.onAborted(() => {
+      aborted = true;
+    });
+    // Browsers always send Origin on a WebSocket upgrade; other clients may omit it.
+    if (origin !== '' && origin !== options.publicOrigin) {
+      refuse(res, 403, 'forbidden_origin', 'cross-origin WebSocket refused');
+      return;
+    }
+    if (!token && !options.anonymous) {
+      refuse(res, 401, 'unauthorized', 'login required');
+      return;
+    }
+    const check = token ? options.authenticator.authenticate(token) : Promise.resolve(options.anonymous!());
+    check
+      .then(
         (principal) => {
           if (aborted) return;
           if (!principal) {
@@ -114,7 +108,25 @@ export function mountWebSocket(app: TemplatedApp, options: WebSocketOptions): vo
           log.error({ err }, 'WebSocket upgrade: session check failed');
           if (!aborted) refuse(res, 500, 'internal', 'internal error');
         },
-      );
+      )
+      // A late write to an aborted response throws: logged, never an unhandled rejection.
+      .catch((err: unknown) => log.error({ err }, 'WebSocket upgrade failed'));
+  };
+
+  const behavior: WebSocketBehavior<SocketData> = {
+    maxPayloadLength: MAX_MESSAGE_BYTES,
+    maxBackpressure: UWS_MAX_BACKPRESSURE,
+    closeOnBackpressureLimit: 1,
+    idleTimeout: IDLE_TIMEOUT_SECONDS,
+    sendPingsAutomatically: true,
+
+    upgrade(res, req, context) {
+      try {
+        upgrade(res, req, context);
+      } catch (err) {
+        log.error({ err }, 'WebSocket upgrade failed');
+        refuse(res, 500, 'internal', 'internal error');
+      }
     },
 
     open(ws) {
@@ -135,7 +147,11 @@ export function mountWebSocket(app: TemplatedApp, options: WebSocketOptions): vo
         session.receive(new Uint8Array(message));
       } catch (err) {
         log.error({ err, connection: session.principal.connectionId }, 'STOMP input failed');
-        session.fail('internal server error', { code: 1011 });
+        try {
+          session.fail('internal server error', { code: 1011 });
+        } catch {
+          ws.close();
+        }
       }
     },
 
