@@ -5,6 +5,7 @@ import { expect } from 'chai';
 import fc from 'fast-check';
 import { Writable } from 'node:stream';
 import pino from 'pino';
+import WebSocket from 'ws';
 import { StompHandlerError, type StompPrincipal } from '../../src/stomp/api';
 import type { Frame } from '../../src/stomp/frame';
 import { createFeatureRouter } from '../../src/stomp/router';
@@ -64,6 +65,7 @@ describe('STOMP over the /websocket endpoint', function () {
       authenticator: {
         async authenticate(token) {
           if (expired.has(token)) return null;
+          if (token.endsWith('slow')) await sleep(300);
           const m = /^user-([0-9]+)-([a-z0-9]+)$/.exec(token);
           return m ? { userId: Number(m[1]), sessionId: `${m[1]}-${m[2]}` } : null;
         },
@@ -125,6 +127,17 @@ describe('STOMP over the /websocket endpoint', function () {
       expect((err as UpgradeRefused).status).to.equal(403);
       const ok = await openRawStomp(server, { cookie: cookieOf(1), origin: server.publicOrigin });
       ok.socket.close();
+    });
+
+    it('survives a client that goes away while its session is being checked', async () => {
+      const gone = new WebSocket(`${server.url.replace('http', 'ws')}/websocket`, ['v12.stomp'], { headers: { cookie: cookieOf(3, 'slow') } });
+      gone.on('error', () => {});
+      await sleep(50);
+      gone.terminate();
+      await sleep(500);
+      expect(logLines.filter((l) => l.includes('upgrade'))).to.deep.equal([]);
+      const raw = await connected(3);
+      raw.socket.close();
     });
   });
 
