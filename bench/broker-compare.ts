@@ -173,8 +173,9 @@ function rabbitPid(): number {
 
 async function main(): Promise<void> {
   const socketLimit = rabbitSocketLimit();
-  // A margin for other clients; rounded down to a hundred.
-  if (socketLimit !== null && socketLimit - 32 < REQUESTED_SUBSCRIBERS) SUBSCRIBERS = Math.max(100, Math.floor((socketLimit - 32) / 100) * 100);
+  // RabbitMQ also counts its own files against the same ulimit and raises the alarm near it:
+  // stay within 85% of the socket limit, rounded down to a hundred.
+  if (socketLimit !== null && socketLimit * 0.85 < REQUESTED_SUBSCRIBERS) SUBSCRIBERS = Math.max(100, Math.floor((socketLimit * 0.85) / 100) * 100);
   if (SUBSCRIBERS !== REQUESTED_SUBSCRIBERS) log(`RabbitMQ accepts at most ${socketLimit} sockets here: comparing at ${SUBSCRIBERS} subscribers`);
   const broker = await startBrokerProcess();
   const pinned = pin(broker.pid, '0') && pin(process.pid, '1');
