@@ -1,6 +1,7 @@
-// The REST calls the chat load needs, made like the web client makes them: log in (keeping the
-// session cookie), create a room, invite into it.
-import { api, type CreateRoomResponse, type LoginResponse } from '../../../common/api';
+// The REST calls the chat load needs: log in (the harness's shared client keeps the session
+// cookie), create a room, invite into it.
+import { api, type CreateRoomResponse } from '../../../common/api';
+import { HttpStatusError, login as sharedLogin } from '../shared/rest';
 
 export interface Credentials {
   email: string;
@@ -32,16 +33,15 @@ async function expectOk(res: Response, what: string): Promise<unknown> {
   return text ? JSON.parse(text) : undefined;
 }
 
+/** Logs in with the shared REST client; failures name the account, for the operator. */
 export async function login(base: string, c: Credentials): Promise<LoggedInUser> {
-  const res = await call(base, 'POST', api.login, null, { email: c.email, password: c.password });
-  const body = (await expectOk(res, `login ${c.email}`)) as LoginResponse;
-  const cookie = res.headers
-    .getSetCookie()
-    .map((h) => h.split(';')[0].trim())
-    .filter((pair) => pair.includes('=') && !pair.endsWith('='))
-    .join('; ');
-  if (!cookie) throw new RestError(`login ${c.email}: no session cookie in the response`);
-  return { email: c.email, userId: body.userId, name: body.name, cookie };
+  try {
+    const session = await sharedLogin(base, c.email, c.password);
+    return { email: c.email, userId: session.userId, name: session.name, cookie: session.cookie };
+  } catch (err) {
+    const detail = err instanceof HttpStatusError ? `HTTP ${err.status}` : (err as Error).message;
+    throw new RestError(`login ${c.email}: ${detail}`);
+  }
 }
 
 export async function createRoom(base: string, owner: LoggedInUser, target: LoggedInUser): Promise<number> {

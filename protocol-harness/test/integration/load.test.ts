@@ -89,6 +89,6 @@ forEachDatabase('harness load in chat mode', (db) => {
     ]);
     expect(result.code).to.equal(2);
     expect(result.stdout).to.equal('');
-    expect(result.stderr).to.match(/login harness1@example\.test: HTTP 401/);
+    expect(result.stderr).to.match(/login harness[12]@example\.test: HTTP 401/);
   });
 });
