@@ -103,6 +103,54 @@ async function measure(base: string, who: Map<number, LoggedInUser>, rooms: numb
   return h;
 }
 
+/**
+ * The statements one history request makes, timed alone against the same database (the same
+ * SQL the repositories build), so a missed goal can be traced to the query that costs it.
+ */
+async function queryBreakdown(url: string, members: number[][], pagesPerRoom: number, count = 300): Promise<string> {
+  const db = knexFactory({ client: 'mysql2', connection: { uri: url } as never, pool: { min: 1, max: 1 } });
+  const pick = () => members[Math.floor(Math.random() * members.length)];
+  const page = (offset: number, roomId: number) =>
+    db.raw(
+      `SELECT m.id, m.room_id, m.sender_id, u.name AS sender_name, r.name AS room_name, m.content, m.created_at_ms, m.client_msg_id,
+              m.left_user_id, m.added_user_email
+         FROM messages m JOIN rooms r ON r.id = m.room_id LEFT JOIN users u ON u.id = m.sender_id
+        WHERE m.room_id = ? ORDER BY m.id DESC LIMIT ? OFFSET ?`,
+      [roomId, LIMITS.historyPageSize, offset],
+    );
+  const statements: [string, () => Promise<unknown>][] = [
+    ['COUNT(*) of the room', () => db.raw('SELECT COUNT(*) AS n FROM messages WHERE room_id = ?', [pick()[0]])],
+    ['newest page (join, LIMIT 20)', () => page(0, pick()[0])],
+    ['random page (LIMIT 20 OFFSET n)', () => page(Math.floor(Math.random() * pagesPerRoom) * LIMITS.historyPageSize, pick()[0])],
+    [
+      'mark read (UPDATE … MAX(id), autocommit)',
+      () => {
+        const [roomId, userId] = pick();
+        return db.raw(
+          'UPDATE room_members SET last_read_message_id = (SELECT MAX(id) FROM messages WHERE room_id = ?), last_read_at_ms = ? WHERE room_id = ? AND user_id = ?',
+          [roomId, Date.now(), roomId, userId],
+        );
+      },
+    ],
+  ];
+  const parts: string[] = [];
+  try {
+    for (const [name, run] of statements) {
+      const h = new LatencyHistogram();
+      for (let i = 0; i < count; i++) {
+        const t0 = performance.now();
+        await run();
+        h.record((performance.now() - t0) * 1000);
+      }
+      const q = h.summary();
+      parts.push(`${name} p50 ${q.p50Ms.toFixed(2)} ms, p99 ${q.p99Ms.toFixed(2)} ms`);
+    }
+  } finally {
+    await db.destroy();
+  }
+  return `The statements of one request, timed alone from this process (${count} each): ${parts.join('; ')}.`;
+}
+
 async function main(): Promise<void> {
   const pinned = pinSelf('1');
   const database = await createBenchDatabase('history');
@@ -160,6 +208,7 @@ async function main(): Promise<void> {
     } finally {
       await server.stop();
     }
+    result!.notes.push(await queryBreakdown(database.url, members, Math.ceil(MESSAGES / ROOMS / LIMITS.historyPageSize)));
     // The profile is written when the server exits.
     const hot = hottestFunctions(PROFILE_DIR, ROOT);
     result.notes.push(
