@@ -153,6 +153,14 @@ forEachDatabase('sign-in with Google and Kakao', (db) => {
     expect(browser.cookies.has('sid')).to.equal(false);
   });
 
+  it('creates no account on an address Google has not verified, so nobody can squat it', async () => {
+    const profile = googleUser({ email_verified: false });
+    const { browser, callback } = await signIn('google');
+    expect(callback.headers.get('location')).to.equal('/login?oauthError=google');
+    expect(browser.cookies.has('sid')).to.equal(false);
+    expect(await server.db('users').where({ email: profile.email }).first()).to.equal(undefined);
+  });
+
   it('signs a Kakao user in from Kakao’s own profile shape', async () => {
     const profile = kakaoUser();
     const { browser, callback } = await signIn('kakao');

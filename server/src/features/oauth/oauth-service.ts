@@ -89,12 +89,13 @@ export class OAuthService {
     const linked = await this.repo.userIdFor(provider, profile.subject);
     if (linked !== null) return linked;
     if (!profile.email) throw new OAuthLoginError(`${provider} gave no e-mail address (consent to share it is required)`);
+    // An address the provider has not checked proves nothing. Joining an account on it would
+    // hand that account to whoever typed the address into their provider profile; creating one
+    // would squat the address and stay linked when the real owner later joins it.
+    if (!profile.emailVerified) throw new OAuthLoginError(`${provider} has not verified ${profile.email}`);
     const now = this.clock();
     const existing = await this.users.findByEmail(profile.email);
     if (existing) {
-      // Joining an account on an address the provider has not checked would let anyone who
-      // types someone else's address into their provider account take that account over.
-      if (!profile.emailVerified) throw new OAuthLoginError(`${provider} has not verified ${profile.email}, which already has an account`);
       await this.repo.link(provider, profile.subject, existing.id, now);
       return existing.id;
     }
