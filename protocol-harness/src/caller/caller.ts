@@ -6,10 +6,10 @@ import type { Client, IMessage } from '@stomp/stompjs';
 import { api, type IceServer } from '../../../common/api';
 import { app, CALL_SIGNALS, queues, type CallSignal } from '../../../common/destinations';
 import type { CallEvent } from '../../../common/payloads';
+import { toIceCandidate, toSessionDescription } from '../../../common/signalling';
 import { getJson, login, type Session } from '../shared/rest';
 import { connect } from '../shared/stomp';
 import { CallPeer } from './peer';
-import { toIceCandidate, toSessionDescription } from './signalling';
 
 export interface CallerOptions {
   baseUrl: string;

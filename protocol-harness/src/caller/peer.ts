@@ -4,9 +4,9 @@
 // candidates held until the remote description exists, local candidates sent in batches.
 import wrtc from 'wrtc';
 import type { IceServer } from '../../../common/api';
+import { canApplyAnswer, canApplyOffer } from '../../../common/signalling';
 import { AudioMeter, type SinkFrame } from './audio-meter';
 import { CandidateBatcher } from './candidates';
-import { canApplyAnswer, canApplyOffer } from './signalling';
 import { TonePlayer } from './tone';
 
 export interface PeerOptions {

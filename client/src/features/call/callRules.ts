@@ -1,5 +1,6 @@
 // The pure decisions of a voice call (SPEC.md §4 Call, §9): which signal applies in which
-// call phase and RTC state, what a connection state means for the call, and the timer text.
+// call phase, what a connection state means for the call, and the timer text. Which signal
+// applies in which RTC signalling state is common/signalling.ts, shared with the harness.
 // No I/O here: the saga asks, these functions answer.
 import type { CallSignal } from '../../../../common/destinations';
 import type { CallEvent } from '../../../../common/payloads';
@@ -20,16 +21,6 @@ export function canStartCall(phase: CallPhase): boolean {
 /** The back button of /call is disabled while any call is under way. */
 export function isCallActive(phase: CallPhase): boolean {
   return phase !== 'idle';
-}
-
-/** An offer applies only in the stable or have-local-offer signalling state. */
-export function canApplyOffer(state: RTCSignalingState): boolean {
-  return state === 'stable' || state === 'have-local-offer';
-}
-
-/** An answer applies only in the have-local-offer signalling state. */
-export function canApplyAnswer(state: RTCSignalingState): boolean {
-  return state === 'have-local-offer';
 }
 
 export type CandidateDisposition = 'apply' | 'queue' | 'skip';
@@ -111,34 +102,6 @@ export function decideSignal(phase: CallPhase, peerUserId: number | null, signal
     case 'ice-candidate':
       return phase === 'connecting' || phase === 'connected' ? { kind: 'candidate' } : { kind: 'ignore', reason: 'candidate before the call was accepted' };
   }
-}
-
-/**
- * The wire carries a session description either as the RTCSessionDescriptionInit object or as
- * the bare SDP text; both are accepted, anything else is refused (null).
- */
-export function toSessionDescription(sdp: unknown, type: 'offer' | 'answer'): RTCSessionDescriptionInit | null {
-  if (typeof sdp === 'string') return sdp ? { type, sdp } : null;
-  if (typeof sdp === 'object' && sdp !== null && typeof (sdp as { sdp?: unknown }).sdp === 'string') {
-    const given = (sdp as { type?: unknown }).type;
-    if (given !== undefined && given !== type) return null;
-    return { type, sdp: (sdp as { sdp: string }).sdp };
-  }
-  return null;
-}
-
-/** A remote candidate as RTCIceCandidateInit, or null when the payload is not one. */
-export function toIceCandidate(candidate: unknown): RTCIceCandidateInit | null {
-  if (typeof candidate === 'string') return { candidate, sdpMid: '0', sdpMLineIndex: 0 };
-  if (typeof candidate !== 'object' || candidate === null) return null;
-  const c = candidate as Record<string, unknown>;
-  if (typeof c.candidate !== 'string') return null;
-  return {
-    candidate: c.candidate,
-    sdpMid: typeof c.sdpMid === 'string' ? c.sdpMid : null,
-    sdpMLineIndex: typeof c.sdpMLineIndex === 'number' ? c.sdpMLineIndex : null,
-    usernameFragment: typeof c.usernameFragment === 'string' ? c.usernameFragment : null,
-  };
 }
 
 /** A call queue's message as a CallEvent, or null when it carries no valid sender id. */

@@ -1,7 +1,8 @@
 // The voice call (SPEC.md §4 Call): one saga for caller and callee. While /chat-list or /call is
 // open it listens on the user's call queues; a call runs from ringing through negotiation to
 // hang-up, and its cleanup (connection closed, microphone stopped) is in one `finally`.
-// Decisions come from callRules.ts; STOMP, RTC, HTTP and the browser come from the saga context.
+// Decisions come from callRules.ts and common/signalling.ts; STOMP, RTC, HTTP and the browser
+// come from the saga context.
 import type { PayloadAction } from '@reduxjs/toolkit';
 import { buffers, eventChannel, type EventChannel, type SagaIterator, type Task } from 'redux-saga';
 import { call, cancel, cancelled, delay, flush, fork, put, race, select, take, takeLatest } from 'redux-saga/effects';
@@ -9,21 +10,12 @@ import { api, type IceServer, type UserSummary } from '../../../../common/api';
 import { app, CALL_SIGNALS, queues, type CallSignal } from '../../../../common/destinations';
 import type { CallEvent } from '../../../../common/payloads';
 import { isSearchableKeyword, LIMITS } from '../../../../common/rules';
+import { canApplyAnswer, canApplyOffer, toIceCandidate, toSessionDescription } from '../../../../common/signalling';
 import { service } from '../../app/sagaContext';
 import { ko } from '../../i18n/ko';
 import type { Microphone, Peer, PeerEvent } from '../../services/rtc';
 import type { StompService } from '../../services/stomp';
-import {
-  canApplyAnswer,
-  canApplyOffer,
-  candidateDisposition,
-  connectionOutcome,
-  decideSignal,
-  toCallEvent,
-  toIceCandidate,
-  toSessionDescription,
-  type CallPeer,
-} from './callRules';
+import { candidateDisposition, connectionOutcome, decideSignal, toCallEvent, type CallPeer } from './callRules';
 import { callActions, selectCallPhase } from './callSlice';
 
 export const CALL_PATH = '/call';

@@ -1,0 +1,45 @@
+// Which signalling message applies in which RTCPeerConnection signalling state (SPEC.md §4 Call),
+// and how the wire's loosely typed sdp and candidate fields become WebRTC values. Shared by the
+// browser client's call saga and the protocol harness's headless caller, so both apply the same
+// rule. The browser sends the RTCSessionDescriptionInit object and RTCIceCandidate.toJSON(); the
+// bare SDP or candidate string is accepted too. Pure: no RTCPeerConnection is touched here.
+
+/** An offer applies only in the stable or have-local-offer signalling state. */
+export function canApplyOffer(state: RTCSignalingState): boolean {
+  return state === 'stable' || state === 'have-local-offer';
+}
+
+/** An answer applies only in the have-local-offer signalling state. */
+export function canApplyAnswer(state: RTCSignalingState): boolean {
+  return state === 'have-local-offer';
+}
+
+/**
+ * The wire carries a session description either as the RTCSessionDescriptionInit object or as
+ * the bare SDP text; both are accepted, anything else (or one of the other type) is refused (null).
+ */
+export function toSessionDescription(sdp: unknown, type: 'offer' | 'answer'): RTCSessionDescriptionInit | null {
+  if (typeof sdp === 'string') return sdp ? { type, sdp } : null;
+  if (typeof sdp !== 'object' || sdp === null) return null;
+  const o = sdp as { type?: unknown; sdp?: unknown };
+  if (typeof o.sdp !== 'string' || (o.type !== undefined && o.type !== type)) return null;
+  return { type, sdp: o.sdp };
+}
+
+/**
+ * A remote candidate as RTCIceCandidateInit, or null when the payload is not one. Missing
+ * optional fields become null, the WebRTC default; a bare candidate string belongs to the
+ * first (only) media section.
+ */
+export function toIceCandidate(candidate: unknown): RTCIceCandidateInit | null {
+  if (typeof candidate === 'string') return { candidate, sdpMid: '0', sdpMLineIndex: 0 };
+  if (typeof candidate !== 'object' || candidate === null) return null;
+  const c = candidate as Record<string, unknown>;
+  if (typeof c.candidate !== 'string') return null;
+  return {
+    candidate: c.candidate,
+    sdpMid: typeof c.sdpMid === 'string' ? c.sdpMid : null,
+    sdpMLineIndex: typeof c.sdpMLineIndex === 'number' ? c.sdpMLineIndex : null,
+    usernameFragment: typeof c.usernameFragment === 'string' ? c.usernameFragment : null,
+  };
+}
