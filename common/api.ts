@@ -49,6 +49,7 @@ export interface ChatSummary {
   lastReadAt: string | null;
 }
 
+/** One chat message in history; on the room topic it is payloads.ts ChatMessageEvent. */
 export interface ChatMessage {
   messageId: number;
   chatRoomId?: number;

@@ -1,5 +1,6 @@
 // STOMP payload types (SPEC.md §3, §7) and their runtime decoders. A decoder returns the typed
 // payload or throws PayloadError with a message fit for a STOMP ERROR frame.
+import type { ChatMessage } from './api';
 
 export class PayloadError extends Error {}
 
@@ -52,18 +53,11 @@ export interface SdpPayload { targetUserId: number; sdp: unknown }
 export interface IceCandidatePayload { targetUserId: number; candidate: unknown }
 export interface HangupPayload { targetUserId: number }
 
-/** What the server delivers on /topic/private-chat/{id}. */
-export interface ChatMessageEvent {
-  messageId: number;
-  chatRoomId: number;
-  senderId: number | null;
-  senderName: string;
-  content: string;
-  enrolledAt: string;
-  clientMsgId?: string | null;
-  leftUserId?: number;
-  addedUserEmail?: string;
-}
+/**
+ * What the server delivers on /topic/private-chat/{id}: the message as chat history lists it
+ * (one definition, api.ts ChatMessage), always naming its room.
+ */
+export type ChatMessageEvent = ChatMessage & { chatRoomId: number };
 
 /** What the server delivers on /queue/call/{signal}/{uid}. */
 export interface CallEvent {

@@ -1,8 +1,9 @@
 // Sending and reading messages. Every message, user or system, goes through the writer:
 // committed first, then published in id order, so receivers see a room's messages in
 // messageId order and nothing is broadcast that was not stored.
-import type { ChatHistoryResponse, ChatMessage } from '../../../../common/api';
+import type { ChatHistoryResponse } from '../../../../common/api';
 import { topics } from '../../../../common/destinations';
+import type { ChatMessageEvent } from '../../../../common/payloads';
 import { LIMITS } from '../../../../common/rules';
 import type { Publisher } from '../../stomp/api';
 import { forbidden } from '../../transport/errors';
@@ -14,8 +15,8 @@ import type { MessageWriter } from './message-writer';
 import type { HistoryPage, Message, MessagesRepository, NewMessage } from './messages-repository';
 
 /** The wire form of a message, on the room topic and in history. */
-export function toChatMessage(m: Message): ChatMessage & { chatRoomId: number } {
-  const out: ChatMessage & { chatRoomId: number } = {
+export function toChatMessage(m: Message): ChatMessageEvent {
+  const out: ChatMessageEvent = {
     messageId: m.id,
     chatRoomId: m.roomId,
     senderId: m.senderId,
