@@ -1,11 +1,11 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import { Navigate, useLocation } from 'react-router-dom';
 import type { NameAndEmail } from '../../../../common/api';
-import { LIMITS } from '../../../../common/rules';
 import { useAppDispatch, useAppSelector } from '../../app/hooks';
 import { BackLink } from '../../components/BackLink';
 import { Button } from '../../components/Button';
 import { CenteredPage } from '../../components/CenteredPage';
+import { ProfileFields, type ProfileValues } from '../../components/ProfileFields';
 import { StatusLine } from '../../components/StatusLine';
 import { TextField } from '../../components/TextField';
 import { ko } from '../../i18n/ko';
@@ -29,9 +29,7 @@ export default function SettingsPage() {
 function SettingsForm({ profile }: { profile: NameAndEmail }) {
   const dispatch = useAppDispatch();
   const state = useAppSelector(selectSettings);
-  const [name, setName] = useState(profile.name);
-  const [password, setPassword] = useState('');
-  const [confirmPassword, setConfirmPassword] = useState('');
+  const [fields, setFields] = useState<ProfileValues>({ name: profile.name, password: '', confirmPassword: '' });
 
   useEffect(() => {
     dispatch(settingsActions.pageOpened());
@@ -39,7 +37,7 @@ function SettingsForm({ profile }: { profile: NameAndEmail }) {
 
   const onSubmit = (event: FormEvent) => {
     event.preventDefault();
-    dispatch(settingsActions.updateSubmitted({ name, password, confirmPassword }));
+    dispatch(settingsActions.updateSubmitted(fields));
   };
 
   const tone = state.failed ? 'error' : state.done ? 'success' : 'neutral';
@@ -51,30 +49,7 @@ function SettingsForm({ profile }: { profile: NameAndEmail }) {
       </header>
       <form className="form" onSubmit={onSubmit} noValidate>
         <TextField label={t.email} type="email" name="email" value={profile.email} readOnly disabled />
-        <TextField
-          label={t.name}
-          name="name"
-          autoComplete="nickname"
-          maxLength={LIMITS.name}
-          value={name}
-          onChange={(e) => setName(e.target.value)}
-        />
-        <TextField
-          label={t.password}
-          type="password"
-          name="password"
-          autoComplete="new-password"
-          value={password}
-          onChange={(e) => setPassword(e.target.value)}
-        />
-        <TextField
-          label={t.confirmPassword}
-          type="password"
-          name="confirmPassword"
-          autoComplete="new-password"
-          value={confirmPassword}
-          onChange={(e) => setConfirmPassword(e.target.value)}
-        />
+        <ProfileFields labels={t} values={fields} onChange={setFields} />
         <StatusLine text={state.message ? t.messages[state.message] : ''} tone={tone} testId="settings-status" />
         <Button type="submit" block busy={state.pending} disabled={state.done}>
           {t.submit}

@@ -4,6 +4,7 @@ import { useAppDispatch, useAppSelector } from '../../app/hooks';
 import { BackLink } from '../../components/BackLink';
 import { Button } from '../../components/Button';
 import { CenteredPage } from '../../components/CenteredPage';
+import { ProfileFields, type ProfileValues } from '../../components/ProfileFields';
 import { StatusLine } from '../../components/StatusLine';
 import { TextField } from '../../components/TextField';
 import { ko } from '../../i18n/ko';
@@ -25,9 +26,7 @@ export default function SignUpPage() {
   const state = useAppSelector(selectSignUp);
   const [email, setEmail] = useState('');
   const [code, setCode] = useState('');
-  const [name, setName] = useState('');
-  const [password, setPassword] = useState('');
-  const [confirmPassword, setConfirmPassword] = useState('');
+  const [fields, setFields] = useState<ProfileValues>({ name: '', password: '', confirmPassword: '' });
 
   useEffect(() => {
     dispatch(signUpActions.pageOpened());
@@ -47,7 +46,7 @@ export default function SignUpPage() {
   };
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    dispatch(signUpActions.formSubmitted({ name, password, confirmPassword }));
+    dispatch(signUpActions.formSubmitted(fields));
   };
 
   const status = statusOf(state);
@@ -102,31 +101,7 @@ export default function SignUpPage() {
       )}
 
       <form className="form" onSubmit={submit} noValidate>
-        <TextField
-          label={t.name}
-          name="name"
-          autoComplete="nickname"
-          maxLength={LIMITS.name}
-          value={name}
-          onChange={(e) => setName(e.target.value)}
-          hint={t.nameHint}
-        />
-        <TextField
-          label={t.password}
-          type="password"
-          name="password"
-          autoComplete="new-password"
-          value={password}
-          onChange={(e) => setPassword(e.target.value)}
-        />
-        <TextField
-          label={t.confirmPassword}
-          type="password"
-          name="confirmPassword"
-          autoComplete="new-password"
-          value={confirmPassword}
-          onChange={(e) => setConfirmPassword(e.target.value)}
-        />
+        <ProfileFields labels={t} nameHint={t.nameHint} values={fields} onChange={setFields} />
         <StatusLine text={status.text} tone={status.tone} testId="sign-up-status" />
         <Button type="submit" block busy={state.pending === 'signUp'} disabled={busy}>
           {t.submit}
