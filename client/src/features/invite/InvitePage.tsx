@@ -1,16 +1,14 @@
 // /add-user-to-chat?cri= (SPEC.md §2 invite): search people and add them to the room.
 import { useEffect } from 'react';
-import { Link, Navigate, useSearchParams } from 'react-router-dom';
+import { Navigate, useSearchParams } from 'react-router-dom';
 import { useAppDispatch, useAppSelector } from '../../app/hooks';
 import { paths } from '../../app/paths';
 import { Button } from '../../components/Button';
 import { ko } from '../../i18n/ko';
 import { createUidStore } from '../auth/uid';
-import { BackIcon, CheckIcon, SearchIcon } from '../room/icons';
+import { CheckIcon } from '../room/icons';
 import { chatRoomPath, roomIdFrom } from '../room/roomPaths';
-import '../room/chat.css';
-import { SearchBar } from '../userSearch/SearchBar';
-import { UserRow } from '../userSearch/UserRow';
+import { UserSearchScreen } from '../userSearch/UserSearchScreen';
 import { addRequested, inviteOpened, inviteSearchSubmitted, selectInvite } from './inviteSlice';
 
 export default function InvitePage() {
@@ -31,51 +29,32 @@ function Invite({ chatRoomId }: { chatRoomId: number }) {
   }, [dispatch, chatRoomId]);
 
   return (
-    <div className="screen-wrap">
-      <main className="screen">
-        <header className="screen__header">
-          <Link className="icon-btn" to={chatRoomPath(chatRoomId)} aria-label={ko.invite.back} title={ko.invite.back}>
-            <BackIcon />
-          </Link>
-          <h1 className="screen__title">{ko.invite.title}</h1>
-        </header>
-        <SearchBar
-          placeholder={ko.invite.placeholder}
-          buttonLabel={ko.invite.search}
-          busy={searching}
-          onSearch={(keyword) => dispatch(inviteSearchSubmitted({ chatRoomId, keyword }))}
-        />
-        <div className="screen__body">
-          {results.length === 0 ? (
-            <div className="empty-state">
-              <span className="empty-state__icon"><SearchIcon /></span>
-              <p>{ko.invite.emptyHint}</p>
-            </div>
-          ) : (
-            <ul className="user-rows">
-              {results.map((user) => (
-                <UserRow key={user.userId} user={user}>
-                  {user.isInChat ? (
-                    <span className="in-chat" data-testid="in-chat">
-                      <CheckIcon />
-                      {ko.invite.inChat}
-                    </span>
-                  ) : (
-                    <Button
-                      variant="secondary"
-                      className="user-row__action"
-                      busy={adding === user.userId}
-                      onClick={() => dispatch(addRequested({ chatRoomId, userId: user.userId }))}
-                    >
-                      {ko.invite.add}
-                    </Button>
-                  )}
-                </UserRow>
-              ))}
-            </ul>
-          )}
-        </div>
-      </main>
-    </div>
+    <UserSearchScreen
+      back={{ to: chatRoomPath(chatRoomId), label: ko.invite.back }}
+      title={ko.invite.title}
+      placeholder={ko.invite.placeholder}
+      searchLabel={ko.invite.search}
+      searching={searching}
+      onSearch={(keyword) => dispatch(inviteSearchSubmitted({ chatRoomId, keyword }))}
+      emptyHint={ko.invite.emptyHint}
+      results={results}
+      renderAction={(user) =>
+        user.isInChat ? (
+          <span className="in-chat" data-testid="in-chat">
+            <CheckIcon />
+            {ko.invite.inChat}
+          </span>
+        ) : (
+          <Button
+            variant="secondary"
+            className="user-row__action"
+            busy={adding === user.userId}
+            onClick={() => dispatch(addRequested({ chatRoomId, userId: user.userId }))}
+          >
+            {ko.invite.add}
+          </Button>
+        )
+      }
+    />
   );
 }

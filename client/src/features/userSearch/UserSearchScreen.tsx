@@ -1,0 +1,55 @@
+// The screen both people searches share (SPEC.md §2 user search and invite): a back link and a
+// title, the search box, then a hint until something is found, or the users found, each with
+// what this screen lets you do with them.
+import type { ReactNode } from 'react';
+import { Link } from 'react-router-dom';
+import type { UserSummary } from '../../../../common/api';
+import { BackIcon, SearchIcon } from '../room/icons';
+import '../room/chat.css';
+import { SearchBar } from './SearchBar';
+import { UserRow } from './UserRow';
+
+export interface UserSearchScreenProps<U extends UserSummary> {
+  back: { to: string; label: string };
+  title: string;
+  placeholder: string;
+  searchLabel: string;
+  searching: boolean;
+  onSearch(keyword: string): void;
+  emptyHint: string;
+  results: readonly U[];
+  renderAction(user: U): ReactNode;
+}
+
+export function UserSearchScreen<U extends UserSummary>(props: UserSearchScreenProps<U>) {
+  const { back, title, results, renderAction } = props;
+  return (
+    <div className="screen-wrap">
+      <main className="screen">
+        <header className="screen__header">
+          <Link className="icon-btn" to={back.to} aria-label={back.label} title={back.label}>
+            <BackIcon />
+          </Link>
+          <h1 className="screen__title">{title}</h1>
+        </header>
+        <SearchBar placeholder={props.placeholder} buttonLabel={props.searchLabel} busy={props.searching} onSearch={props.onSearch} />
+        <div className="screen__body">
+          {results.length === 0 ? (
+            <div className="empty-state">
+              <span className="empty-state__icon"><SearchIcon /></span>
+              <p>{props.emptyHint}</p>
+            </div>
+          ) : (
+            <ul className="user-rows">
+              {results.map((user) => (
+                <UserRow key={user.userId} user={user}>
+                  {renderAction(user)}
+                </UserRow>
+              ))}
+            </ul>
+          )}
+        </div>
+      </main>
+    </div>
+  );
+}
