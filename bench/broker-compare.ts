@@ -33,6 +33,7 @@ const BODY = 'x'.repeat(Number(args['body-bytes']));
 const WINDOW = 20;
 const TOPIC = '/topic/bench.compare';
 const GOAL_RATIO = 3;
+const HEARTBEAT_MS = 10_000;
 
 const log = (line: string) => process.stderr.write(`[broker-compare] ${line}\n`);
 
@@ -83,7 +84,9 @@ async function stompSocket(t: Target, subscribe: boolean, counter: Counter | nul
     ws.once('open', resolve);
     ws.once('error', reject);
   });
-  ws.send(`CONNECT\naccept-version:1.2\nheart-beat:0,0\n${t.connectHeaders}\n\0`);
+  // Silent subscribers would be closed by Web-STOMP's 60 s idle timeout mid-run: promise
+  // heart-beats and send them (every socket gets one EOL each HEARTBEAT_MS).
+  ws.send(`CONNECT\naccept-version:1.2\nheart-beat:${HEARTBEAT_MS},0\n${t.connectHeaders}\n\0`);
   const connected = await nextFrame(ws);
   if (!connected.startsWith('CONNECTED')) throw new Error(`${t.name}: CONNECT refused: ${connected}`);
   if (subscribe) {
@@ -115,11 +118,17 @@ class Rig {
     private readonly publisher: WebSocket,
   ) {}
 
+  private heartbeat: NodeJS.Timeout | null = null;
+
   static async open(target: Target): Promise<Rig> {
     const counter = new Counter();
     const subscribers = await inBatches(SUBSCRIBERS, 100, () => stompSocket(target, true, counter));
     const publisher = await stompSocket(target, false, null);
-    return new Rig(target, counter, subscribers, publisher);
+    const rig = new Rig(target, counter, subscribers, publisher);
+    rig.heartbeat = setInterval(() => {
+      for (const ws of [...subscribers, publisher]) if (ws.readyState === WebSocket.OPEN) ws.send('\n');
+    }, HEARTBEAT_MS);
+    return rig;
   }
 
   async measure(messages: number): Promise<Measured> {
@@ -141,6 +150,7 @@ class Rig {
   }
 
   close(): void {
+    if (this.heartbeat) clearInterval(this.heartbeat);
     for (const ws of [...this.subscribers, this.publisher]) ws.terminate();
   }
 }
@@ -227,7 +237,7 @@ async function main(): Promise<void> {
         },
       ],
       notes: [
-        `Same client for both: ${SUBSCRIBERS} raw WebSocket STOMP subscribers on ${TOPIC} and one publisher of ${BODY.length}-byte bodies, at most ${WINDOW} messages in flight; best of ${ROUNDS} alternating rounds of ${MESSAGES} messages after a warm-up.`,
+        `Same client for both: ${SUBSCRIBERS} raw WebSocket STOMP subscribers on ${TOPIC} and one publisher of ${BODY.length}-byte bodies, at most ${WINDOW} messages in flight, every socket sending a heart-beat each ${HEARTBEAT_MS / 1000} s; best of ${ROUNDS} alternating rounds of ${MESSAGES} messages after a warm-up.`,
         `CPU is the broker process's user + system time from /proc, minus its idle rate measured just before (our core ${(ourIdle / 1e4).toFixed(1)}%, RabbitMQ ${(rabbitIdle / 1e4).toFixed(1)}% of a core).`,
         pinned
           ? 'Cores: our core pinned to core 0, the clients to core 1; RabbitMQ (a shared system service) left unpinned, so it could use both.'
