@@ -1,10 +1,11 @@
-// Fake services for tests: an HTTP double answering by "METHOD path", an in-memory uid,
-// recorders for navigation, redirects, alerts and logged errors, and STOMP/RTC that stay idle.
-// Use with createAppStore.
+// Fake services for tests: an HTTP double answering by "METHOD path", a STOMP connection the
+// test drives, an in-memory uid, recorders for navigation, redirects, alerts and logged errors,
+// and an RTC service that refuses. Use createFakeServices with createAppStore; the feature test
+// stores (chatFakes, callFakes) build their saga context from the same FakeHttp and FakeStomp.
 import { HttpError, NetworkError, type HttpClient, type Query } from '../services/http';
 import type { UidStore } from '../features/auth/uid';
 import type { RtcService } from '../services/rtc';
-import type { StompService } from '../services/stomp';
+import type { StompService, SubscriptionHandlers } from '../services/stomp';
 import type { NavigateOptions, Services } from './services';
 
 export interface RecordedRequest {
@@ -21,20 +22,98 @@ export function httpError(status: number, message = 'refused'): HttpError {
   return new HttpError(status, { error: 'test', message });
 }
 
+/** For a route: the server refuses with this status. */
+export function refuse(status: number): never {
+  throw httpError(status, `refused with ${status}`);
+}
+
 export function networkError(): NetworkError {
   return new NetworkError(new TypeError('Failed to fetch'));
 }
 
-/** A STOMP service that never connects: for tests of screens that do not use it. */
-export function inertStomp(): StompService {
-  return {
-    subscribe: () => () => undefined,
-    publish: () => false,
-    isConnected: () => false,
-    onConnectionChange: () => () => undefined,
-    activate: () => undefined,
-    deactivate: async () => undefined,
-  };
+/** Answers "METHOD path" from a table the test can change as it goes; records every request. */
+export class FakeHttp implements HttpClient {
+  readonly requests: RecordedRequest[] = [];
+  private readonly table: Map<string, FakeRoute>;
+
+  constructor(routes: Record<string, FakeRoute> = {}) {
+    this.table = new Map(Object.entries(routes));
+  }
+
+  /** Replaces or adds the answer for "METHOD path". */
+  route(key: string, answer: FakeRoute): void {
+    this.table.set(key, answer);
+  }
+  requested(method: string, path: string): RecordedRequest[] {
+    return this.requests.filter((r) => r.method === method && r.path === path);
+  }
+  private async answer<T>(request: RecordedRequest): Promise<T> {
+    this.requests.push(request);
+    const route = this.table.get(`${request.method} ${request.path}`);
+    if (!route) throw new Error(`fake http has no answer for ${request.method} ${request.path}`);
+    return (await route(request)) as T;
+  }
+  get<T>(path: string, query?: Query) { return this.answer<T>({ method: 'GET', path, query }); }
+  post<T>(path: string, body?: unknown) { return this.answer<T>({ method: 'POST', path, body }); }
+  patch<T>(path: string, body?: unknown) { return this.answer<T>({ method: 'PATCH', path, body }); }
+  delete<T>(path: string, query?: Query) { return this.answer<T>({ method: 'DELETE', path, query }); }
+}
+
+/**
+ * A STOMP connection the test drives: down until connect(), then drop and connect again;
+ * deliver() plays the server. Left alone it never connects, for screens that do not use it.
+ */
+export class FakeStomp implements StompService {
+  readonly subscriptions = new Map<string, SubscriptionHandlers>();
+  readonly published: Array<{ destination: string; payload: unknown }> = [];
+  readonly unsubscribed: string[] = [];
+  private connected = false;
+  private readonly listeners = new Set<(connected: boolean) => void>();
+  deactivations = 0;
+
+  subscribe(destination: string, handlers: SubscriptionHandlers): () => void {
+    this.subscriptions.set(destination, handlers);
+    if (this.connected) queueMicrotask(() => handlers.active?.());
+    return () => {
+      if (this.subscriptions.get(destination) !== handlers) return;
+      this.subscriptions.delete(destination);
+      this.unsubscribed.push(destination);
+    };
+  }
+  publish(destination: string, payload: unknown): boolean {
+    if (!this.connected) return false;
+    this.published.push({ destination, payload });
+    return true;
+  }
+  isConnected = () => this.connected;
+  onConnectionChange(listener: (connected: boolean) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+  activate() {}
+  async deactivate() {
+    this.deactivations += 1;
+  }
+
+  /** The connection comes up (again): listeners hear it and every subscription is confirmed. */
+  connect(): void {
+    this.connected = true;
+    this.listeners.forEach((l) => l(true));
+    this.subscriptions.forEach((h) => h.active?.());
+  }
+  drop(): void {
+    this.connected = false;
+    this.listeners.forEach((l) => l(false));
+  }
+  /** The server delivers a message on a destination the saga subscribed to. */
+  deliver(destination: string, body: unknown): void {
+    const handlers = this.subscriptions.get(destination);
+    if (!handlers) throw new Error(`nobody subscribed to ${destination}`);
+    handlers.message(body);
+  }
+  sentTo(destination: string): unknown[] {
+    return this.published.filter((p) => p.destination === destination).map((p) => p.payload);
+  }
 }
 
 /** An RTC service without a microphone: for tests that make no call. */
@@ -58,23 +137,8 @@ export interface FakeServices extends Services {
 }
 
 export function createFakeServices(routes: Record<string, FakeRoute> = {}, initialUid: number | null = null): FakeServices {
-  const table = new Map(Object.entries(routes));
-  const requests: RecordedRequest[] = [];
+  const http = new FakeHttp(routes);
   let uid = initialUid;
-
-  const answer = async (request: RecordedRequest): Promise<never> => {
-    requests.push(request);
-    const route = table.get(`${request.method} ${request.path}`);
-    if (!route) throw new Error(`fake http has no answer for ${request.method} ${request.path}`);
-    return (await route(request)) as never;
-  };
-
-  const http: HttpClient = {
-    get: (path, query) => answer({ method: 'GET', path, query }),
-    post: (path, body) => answer({ method: 'POST', path, body }),
-    patch: (path, body) => answer({ method: 'PATCH', path, body }),
-    delete: (path, query) => answer({ method: 'DELETE', path, query }),
-  };
 
   const uidStore: UidStore = {
     read: () => uid,
@@ -89,13 +153,13 @@ export function createFakeServices(routes: Record<string, FakeRoute> = {}, initi
   const services: FakeServices = {
     http,
     uid: uidStore,
-    requests,
+    requests: http.requests,
     navigations: [],
     redirects: [],
     errors: [],
     alerts: [],
-    stomp: inertStomp(),
-    callStomp: inertStomp(),
+    stomp: new FakeStomp(),
+    callStomp: new FakeStomp(),
     rtc: inertRtc(),
     navigate: (to, options) => {
       services.navigations.push({ to, options });
@@ -109,20 +173,23 @@ export function createFakeServices(routes: Record<string, FakeRoute> = {}, initi
     alert: (message) => {
       services.alerts.push(message);
     },
-    route: (key, route) => {
-      table.set(key, route);
-    },
+    route: (key, route) => http.route(key, route),
   };
   return services;
 }
 
-/** Resolves once `condition` holds; rejects with `what` after a generous wait. */
+/** Resolves once `condition` holds; rejects with `what` after a generous wait (that only a broken saga needs). */
 export async function eventually(condition: () => boolean, what: string, timeoutMs = 10_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!condition()) {
     if (Date.now() > deadline) throw new Error(`timed out waiting for: ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
+    await new Promise((resolve) => setTimeout(resolve, 5));
   }
+}
+
+/** Lets every pending promise and saga step run. */
+export async function settle(): Promise<void> {
+  for (let i = 0; i < 5; i += 1) await new Promise((resolve) => setTimeout(resolve, 0));
 }
 
 /** A promise with its resolve and reject exposed: holds a fake request open. */

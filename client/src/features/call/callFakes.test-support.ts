@@ -1,42 +1,12 @@
-// Fakes for the call saga's services (STOMP, RTC, browser) and a store that runs the real call
-// saga and reducer with them. Used only by the call tests.
+// Fakes for the call saga's RTC service and a store that runs the real call saga and reducer
+// with them and the shared HTTP and STOMP fakes (app/fakeServices.ts). Used only by the call tests.
 import { configureStore } from '@reduxjs/toolkit';
 import createSagaMiddleware from 'redux-saga';
-import type { HttpClient } from '../../services/http';
+import { api } from '../../../../common/api';
+import { FakeHttp, FakeStomp } from '../../app/fakeServices';
 import type { Microphone, Peer, PeerEvent, RtcService } from '../../services/rtc';
-import type { StompService, SubscriptionHandlers } from '../../services/stomp';
 import { callSaga } from './callSaga';
 import { callReducer } from './callSlice';
-
-export class FakeStomp implements StompService {
-  readonly subscriptions = new Map<string, SubscriptionHandlers>();
-  readonly published: Array<{ destination: string; payload: unknown }> = [];
-
-  subscribe(destination: string, handlers: SubscriptionHandlers): () => void {
-    this.subscriptions.set(destination, handlers);
-    return () => {
-      if (this.subscriptions.get(destination) === handlers) this.subscriptions.delete(destination);
-    };
-  }
-  publish(destination: string, payload: unknown): boolean {
-    this.published.push({ destination, payload });
-    return true;
-  }
-  isConnected = () => true;
-  onConnectionChange = () => () => undefined;
-  activate() {}
-  async deactivate() {}
-
-  /** The server delivers a message on a destination the saga subscribed to. */
-  deliver(destination: string, body: unknown): void {
-    const handlers = this.subscriptions.get(destination);
-    if (!handlers) throw new Error(`nobody subscribed to ${destination}`);
-    handlers.message(body);
-  }
-  sentTo(destination: string): unknown[] {
-    return this.published.filter((p) => p.destination === destination).map((p) => p.payload);
-  }
-}
 
 export class FakeMicrophone implements Microphone {
   stopped = false;
@@ -109,22 +79,10 @@ export class FakeRtc implements RtcService {
   }
 }
 
-export function fakeHttp(routes: Record<string, (query?: Record<string, unknown>) => unknown>): HttpClient & { requests: string[] } {
-  const requests: string[] = [];
-  const get = async <T,>(path: string, query?: Record<string, unknown>): Promise<T> => {
-    requests.push(path);
-    const route = routes[path];
-    if (!route) throw new Error(`no route for ${path}`);
-    return (await route(query)) as T;
-  };
-  const refuse = async <T,>(): Promise<T> => {
-    throw new Error('not used by calls');
-  };
-  return { requests, get, post: refuse, patch: refuse, delete: refuse };
-}
-
-export function createCallTestStore(http = fakeHttp({ '/api/call/ice-servers': () => [{ urls: 'stun:127.0.0.1:3478' }] })) {
+export function createCallTestStore(http = new FakeHttp({ [`GET ${api.iceServers}`]: () => [{ urls: 'stun:127.0.0.1:3478' }] })) {
+  // The call listener's connection is up from the start: these tests are about the call, not reconnecting.
   const stomp = new FakeStomp();
+  stomp.connect();
   const rtc = new FakeRtc();
   const alerts: string[] = [];
   const navigations: string[] = [];
@@ -145,18 +103,4 @@ export function createCallTestStore(http = fakeHttp({ '/api/call/ice-servers': (
   });
   const task = sagaMiddleware.run(callSaga);
   return { store, stomp, rtc, http, alerts, navigations, errors, stop: () => task.cancel() };
-}
-
-/** Resolves once the condition holds; the generous limit only matters when the saga is broken. */
-export async function eventually(condition: () => boolean, what: string, limitMs = 10000): Promise<void> {
-  const started = Date.now();
-  while (!condition()) {
-    if (Date.now() - started > limitMs) throw new Error(`never happened: ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  }
-}
-
-/** Lets every pending promise and saga step run. */
-export async function settle(): Promise<void> {
-  for (let i = 0; i < 5; i += 1) await new Promise((resolve) => setTimeout(resolve, 0));
 }

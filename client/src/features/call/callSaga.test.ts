@@ -1,7 +1,9 @@
 import { expect } from 'chai';
+import { api } from '../../../../common/api';
 import { app, queues } from '../../../../common/destinations';
+import { eventually, FakeHttp, settle } from '../../app/fakeServices';
 import { ko } from '../../i18n/ko';
-import { createCallTestStore, eventually, fakeHttp, settle } from './callFakes.test-support';
+import { createCallTestStore } from './callFakes.test-support';
 import { callActions } from './callSlice';
 
 const ME = 1;
@@ -56,7 +58,7 @@ describe('call saga', () => {
 
     it('creates and sends the offer only after the peer accepts, with ICE servers from the server', async () => {
       await callKimUntilOffer(h);
-      expect(h.http.requests).to.include('/api/call/ice-servers');
+      expect(h.http.requests.map((r) => r.path)).to.include('/api/call/ice-servers');
       expect(h.rtc.peers[0].iceServers).to.deep.equal([{ urls: 'stun:127.0.0.1:3478' }]);
       expect(h.stomp.sentTo(app.callOffer)).to.deep.equal([{ targetUserId: KIM.userId, sdp: { type: 'offer', sdp: 'v=0 fake-offer' } }]);
       expect(phase(h)).to.equal('connecting');
@@ -275,7 +277,7 @@ describe('call saga', () => {
     it('lists the users the server finds for the trimmed keyword', async () => {
       const queries: unknown[] = [];
       const users = [{ userId: 2, name: 'Kim', email: 'kim@example.com' }];
-      const s = createCallTestStore(fakeHttp({ '/api/user/search': (q) => (queries.push(q), users) }));
+      const s = createCallTestStore(new FakeHttp({ [`GET ${api.userSearch}`]: (r) => (queries.push(r.query), users) }));
       try {
         s.store.dispatch(callActions.searchRequested(' Kim '));
         await eventually(() => s.store.getState().call.searchResults !== null, 'results set');

@@ -2,7 +2,8 @@ import { expect } from 'chai';
 import sinon from 'sinon';
 import { api, type ChatHistoryResponse, type ChatMessage, type UserSummary } from '../../../../common/api';
 import { app, topics } from '../../../../common/destinations';
-import { createChatTestStore, eventually, FakeHttp, refuse, settle, type Request } from './chatFakes.test-support';
+import { eventually, FakeHttp, refuse, settle, type RecordedRequest } from '../../app/fakeServices';
+import { createChatTestStore } from './chatFakes.test-support';
 import {
   leaveConfirmed,
   messageSubmitted,
@@ -42,7 +43,7 @@ class RoomServer {
     for (let id = 1; id <= count; id += 1) this.messages.push(message(id));
   }
 
-  history = (request: Request): ChatHistoryResponse => {
+  history = (request: RecordedRequest): ChatHistoryResponse => {
     const query = request.query ?? {};
     const newestFirst = [...this.messages].reverse();
     const slice = query.beforeId !== undefined
@@ -57,7 +58,7 @@ class RoomServer {
   }
 }
 
-function open(count: number, routes: Record<string, (r: Request) => unknown> = {}) {
+function open(count: number, routes: Record<string, (r: RecordedRequest) => unknown> = {}) {
   const server = new RoomServer(count);
   const http = new FakeHttp({ [`GET ${api.chatHistory}`]: server.history, ...routes });
   const h = createChatTestStore(http, ME.userId);
