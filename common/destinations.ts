@@ -27,7 +27,6 @@ export const app = {
   callIceCandidate: '/app/call/ice-candidate',
   callHangup: '/app/call/hangup',
 } as const;
-export type AppDestination = (typeof app)[keyof typeof app];
 
 const ID = '([1-9][0-9]{0,15})';
 export const patterns = {

@@ -189,5 +189,3 @@ export const ko = {
     addFailed: 'Failed to add user. Please try again.',
   },
 } as const;
-
-export type Ko = typeof ko;

@@ -78,7 +78,5 @@ interface WithCall {
 
 export const selectCall = (state: WithCall) => state.call;
 export const selectCallPhase = (state: WithCall) => state.call.phase;
-export const selectCallPeer = (state: WithCall) => state.call.peer;
-export const selectCallElapsed = (state: WithCall) => state.call.elapsedSeconds;
 export const selectIsCallActive = (state: WithCall) => isCallActive(state.call.phase);
 export const selectCallSearchResults = (state: WithCall) => state.call.searchResults;

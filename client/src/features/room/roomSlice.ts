@@ -3,7 +3,7 @@
 // and the e-mail notification button.
 import { createSlice, type PayloadAction } from '@reduxjs/toolkit';
 import type { ChatHistoryResponse, ChatMessage, UserSummary } from '../../../../common/api';
-import { applyToParticipants, isSystemMessage, mergeMessages, oldestMessageId, unconfirmed, type PendingMessage } from './messages';
+import { applyToParticipants, isSystemMessage, mergeMessages, newestMessageId, oldestMessageId, unconfirmed, type PendingMessage } from './messages';
 
 export type RoomStatus = 'idle' | 'loading' | 'ready';
 /** connecting: never subscribed yet in this visit; live: subscribed; lost: was live, reconnecting. */
@@ -162,7 +162,6 @@ export const roomReducer = roomSlice.reducer;
 type WithRoom = { room: RoomState };
 export const selectRoom = (state: WithRoom) => state.room;
 export const selectOldestMessageId = (state: WithRoom) => oldestMessageId(state.room.messages);
-export const selectNewestMessageId = (state: WithRoom) =>
-  state.room.messages.length ? state.room.messages[state.room.messages.length - 1].messageId : null;
+export const selectNewestMessageId = (state: WithRoom) => newestMessageId(state.room.messages);
 export const selectPending = (state: WithRoom) => state.room.pending;
 export const selectRoomActive = (state: WithRoom) => state.room.active;
