@@ -8,6 +8,7 @@ import { ko } from '../../i18n/ko';
 import { createUidStore } from '../auth/uid';
 import { CheckIcon } from '../room/icons';
 import { chatRoomPath, roomIdFrom } from '../room/roomPaths';
+import '../room/chat.css';
 import { UserSearchScreen } from '../userSearch/UserSearchScreen';
 import { addRequested, inviteOpened, inviteSearchSubmitted, selectInvite } from './inviteSlice';
 

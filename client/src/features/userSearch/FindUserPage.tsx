@@ -5,6 +5,7 @@ import { paths } from '../../app/paths';
 import { Button } from '../../components/Button';
 import { ko } from '../../i18n/ko';
 import { createUidStore } from '../auth/uid';
+import '../room/chat.css';
 import { UserSearchScreen } from './UserSearchScreen';
 import { selectUserSearch, startChatRequested, userSearchOpened, userSearchSubmitted } from './userSearchSlice';
 

@@ -1,11 +1,11 @@
 // The screen both people searches share (SPEC.md §2 user search and invite): a back link and a
 // title, the search box, then a hint until something is found, or the users found, each with
-// what this screen lets you do with them.
+// what this screen lets you do with them. The pages import the stylesheet (chat.css), so this
+// renders in the node tests too.
 import type { ReactNode } from 'react';
 import { Link } from 'react-router-dom';
 import type { UserSummary } from '../../../../common/api';
 import { BackIcon, SearchIcon } from '../room/icons';
-import '../room/chat.css';
 import { SearchBar } from './SearchBar';
 import { UserRow } from './UserRow';
 
