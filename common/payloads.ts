@@ -1,6 +1,7 @@
 // STOMP payload types (SPEC.md §3, §7) and their runtime decoders. A decoder returns the typed
 // payload or throws PayloadError with a message fit for a STOMP ERROR frame.
 import type { ChatMessage } from './api';
+import { toPositiveId } from './rules';
 
 export class PayloadError extends Error {}
 
@@ -21,11 +22,8 @@ function object(body: string): Json {
 
 /** A positive integer id; numeric strings are accepted because older clients send them. */
 function id(o: Json, key: string): number {
-  const raw = o[key];
-  const n = typeof raw === 'string' && /^[0-9]{1,16}$/.test(raw) ? Number(raw) : raw;
-  if (typeof n !== 'number' || !Number.isSafeInteger(n) || n <= 0) {
-    throw new PayloadError(`${key} must be a positive integer`);
-  }
+  const n = toPositiveId(o[key]);
+  if (n === null) throw new PayloadError(`${key} must be a positive integer`);
   return n;
 }
 

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { isSearchableKeyword, isSendableMessage, isValidEmail, isValidName, isValidRoomName } from './rules';
+import { isSearchableKeyword, isSendableMessage, isValidEmail, isValidName, isValidRoomName, toPositiveId } from './rules';
 
 describe('validation rules (SPEC.md §5)', () => {
   it('accepts names that start with a letter or - . \' and continue with letters, spaces or - . \'', () => {
@@ -33,5 +33,12 @@ describe('validation rules (SPEC.md §5)', () => {
     expect(isValidRoomName('  ')).to.equal(false);
     expect(isValidRoomName('a'.repeat(50))).to.equal(true);
     expect(isValidRoomName('a'.repeat(51))).to.equal(false);
+  });
+  it('reads a positive integer id from a number or a numeric string, and nothing else', () => {
+    expect(toPositiveId(7)).to.equal(7);
+    expect(toPositiveId('42')).to.equal(42);
+    for (const bad of [0, -1, 1.5, '0', '', ' 7', '7a', '-3', '12345678901234567', Number.MAX_SAFE_INTEGER + 1, null, undefined, {}]) {
+      expect(toPositiveId(bad), String(bad)).to.equal(null);
+    }
   });
 });

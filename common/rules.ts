@@ -35,6 +35,15 @@ export function isValidEmail(email: string): boolean {
   return email.length <= LIMITS.email && EMAIL_PATTERN.test(email);
 }
 
+/**
+ * A positive integer id as the wire carries it: a number, or a numeric string (query strings are
+ * always strings, and older clients send ids as strings). Null when it is not one.
+ */
+export function toPositiveId(raw: unknown): number | null {
+  const n = typeof raw === 'string' && /^[0-9]{1,16}$/.test(raw) ? Number(raw) : raw;
+  return typeof n === 'number' && Number.isSafeInteger(n) && n > 0 ? n : null;
+}
+
 export function normalizeEmail(email: string): string {
   return email.trim().toLowerCase();
 }

@@ -4,6 +4,7 @@
 // No I/O here: the saga asks, these functions answer.
 import type { CallSignal } from '../../../../common/destinations';
 import type { CallEvent } from '../../../../common/payloads';
+import { toPositiveId } from '../../../../common/rules';
 
 /** Where this user's call stands. `outgoing`: initiated, waiting for the peer's answer. */
 export type CallPhase = 'idle' | 'outgoing' | 'incoming' | 'connecting' | 'connected';
@@ -108,7 +109,7 @@ export function decideSignal(phase: CallPhase, peerUserId: number | null, signal
 export function toCallEvent(body: unknown): CallEvent | null {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) return null;
   const o = body as Record<string, unknown>;
-  const userId = typeof o.userId === 'string' && /^[0-9]{1,16}$/.test(o.userId) ? Number(o.userId) : o.userId;
-  if (typeof userId !== 'number' || !Number.isSafeInteger(userId) || userId <= 0) return null;
+  const userId = toPositiveId(o.userId);
+  if (userId === null) return null;
   return { ...(o as Omit<CallEvent, 'userId'>), userId, name: typeof o.name === 'string' ? o.name : undefined };
 }

@@ -1,11 +1,12 @@
 // Reading ids and strings out of query strings and JSON bodies, answering 400 when absent or
 // malformed. Ids may come as numbers or numeric strings (query strings are always strings).
+import { toPositiveId } from '../../../../common/rules';
 import { badRequest } from '../../transport/errors';
 import type { RequestContext } from '../../transport/http';
 
 export function idValue(raw: unknown, name: string): number {
-  const n = typeof raw === 'string' && /^[0-9]{1,16}$/.test(raw) ? Number(raw) : raw;
-  if (typeof n !== 'number' || !Number.isSafeInteger(n) || n <= 0) throw badRequest(`${name} must be a positive integer`);
+  const n = toPositiveId(raw);
+  if (n === null) throw badRequest(`${name} must be a positive integer`);
   return n;
 }
 
