@@ -1,21 +1,13 @@
 import { expect } from 'chai';
-import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
-import { Provider } from 'react-redux';
-import { createMemoryRouter, RouterProvider } from 'react-router-dom';
+import { cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
 import { api } from '../../../../common/api';
-import { createAppStore } from '../../app/store';
 import { createFakeServices, httpError } from '../../app/fakeServices';
+import { renderApp } from '../../app/renderApp.test-support';
 import LoginPage from './LoginPage';
 
 function renderLogin(initialPath = '/login', routes: Parameters<typeof createFakeServices>[0] = {}) {
   const services = createFakeServices(routes, 5);
-  const store = createAppStore(services);
-  const router = createMemoryRouter([{ path: '/login', element: <LoginPage /> }], { initialEntries: [initialPath] });
-  render(
-    <Provider store={store}>
-      <RouterProvider router={router} />
-    </Provider>,
-  );
+  const { store } = renderApp(services, [{ path: '/login', element: <LoginPage /> }], initialPath);
   return { services, store };
 }
 

@@ -1,26 +1,19 @@
 import { expect } from 'chai';
-import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
-import { Provider } from 'react-redux';
-import { createMemoryRouter, RouterProvider } from 'react-router-dom';
+import { cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
 import { api } from '../../../../common/api';
-import { createAppStore } from '../../app/store';
 import { createFakeServices, eventually, httpError, type FakeRoute } from '../../app/fakeServices';
+import { renderApp } from '../../app/renderApp.test-support';
 import SettingsPage from './SettingsPage';
 
 function renderSettings(state: unknown, patch: FakeRoute = () => ({ status: 'success' })) {
   const services = createFakeServices({ [`PATCH ${api.userInfo}`]: patch });
-  const store = createAppStore(services);
-  const router = createMemoryRouter(
+  const { router } = renderApp(
+    services,
     [
       { path: '/user-settings', element: <SettingsPage /> },
       { path: '/chat-list', element: <p>chat list</p> },
     ],
-    { initialEntries: [{ pathname: '/user-settings', state }] },
-  );
-  render(
-    <Provider store={store}>
-      <RouterProvider router={router} />
-    </Provider>,
+    { pathname: '/user-settings', state },
   );
   return { services, router };
 }

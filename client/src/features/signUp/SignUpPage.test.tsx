@@ -1,21 +1,13 @@
 import { expect } from 'chai';
-import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
-import { Provider } from 'react-redux';
-import { createMemoryRouter, RouterProvider } from 'react-router-dom';
+import { cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
 import { api } from '../../../../common/api';
-import { createAppStore } from '../../app/store';
 import { createFakeServices } from '../../app/fakeServices';
+import { renderApp } from '../../app/renderApp.test-support';
 import SignUpPage from './SignUpPage';
 
 function renderSignUp() {
   const services = createFakeServices({ [`POST ${api.verificationSend}`]: () => ({}), [`POST ${api.verificationVerify}`]: () => ({}) });
-  const store = createAppStore(services);
-  const router = createMemoryRouter([{ path: '/sign-up', element: <SignUpPage /> }], { initialEntries: ['/sign-up'] });
-  render(
-    <Provider store={store}>
-      <RouterProvider router={router} />
-    </Provider>,
-  );
+  renderApp(services, [{ path: '/sign-up', element: <SignUpPage /> }], '/sign-up');
   return { services };
 }
 
