@@ -5,14 +5,15 @@
 // per connection (sub-0, sub-1, …), so subscribers are grouped by (destination, subscription id).
 // A frame is serialised once per group and handed to uWS `publish` on the group's topic; uWS
 // then writes the same bytes to every socket of the group in C++.
-// A group of one (a user's own queues and refresh topic) is sent to directly instead: a uWS
-// topic per user would cost memory on every idle session for no CPU saved.
+// A destination with one subscribing session (a user's own queues and refresh topic) maps to that
+// session itself and is sent to directly: a uWS topic, or even a Group object, per user would cost
+// memory on every idle session for no CPU saved.
 import type { Logger } from '../log';
 import type { Publisher, StompPrincipal } from './api';
 import { escapeHeader } from './frame';
 import { MultiMap } from './multimap';
 import type { StompRouter } from './router';
-import { CLOSE, type SessionHost, type StompSession, type Subscription } from './session';
+import { CLOSE, StompSession, type SessionHost } from './session';
 
 export interface BrokerOptions {
   router: StompRouter;
@@ -40,16 +41,33 @@ interface Group {
   solo: StompSession | null;
 }
 
-function findGroup(held: Group | Group[] | undefined, escapedId: string, raw: boolean): Group | undefined {
-  if (held === undefined) return undefined;
+/**
+ * A destination's subscribers: one session alone (each of its subscriptions to the destination,
+ * usually one, is sent to directly), or groups by subscription id once a second session joins.
+ */
+type Held = StompSession | Group | Group[];
+
+function findGroup(held: Group | Group[], escapedId: string, raw: boolean): Group | undefined {
   if (!Array.isArray(held)) return held.escapedId === escapedId && held.raw === raw ? held : undefined;
   return held.find((g) => g.escapedId === escapedId && g.raw === raw);
 }
 
 /** Headers of 1.0 sessions are not escaped, so their frames differ: a group per mode. */
-function groupKey(session: StompSession, sub: Subscription): [escapedId: string, raw: boolean] {
+function groupKey(session: StompSession, id: string): [escapedId: string, raw: boolean] {
   const raw = session.version === '1.0';
-  return [raw ? sub.id : escapeHeader(sub.id), raw];
+  return [raw ? id : escapeHeader(id), raw];
+}
+
+/** The groups of a destination held by one session alone: one lone-member group per subscription. */
+function soloGroups(session: StompSession, destination: string): Group | Group[] {
+  const groups: Group[] = [];
+  const subs = session.subscriptions ?? [];
+  for (let i = 0; i < subs.length; i += 2) {
+    if (subs[i + 1] !== destination) continue;
+    const [escapedId, raw] = groupKey(session, subs[i]);
+    groups.push({ topic: null, escapedId, raw, members: 1, solo: session });
+  }
+  return groups.length === 1 ? groups[0] : groups;
 }
 
 /** The uWS topic shared by every subscriber with the same destination and subscription id. */
@@ -69,8 +87,8 @@ export class Broker implements Publisher, SessionHost {
   private readonly all = new Set<StompSession>();
   private readonly byUser = new MultiMap<number, StompSession>();
   private readonly byAuthSession = new MultiMap<string, StompSession>();
-  /** Destination → its groups (one, or several when clients use different subscription ids). */
-  private readonly groups = new Map<string, Group | Group[]>();
+  /** Destination → its only session, or its groups (several when clients use different subscription ids). */
+  private readonly groups = new Map<string, Held>();
   private readonly disconnectListeners: Array<(user: StompPrincipal, remaining: number) => void> = [];
   private readonly timers: NodeJS.Timeout[] = [];
   private nextMessageId = 0;
@@ -107,7 +125,8 @@ export class Broker implements Publisher, SessionHost {
   /** The WebSocket closed, for whatever reason. */
   closed(session: StompSession): void {
     const wasConnected = this.byUser.has(session.principal.userId, session);
-    for (const sub of session.subscriptions?.values() ?? []) this.leaveGroup(session, sub, false);
+    const subs = session.subscriptions ?? [];
+    for (let i = 0; i < subs.length; i += 2) this.leaveGroup(session, subs[i], subs[i + 1], true);
     session.subscriptions = null;
     session.closed();
     this.all.delete(session);
@@ -126,39 +145,52 @@ export class Broker implements Publisher, SessionHost {
     }
   }
 
-  subscribed(session: StompSession, sub: Subscription): void {
-    const held = this.groups.get(sub.destination);
-    const [escapedId, raw] = groupKey(session, sub);
-    const group = findGroup(held, escapedId, raw);
-    if (!group) {
-      // A lone subscriber (a user's own queues and topics) is sent to directly: a uWS topic per
-      // user would cost far more memory than it saves CPU.
-      const created: Group = { topic: null, escapedId, raw, members: 1, solo: session };
-      this.groups.set(sub.destination, held === undefined ? created : Array.isArray(held) ? [...held, created] : [held, created]);
+  subscribed(session: StompSession, id: string, destination: string): void {
+    const stored = this.groups.get(destination);
+    // A lone session (a user's own queues and topics), with however many ids, is sent to directly.
+    if (stored === undefined) {
+      this.groups.set(destination, session);
       return;
     }
+    if (stored === session) return;
+    // A second session: the destination is held by groups from now on.
+    const held = stored instanceof StompSession ? soloGroups(stored, destination) : stored;
+    const [escapedId, raw] = groupKey(session, id);
+    const group = findGroup(held, escapedId, raw);
+    if (!group) {
+      const created: Group = { topic: null, escapedId, raw, members: 1, solo: session };
+      this.groups.set(destination, Array.isArray(held) ? [...held, created] : [held, created]);
+      return;
+    }
+    this.groups.set(destination, held);
     if (group.solo) {
-      group.solo.socket?.subscribe(topicOf(sub.destination, group));
+      group.solo.socket?.subscribe(topicOf(destination, group));
       group.solo = null;
     }
     group.members++;
-    session.socket?.subscribe(topicOf(sub.destination, group));
+    session.socket?.subscribe(topicOf(destination, group));
   }
 
-  unsubscribed(session: StompSession, sub: Subscription): void {
-    this.leaveGroup(session, sub, true);
+  unsubscribed(session: StompSession, id: string, destination: string): void {
+    this.leaveGroup(session, id, destination, false);
   }
 
-  private leaveGroup(session: StompSession, sub: Subscription, socketOpen: boolean): void {
-    const held = this.groups.get(sub.destination);
-    const group = findGroup(held, ...groupKey(session, sub));
+  /** `closing`: the whole session leaves, its socket is gone and its subscriptions with it. */
+  private leaveGroup(session: StompSession, id: string, destination: string, closing: boolean): void {
+    const held = this.groups.get(destination);
+    if (held === undefined) return;
+    if (held instanceof StompSession) {
+      if (held === session && (closing || !session.subscribesTo(destination))) this.groups.delete(destination);
+      return;
+    }
+    const group = findGroup(held, ...groupKey(session, id));
     if (!group) return;
-    if (group.solo !== session && socketOpen) session.socket?.unsubscribe(topicOf(sub.destination, group));
+    if (group.solo !== session && !closing) session.socket?.unsubscribe(topicOf(destination, group));
     if (--group.members > 0) return;
-    if (!Array.isArray(held)) this.groups.delete(sub.destination);
+    if (!Array.isArray(held)) this.groups.delete(destination);
     else {
       const rest = held.filter((g) => g !== group);
-      this.groups.set(sub.destination, rest.length === 1 ? rest[0] : rest);
+      this.groups.set(destination, rest.length === 1 ? rest[0] : rest);
     }
   }
 
@@ -172,6 +204,10 @@ export class Broker implements Publisher, SessionHost {
     const held = this.groups.get(destination);
     if (!held) return;
     const message = new MessageText(destination, body, this.messageId());
+    if (held instanceof StompSession) {
+      deliver(held, destination, message);
+      return;
+    }
     for (const group of Array.isArray(held) ? held : [held]) {
       const text = message.forSubscription(group.escapedId, group.raw);
       if (group.solo) group.solo.sendRaw(text);
@@ -183,21 +219,14 @@ export class Broker implements Publisher, SessionHost {
     const sessions = this.byUser.get(userId);
     let message: MessageText | null = null;
     for (const session of sessions) {
-      for (const sub of session.subscriptions?.values() ?? []) {
-        if (sub.destination !== destination) continue;
-        message ??= new MessageText(destination, body, this.messageId());
-        const raw = session.version === '1.0';
-        session.sendRaw(message.forSubscription(raw ? sub.id : escapeHeader(sub.id), raw));
-      }
+      if (!session.subscribesTo(destination)) continue;
+      message ??= new MessageText(destination, body, this.messageId());
+      deliver(session, destination, message);
     }
   }
 
   unsubscribeUser(userId: number, destination: string): void {
-    for (const session of this.byUser.get(userId)) {
-      for (const sub of [...(session.subscriptions?.values() ?? [])]) {
-        if (sub.destination === destination) session.drop(sub);
-      }
-    }
+    for (const session of this.byUser.get(userId)) session.dropDestination(destination);
   }
 
   closeAuthSession(authSessionId: string): void {
@@ -270,6 +299,15 @@ export class Broker implements Publisher, SessionHost {
       }
       if (!valid) this.closeAuthSession(authSessionId);
     }
+  }
+}
+
+/** Sends the message to each of the session's subscriptions to the destination. */
+function deliver(session: StompSession, destination: string, message: MessageText): void {
+  const subs = session.subscriptions ?? [];
+  const raw = session.version === '1.0';
+  for (let i = 0; i < subs.length; i += 2) {
+    if (subs[i + 1] === destination) session.sendRaw(message.forSubscription(raw ? subs[i] : escapeHeader(subs[i]), raw));
   }
 }
 

@@ -18,13 +18,7 @@ export interface StompSocket {
   getBufferedAmount(): number;
 }
 
-export type AckMode = 'auto' | 'client' | 'client-individual';
-
-export interface Subscription {
-  id: string;
-  destination: string;
-  ack: AckMode;
-}
+const ACK_MODES = new Set(['auto', 'client', 'client-individual']);
 
 /** What a session needs from the broker. */
 export interface SessionHost {
@@ -34,8 +28,9 @@ export interface SessionHost {
   readonly heartbeat: { send: number; receive: number };
   now(): number;
   connected(session: StompSession): void;
-  subscribed(session: StompSession, sub: Subscription): void;
-  unsubscribed(session: StompSession, sub: Subscription): void;
+  subscribed(session: StompSession, id: string, destination: string): void;
+  /** Called once the subscription is gone from session.subscriptions. */
+  unsubscribed(session: StompSession, id: string, destination: string): void;
   /** A SEND the router hands back to the broker (benchmark topics only). */
   publish(destination: string, body: string): void;
   handlerFailed(session: StompSession, destination: string, err: unknown): void;
@@ -75,7 +70,12 @@ export class StompSession {
   expectEvery = 0;
   lastReceived = 0;
   lastSent = 0;
-  subscriptions: Map<string, Subscription> | null = null;
+  /**
+   * Subscriptions as id, destination pairs in one flat array ([id0, destination0, id1, …]), null
+   * when there are none: no Map and no object per subscription (memory per idle session). The ack
+   * mode is checked but not kept: every MESSAGE is delivered once and carries an ack header anyway.
+   */
+  subscriptions: string[] | null = null;
   private parser: StompParser | null = null;
   private transactions: Map<string, Frame[]> | null = null;
   private queue: Work[] | null = null;
@@ -325,24 +325,37 @@ export class StompSession {
     }
   }
 
+  /** Index of the subscription's id in `subscriptions`, or -1. */
+  private indexOfSubscription(id: string): number {
+    const subs = this.subscriptions;
+    if (subs) for (let i = 0; i < subs.length; i += 2) if (subs[i] === id) return i;
+    return -1;
+  }
+
+  get subscriptionCount(): number {
+    return (this.subscriptions?.length ?? 0) / 2;
+  }
+
+  subscribesTo(destination: string): boolean {
+    const subs = this.subscriptions;
+    if (subs) for (let i = 1; i < subs.length; i += 2) if (subs[i] === destination) return true;
+    return false;
+  }
+
   private subscribe(f: Frame): Promise<void> | void {
     const destination = this.required(f, 'destination');
     const id = this.version === '1.0' ? f.headers.get('id') ?? destination : this.required(f, 'id');
-    const ack = (f.headers.get('ack') ?? 'auto') as AckMode;
-    if (ack !== 'auto' && ack !== 'client' && ack !== 'client-individual') {
-      throw new Refusal(`ack must be auto, client or client-individual`);
-    }
-    if (this.subscriptions?.has(id)) throw new Refusal(`subscription id ${JSON.stringify(id)} is already in use`);
-    if ((this.subscriptions?.size ?? 0) >= SESSION_LIMITS.subscriptions) {
+    if (!ACK_MODES.has(f.headers.get('ack') ?? 'auto')) throw new Refusal(`ack must be auto, client or client-individual`);
+    if (this.indexOfSubscription(id) >= 0) throw new Refusal(`subscription id ${JSON.stringify(id)} is already in use`);
+    if (this.subscriptionCount >= SESSION_LIMITS.subscriptions) {
       throw new Refusal(`more than ${SESSION_LIMITS.subscriptions} subscriptions`, CLOSE.policy);
     }
     const decide = (allowed: boolean) => {
       if (!allowed) throw new Refusal(`not allowed to subscribe to ${destination}`, CLOSE.policy);
       if (this.state !== 'connected') return;
-      if (this.subscriptions?.has(id)) throw new Refusal(`subscription id ${JSON.stringify(id)} is already in use`);
-      const sub: Subscription = { id, destination, ack };
-      (this.subscriptions ??= new Map()).set(id, sub);
-      this.host.subscribed(this, sub);
+      if (this.indexOfSubscription(id) >= 0) throw new Refusal(`subscription id ${JSON.stringify(id)} is already in use`);
+      this.subscriptions = withPair(this.subscriptions, id, destination);
+      this.host.subscribed(this, id, destination);
       this.receipt(f);
     };
     const verdict = this.host.router.authorize(this.principal, destination);
@@ -353,16 +366,23 @@ export class StompSession {
   private unsubscribe(f: Frame): void {
     const id = this.version === '1.0' ? f.headers.get('id') ?? this.required(f, 'destination') : this.required(f, 'id');
     // The server may already have ended it (unsubscribeUser), so an unknown id is no error.
-    const sub = this.subscriptions?.get(id);
-    if (sub) this.drop(sub);
+    const at = this.indexOfSubscription(id);
+    if (at >= 0) this.dropAt(at);
     this.receipt(f);
   }
 
-  /** Ends one subscription at once. */
-  drop(sub: Subscription): void {
-    this.subscriptions?.delete(sub.id);
-    if (this.subscriptions?.size === 0) this.subscriptions = null;
-    this.host.unsubscribed(this, sub);
+  /** Ends every subscription of this session to the destination at once. */
+  dropDestination(destination: string): void {
+    for (let at = (this.subscriptions?.length ?? 0) - 2; at >= 0; at -= 2) {
+      if (this.subscriptions![at + 1] === destination) this.dropAt(at);
+    }
+  }
+
+  private dropAt(at: number): void {
+    const subs = this.subscriptions!;
+    const [id, destination] = subs.splice(at, 2);
+    if (subs.length === 0) this.subscriptions = null;
+    this.host.unsubscribed(this, id, destination);
   }
 
   private ack(f: Frame): void {
@@ -404,6 +424,16 @@ export class StompSession {
     this.state = 'ending';
     this.socket?.end(CLOSE.normal, 'disconnected');
   }
+}
+
+/** A copy of the array with the pair appended, allocated at its exact size (push would add slack). */
+function withPair(subs: string[] | null, id: string, destination: string): string[] {
+  const length = subs?.length ?? 0;
+  const next = new Array<string>(length + 2);
+  for (let i = 0; i < length; i++) next[i] = subs![i];
+  next[length] = id;
+  next[length + 1] = destination;
+  return next;
 }
 
 /** A handler's refusal keeps its message; any other error is a server fault and stays private. */

@@ -84,6 +84,52 @@ describe('the broker', () => {
     expect(frames(a.socket.sent[0])[0].body.toString()).to.equal('hi');
   });
 
+  it('sends to each of a lone session’s subscriptions to one destination, and to the rest after one ends', async () => {
+    const a = session(1);
+    await subscribe(a.s, 'sub-0', '/topic/two');
+    await subscribe(a.s, 'sub-1', '/topic/two');
+    broker.publish('/topic/two', 'first');
+    expect(a.socket.sent.map((t) => frames(t)[0].headers.get('subscription')).sort()).to.deep.equal(['sub-0', 'sub-1']);
+    a.s.receive(Buffer.from('UNSUBSCRIBE\nid:sub-0\n\n\0'));
+    a.socket.sent = [];
+    broker.publish('/topic/two', 'second');
+    expect(a.socket.sent.map((t) => frames(t)[0].headers.get('subscription'))).to.deep.equal(['sub-1']);
+    a.s.receive(Buffer.from('UNSUBSCRIBE\nid:sub-1\n\n\0'));
+    a.socket.sent = [];
+    broker.publish('/topic/two', 'third');
+    expect(a.socket.sent).to.deep.equal([]);
+    expect(a.s.subscriptions).to.equal(null);
+  });
+
+  it('groups a lone session’s subscriptions when a second session joins the destination', async () => {
+    const a = session(1);
+    const b = session(2);
+    await subscribe(a.s, 'sub-0', '/topic/join');
+    await subscribe(a.s, 'sub-1', '/topic/join');
+    await subscribe(b.s, 'sub-1', '/topic/join');
+    expect(a.socket.topics.size).to.equal(1);
+    expect([...b.socket.topics]).to.deep.equal([...a.socket.topics]);
+    broker.publish('/topic/join', 'x');
+    // sub-1 is shared through one uWS topic; a's sub-0 is still sent to directly.
+    expect(published.map((p) => frames(p.message)[0].headers.get('subscription'))).to.deep.equal(['sub-1']);
+    expect(a.socket.sent.map((t) => frames(t)[0].headers.get('subscription'))).to.deep.equal(['sub-0']);
+    expect(b.socket.sent).to.deep.equal([]);
+  });
+
+  it('forgets a closed lone session’s destinations, so a later subscriber is alone again', async () => {
+    const a = session(1);
+    await subscribe(a.s, 'sub-0', '/topic/gone');
+    await subscribe(a.s, 'sub-1', '/topic/gone');
+    broker.closed(a.s);
+    const b = session(2);
+    await subscribe(b.s, 'sub-0', '/topic/gone');
+    broker.publish('/topic/gone', 'x');
+    expect(published).to.deep.equal([]);
+    expect(b.socket.topics.size).to.equal(0);
+    expect(b.socket.sent).to.have.length(1);
+    expect(a.socket.sent).to.deep.equal([]);
+  });
+
   it('moves a group onto one uWS topic when a second subscriber with the same id joins, and serialises once', async () => {
     const a = session(1);
     const b = session(2);
