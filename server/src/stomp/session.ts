@@ -4,6 +4,7 @@
 import { PayloadError } from '../../../common/payloads';
 import { StompHandlerError, type StompPrincipal } from './api';
 import { CLIENT_COMMANDS, frame, serialize, type Frame, type StompVersion } from './frame';
+import { intern } from './intern';
 import { StompParseError, StompParser } from './parser';
 import type { StompRouter } from './router';
 
@@ -354,7 +355,7 @@ export class StompSession {
       if (!allowed) throw new Refusal(`not allowed to subscribe to ${destination}`, CLOSE.policy);
       if (this.state !== 'connected') return;
       if (this.indexOfSubscription(id) >= 0) throw new Refusal(`subscription id ${JSON.stringify(id)} is already in use`);
-      this.subscriptions = withPair(this.subscriptions, id, destination);
+      this.subscriptions = withPair(this.subscriptions, intern(id), destination);
       this.host.subscribed(this, id, destination);
       this.receipt(f);
     };
