@@ -16,7 +16,7 @@ import { prepareChat } from '../protocol-harness/src/load/scenario';
 import { hottestFunctions } from './lib/cpu-profile';
 import { processCpuMicros } from './lib/cpu-time';
 import { createBenchDatabase } from './lib/mariadb';
-import { emitResult, lowerGoal, upperGoal, type PartResult } from './lib/result';
+import { emitResult, lowerGoal, type PartResult } from './lib/result';
 import { ROOT, startServer } from './lib/server-process';
 
 const { values: args } = parseArgs({
@@ -24,7 +24,7 @@ const { values: args } = parseArgs({
     users: { type: 'string', default: '1000' },
     rooms: { type: 'string', default: '100' },
     'step-seconds': { type: 'string', default: '8' },
-    rates: { type: 'string', default: '250,500,1000,1500,2000,2500,3000,4000,5000,6000' },
+    rates: { type: 'string', default: '250,500,1000,1500,2000,2500,3000,4000,5000,6000,8000' },
   },
 });
 const USERS = Number(args.users);
@@ -156,6 +156,12 @@ async function main(): Promise<void> {
   }
 
   const best = steps.map((s) => s.report).filter(held).pop();
+  // The goal's rate: zero loss and p99 within the goal (steps are noisy on a shared machine, so
+  // the highest such step, not the last one before the first slow step).
+  const withinGoal = steps
+    .map((s) => s.report)
+    .filter((r) => held(r) && r.latency.p99Ms <= GOAL_P99_MS)
+    .pop();
   const stopped = steps[steps.length - 1]?.report;
   const hot = hottestFunctions(PROFILE_DIR, ROOT);
   const stopReason =
@@ -166,15 +172,23 @@ async function main(): Promise<void> {
         : `every step up to ${stopped?.offeredRate} msg/s held`;
   const result: PartResult = {
     title: `Chat end to end on MariaDB: ${USERS} users in ${ROOMS} rooms of ${USERS / ROOMS}`,
-    figures: best
-      ? [
-          { measure: 'highest offered rate held with zero loss', value: `${best.offeredRate} msg/s`, goal: `≥ ${GOAL_RATE} msg/s`, verdict: lowerGoal(best.offeredRate, GOAL_RATE, 'msg/s') },
-          { measure: 'deliveries at that rate', value: `${Math.round(best.throughput.deliveriesPerSecond)} /s` },
-          { measure: 'latency p50 / p90 at that rate', value: `${best.latency.p50Ms.toFixed(1)} / ${best.latency.p90Ms.toFixed(1)} ms` },
-          { measure: 'latency p99 at that rate', value: `${best.latency.p99Ms.toFixed(1)} ms`, goal: `≤ ${GOAL_P99_MS} ms`, verdict: upperGoal(best.latency.p99Ms, GOAL_P99_MS, 'ms') },
-          { measure: 'latency max at that rate', value: `${best.latency.maxMs.toFixed(1)} ms` },
-        ]
-      : [{ measure: 'highest offered rate held with zero loss', value: 'none', goal: `≥ ${GOAL_RATE} msg/s`, verdict: `missed: even ${RATES[0]} msg/s failed` }],
+    figures: [
+      ...(best
+        ? [
+            { measure: `highest offered rate held with zero loss (p99 ≤ ${P99_LIMIT_MS} ms)`, value: `${best.offeredRate} msg/s` },
+            { measure: 'its deliveries', value: `${Math.round(best.throughput.deliveriesPerSecond)} /s` },
+            { measure: 'its latency p50 / p90 / p99 / max', value: `${best.latency.p50Ms.toFixed(1)} / ${best.latency.p90Ms.toFixed(1)} / ${best.latency.p99Ms.toFixed(1)} / ${best.latency.maxMs.toFixed(1)} ms` },
+          ]
+        : [{ measure: 'highest offered rate held with zero loss', value: `none (even ${RATES[0]} msg/s failed)` }]),
+      withinGoal
+        ? {
+            measure: `highest zero-loss rate with p99 ≤ ${GOAL_P99_MS} ms`,
+            value: `${withinGoal.offeredRate} msg/s (p99 ${withinGoal.latency.p99Ms.toFixed(1)} ms)`,
+            goal: `≥ ${GOAL_RATE} msg/s with p99 ≤ ${GOAL_P99_MS} ms`,
+            verdict: lowerGoal(withinGoal.offeredRate, GOAL_RATE, 'msg/s'),
+          }
+        : { measure: `highest zero-loss rate with p99 ≤ ${GOAL_P99_MS} ms`, value: 'none', goal: `≥ ${GOAL_RATE} msg/s with p99 ≤ ${GOAL_P99_MS} ms`, verdict: 'missed: no step qualified' },
+    ],
     notes: [
       pinned
         ? 'Cores: the server (one Node process) pinned to core 0 with taskset, the load driver to core 1; MariaDB unpinned (either core).'
