@@ -27,6 +27,7 @@ export interface BrokerOptions {
   /** A socket with more unsent bytes than this is a slow consumer and is closed. */
   slowConsumerBytes: number;
   heartbeat?: { send: number; receive: number };
+  /** A millisecond clock wrapped to int32 (see SessionHost.now). */
   now?: () => number;
 }
 
@@ -76,6 +77,15 @@ function topicOf(destination: string, group: Group): string {
 }
 
 const TICK_MS = 250;
+
+/**
+ * Milliseconds from `since` to `now` on the int32 clock, right across its wrap (every 24.8 days)
+ * while under 2^31 ms: always so where it matters, as a heart-beating session's timestamps are
+ * at most twice its interval old (at most 2 × 999 999 999 ms) before it is closed.
+ */
+function elapsed(now: number, since: number): number {
+  return (now - since) | 0;
+}
 const STOP_GRACE_MS = 1000;
 
 export class Broker implements Publisher, SessionHost {
@@ -99,9 +109,10 @@ export class Broker implements Publisher, SessionHost {
     this.router = options.router;
     this.log = options.log;
     this.heartbeat = options.heartbeat ?? { send: 1000, receive: 1000 };
-    // Milliseconds since the broker started: small integers, stored unboxed in every session.
+    // Milliseconds since the broker started, wrapped to int32: V8 then keeps every session's
+    // timestamps as small integers in the object itself, not as a 16-byte heap number each.
     const epoch = Date.now();
-    this.now = options.now ?? (() => Date.now() - epoch);
+    this.now = options.now ?? (() => (Date.now() - epoch) | 0);
     this.timers.push(setInterval(() => this.tick(), TICK_MS).unref());
     if (options.sessionStillValid) {
       this.timers.push(setInterval(() => void this.revalidate(), options.revalidateEveryMs ?? 5 * 60_000).unref());
@@ -278,12 +289,12 @@ export class Broker implements Publisher, SessionHost {
         continue;
       }
       if (session.state !== 'connected') continue;
-      if (session.expectEvery > 0 && now - session.lastReceived > 2 * session.expectEvery) {
+      if (session.expectEvery > 0 && elapsed(now, session.lastReceived) > 2 * session.expectEvery) {
         this.log.info({ userId: session.principal.userId, connection: session.principal.connectionId }, 'closing a silent STOMP client');
         session.fail('no heart-beat from the client', { code: CLOSE.policy });
         continue;
       }
-      if (session.sendEvery > 0 && now - session.lastSent >= session.sendEvery - TICK_MS / 2) session.sendRaw('\n');
+      if (session.sendEvery > 0 && elapsed(now, session.lastSent) >= session.sendEvery - TICK_MS / 2) session.sendRaw('\n');
     }
   }
 

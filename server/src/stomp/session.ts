@@ -27,6 +27,7 @@ export interface SessionHost {
   readonly serverName: string;
   /** Smallest intervals this server offers and asks for (the CONNECTED heart-beat header). */
   readonly heartbeat: { send: number; receive: number };
+  /** Milliseconds, wrapped to int32 so timestamps stay small integers; compared wrap-aware. */
   now(): number;
   connected(session: StompSession): void;
   subscribed(session: StompSession, id: string, destination: string): void;

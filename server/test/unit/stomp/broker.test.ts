@@ -202,3 +202,51 @@ describe('the broker', () => {
     expect(b.socket.sent).to.have.length(0);
   });
 });
+
+describe('the broker’s heart-beat clock', () => {
+  let broker: Broker;
+  let clock = 0;
+
+  beforeEach(() => {
+    broker = new Broker({
+      router: createFeatureRouter([{ authorize: () => true }]),
+      log: pino({ level: 'silent' }),
+      fanout: () => {},
+      slowConsumerBytes: 1 << 20,
+      heartbeat: { send: 1000, receive: 1000 },
+      now: () => clock,
+    });
+  });
+  afterEach(() => broker.stop());
+
+  /** A session that negotiated heart-beats both ways every second, connected just before the int32 clock wraps. */
+  function heartbeating(): FakeSocket {
+    clock = 2 ** 31 - 500;
+    const s = new StompSession(broker, { userId: 1, authSessionId: 'a1', connectionId: 'c1' }, '127.0.0.1', 't');
+    const socket = new FakeSocket();
+    s.opened(socket);
+    broker.opened(s);
+    s.receive(Buffer.from('CONNECT\naccept-version:1.2\nheart-beat:1000,1000\n\n\0'));
+    socket.sent = [];
+    return socket;
+  }
+
+  /** More than one broker tick (250 ms) of real time. */
+  const aTick = () => new Promise((r) => setTimeout(r, 600));
+
+  it('sends a heart-beat on time when the clock wraps past 2^31 ms', async () => {
+    const socket = heartbeating();
+    clock = (clock + 1000) | 0;
+    await aTick();
+    expect(socket.sent).to.include('\n');
+    expect(socket.ended).to.equal(null);
+  });
+
+  it('closes a client silent for twice its interval when the clock wraps past 2^31 ms', async () => {
+    const socket = heartbeating();
+    clock = (clock + 2500) | 0;
+    await aTick();
+    expect(socket.sent.some((t) => t.startsWith('ERROR'))).to.equal(true);
+    expect(socket.ended).to.equal(1008);
+  });
+});
