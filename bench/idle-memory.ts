@@ -181,6 +181,7 @@ async function main(): Promise<void> {
     notes: [
       `RSS of the bench-broker process (the product's transport and STOMP layers) after a full GC once idle for ${SETTLE_MS / 1000} s, ${warmup} warm-up sessions subtracted.`,
       `Clients: ${CLIENT_PROCESSES} processes of raw ws sockets, each session with its own cookie and destinations.`,
+      `Read 2 s after the burst instead (V8's young generation still grown to its maximum): ${variants.map((v) => `${kib(v.rssPerSessionRightAfter)} with ${v.subscriptions}`).join(', ')} subscription(s).`,
     ],
   });
 }

@@ -5,6 +5,7 @@ import { parse as parseCookies } from 'cookie';
 import { WEBSOCKET_PATH } from '../../../common/destinations';
 import type { Logger } from '../log';
 import type { Broker } from '../stomp/broker';
+import { intern } from '../stomp/intern';
 import { StompSession } from '../stomp/session';
 import { SESSION_COOKIE, type Principal, type SessionAuthenticator } from './http';
 
@@ -73,7 +74,8 @@ export function mountWebSocket(app: TemplatedApp, options: WebSocketOptions): vo
     const extensions = req.getHeader('sec-websocket-extensions');
     const origin = req.getHeader('origin');
     const token = parseCookies(req.getHeader('cookie'))[SESSION_COOKIE];
-    const remoteAddress = Buffer.from(res.getRemoteAddressAsText()).toString();
+    // Shared copy: sockets from one address (a proxy, a NAT, a load test) hold one string between them.
+    const remoteAddress = intern(Buffer.from(res.getRemoteAddressAsText()).toString());
     let aborted = false;
     res.onAborted(() => {
       aborted = true;
