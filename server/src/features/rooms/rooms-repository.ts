@@ -147,12 +147,13 @@ export class RoomsRepository {
 
   /** Marks everything in the room read for the user. */
   async markAllRead(roomId: number, userId: number, atMs: number): Promise<void> {
+    const newest = () => this.db('messages').max('id').where('room_id', roomId);
     await this.db('room_members')
       .where({ room_id: roomId, user_id: userId })
-      .update({
-        last_read_message_id: this.db('messages').max('id').where('room_id', roomId),
-        last_read_at_ms: atMs,
-      });
+      // Only when something newer arrived: re-opening a room already read then writes nothing,
+      // so it costs no commit flush. (An empty room is marked once, with no message id.)
+      .where((q) => q.whereNull('last_read_message_id').orWhere('last_read_message_id', '<', newest()))
+      .update({ last_read_message_id: newest(), last_read_at_ms: atMs });
   }
 
   /**
