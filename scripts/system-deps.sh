@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Installs the Debian packages the tests need (Chromium, coturn, a Korean font) and makes sure MariaDB runs.
+# Installs the Debian packages the tests need (Chromium, coturn, a Korean font), makes sure
+# MariaDB runs and RabbitMQ serves Web-STOMP.
 # Without root it only reports what is missing: the tests then say so loudly (and fail in CI).
 set -euo pipefail
 missing=()
@@ -23,5 +24,10 @@ if ! mariadb -h 127.0.0.1 -u root -e 'select 1' >/dev/null 2>&1; then
     start-stop-daemon --start --oknodo --background --exec /usr/sbin/mariadbd
     for _ in $(seq 1 30); do mariadb -h 127.0.0.1 -u root -e 'select 1' >/dev/null 2>&1 && break; sleep 1; done
   fi
+fi
+# RabbitMQ's Web-STOMP is the baseline that `harness load --broker` and `make bench` compare
+# our STOMP core with.
+if [[ $(id -u) == 0 ]] && command -v rabbitmq-plugins >/dev/null; then
+  rabbitmq-plugins -q enable rabbitmq_web_stomp >/dev/null 2>&1 || echo "WARNING: could not enable rabbitmq_web_stomp" >&2
 fi
 exit 0
