@@ -64,7 +64,7 @@ export interface CallEvent {
   targetUserId?: number;
   sdp?: unknown;
   candidate?: unknown;
-  reason?: 'busy' | 'timeout' | 'rejected' | 'disconnected';
+  reason?: 'busy' | 'timeout' | 'rejected' | 'disconnected' | 'answered-elsewhere';
 }
 
 function sdpLike(o: Json, key: string): unknown {

@@ -21,8 +21,11 @@ export type SubscriptionAuthorizer = (user: StompPrincipal, destination: string)
 export interface Publisher {
   /** Every subscriber of the destination receives a MESSAGE. */
   publish(destination: string, body: string | object): void;
-  /** Only the given user's sessions subscribed to the destination receive it. */
-  publishToUser(userId: number, destination: string, body: string | object): void;
+  /**
+   * Only the given user's sessions subscribed to the destination receive it, except the
+   * connection named by exceptConnectionId (the one the news came from).
+   */
+  publishToUser(userId: number, destination: string, body: string | object, exceptConnectionId?: string): void;
   /** Ends the user's subscriptions to a destination at once (e.g. after leaving a room). */
   unsubscribeUser(userId: number, destination: string): void;
   /** Closes every socket opened with this login session (logout, expiry). */

@@ -226,11 +226,11 @@ export class Broker implements Publisher, SessionHost {
     }
   }
 
-  publishToUser(userId: number, destination: string, body: string | object): void {
+  publishToUser(userId: number, destination: string, body: string | object, exceptConnectionId?: string): void {
     const sessions = this.byUser.get(userId);
     let message: MessageText | null = null;
     for (const session of sessions) {
-      if (!session.subscribesTo(destination)) continue;
+      if (!session.subscribesTo(destination) || session.principal.connectionId === exceptConnectionId) continue;
       message ??= new MessageText(destination, body, this.messageId());
       deliver(session, destination, message);
     }

@@ -95,6 +95,20 @@ forEachDatabase('voice call signalling', (db) => {
     expect(await event(alice.inbox.accepted)).to.include({ userId: bob.user.userId });
   });
 
+  it('stops the ringing in the callee’s other tabs once one tab accepts, and leaves the accepting tab in the call', async () => {
+    const [alice, bob] = await Promise.all([party('Alice'), party('Bob')]);
+    const otherTab = await connectStomp(server, (await loginClient(server, bob.user)).cookieHeader());
+    open.push(otherTab);
+    const otherInbox = await subscribeAll(otherTab, bob.user.userId);
+    await alice.stomp.send(app.callInitiate, { targetUserId: bob.user.userId, userId: alice.user.userId });
+    await Promise.all([event(bob.inbox.incoming), event(otherInbox.incoming)]);
+    await bob.stomp.send(app.callAccept, { targetUserId: alice.user.userId, userId: bob.user.userId });
+    expect(await event(otherInbox.hangup)).to.deep.equal({ userId: alice.user.userId, targetUserId: bob.user.userId, reason: 'answered-elsewhere' });
+    await bob.inbox.hangup.nothingWithin(QUIET_MS);
+    await alice.stomp.send(app.callOffer, { targetUserId: bob.user.userId, sdp: { type: 'offer', sdp: 'v=0' } });
+    expect(await event(bob.inbox.offer)).to.include({ userId: alice.user.userId });
+  });
+
   it('accepts initiate, accept and reject without a userId, the sender being the session’s user', async () => {
     const [alice, bob] = await Promise.all([party('Alice'), party('Bob')]);
     await alice.stomp.send(app.callInitiate, { targetUserId: bob.user.userId });

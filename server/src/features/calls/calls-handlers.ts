@@ -39,7 +39,7 @@ export function callHandlers(calls: CallService, repository: CallsRepository, lo
     },
     [app.callAccept](user, body) {
       const caller = party(user, body);
-      if (!calls.accept(user.userId, caller)) dropped('accept', user, caller);
+      if (!calls.accept(user.userId, caller, user.connectionId)) dropped('accept', user, caller);
     },
     [app.callReject](user, body) {
       const caller = party(user, body);

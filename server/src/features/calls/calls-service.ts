@@ -18,8 +18,8 @@ export const DEFAULT_RING_TIMEOUT_MS = 60_000;
 export type RelaySignal = 'offer' | 'answer' | 'ice-candidate';
 
 export interface CallPorts {
-  /** Sends a call event to every connection of the user subscribed to that signal's queue. */
-  deliver(userId: number, signal: CallSignal, event: CallEvent): void;
+  /** Sends a call event to every connection of the user subscribed to that signal's queue, but the excepted one. */
+  deliver(userId: number, signal: CallSignal, event: CallEvent, exceptConnectionId?: string): void;
   /** Runs `fire` after `ms` milliseconds; the returned function cancels it. */
   schedule(ms: number, fire: () => void): () => void;
 }
@@ -63,13 +63,18 @@ export class CallService {
     return 'ringing';
   }
 
-  /** The callee takes the call that is ringing from this caller. */
-  accept(callee: number, caller: number): boolean {
+  /**
+   * The callee takes the call that is ringing from this caller, on one of their connections.
+   * Their other connections (tabs) rang too: they are told the call was answered elsewhere,
+   * which closes their incoming-call overlay.
+   */
+  accept(callee: number, caller: number, acceptedOn: string): boolean {
     const call = this.ringingBetween(caller, callee);
     if (!call) return false;
     call.cancelRing();
     call.phase = 'active';
     this.ports.deliver(caller, 'accepted', { userId: callee });
+    this.ports.deliver(callee, 'hangup', { userId: caller, targetUserId: callee, reason: 'answered-elsewhere' }, acceptedOn);
     return true;
   }
 

@@ -11,7 +11,7 @@ export function createCalls(deps: Deps): ServerFeature {
   const { config, publisher, log } = deps;
   const calls = new CallService(
     {
-      deliver: (userId, signal, event) => publisher.publishToUser(userId, queues.call(signal, userId), event),
+      deliver: (userId, signal, event, except) => publisher.publishToUser(userId, queues.call(signal, userId), event, except),
       schedule: (ms, fire) => {
         const timer = setTimeout(fire, ms);
         return () => clearTimeout(timer);

@@ -3,15 +3,15 @@ import type { CallSignal } from '../../../../common/destinations';
 import type { CallEvent } from '../../../../common/payloads';
 import { CallService, type CallPorts } from '../../../src/features/calls/calls-service';
 
-interface Delivery { to: number; signal: CallSignal; event: CallEvent }
+interface Delivery { to: number; signal: CallSignal; event: CallEvent; except?: string }
 
 /** Records deliveries and holds timers until the test fires them. */
 class FakePorts implements CallPorts {
   deliveries: Delivery[] = [];
   timers: Array<{ ms: number; fire: () => void; cancelled: boolean }> = [];
 
-  deliver(to: number, signal: CallSignal, event: CallEvent): void {
-    this.deliveries.push({ to, signal, event });
+  deliver(to: number, signal: CallSignal, event: CallEvent, except?: string): void {
+    this.deliveries.push(except === undefined ? { to, signal, event } : { to, signal, event, except });
   }
 
   schedule(ms: number, fire: () => void): () => void {
@@ -40,6 +40,8 @@ class FakePorts implements CallPorts {
 const ALICE = 1;
 const BOB = 2;
 const CAROL = 3;
+/** The connection (browser tab) a call is accepted on. */
+const TAB = 'connection-7';
 
 describe('the call state machine', () => {
   let ports: FakePorts;
@@ -57,7 +59,7 @@ describe('the call state machine', () => {
 
   function connect(): void {
     ring();
-    calls.accept(BOB, ALICE);
+    calls.accept(BOB, ALICE, TAB);
     ports.take();
   }
 
@@ -69,8 +71,12 @@ describe('the call state machine', () => {
 
   it('tells the caller when the callee accepts, and stops the ring timer', () => {
     ring();
-    expect(calls.accept(BOB, ALICE)).to.equal(true);
-    expect(ports.take()).to.deep.equal([{ to: ALICE, signal: 'accepted', event: { userId: BOB } }]);
+    expect(calls.accept(BOB, ALICE, TAB)).to.equal(true);
+    expect(ports.take()).to.deep.equal([
+      { to: ALICE, signal: 'accepted', event: { userId: BOB } },
+      // The callee's other tabs stop ringing; the tab that accepted is left out.
+      { to: BOB, signal: 'hangup', event: { userId: ALICE, targetUserId: BOB, reason: 'answered-elsewhere' }, except: TAB },
+    ]);
     expect(ports.timers.every((t) => t.cancelled)).to.equal(true);
   });
 
@@ -78,13 +84,13 @@ describe('the call state machine', () => {
     ring();
     expect(calls.reject(BOB, ALICE)).to.equal(true);
     expect(ports.take()).to.deep.equal([{ to: ALICE, signal: 'rejected', event: { userId: BOB, reason: 'rejected' } }]);
-    expect(calls.accept(BOB, ALICE)).to.equal(false);
+    expect(calls.accept(BOB, ALICE, TAB)).to.equal(false);
     expect(calls.initiate(ALICE, 'Alice', CAROL)).to.equal('ringing');
   });
 
   it('does not let the caller accept or reject its own call', () => {
     ring();
-    expect(calls.accept(ALICE, BOB)).to.equal(false);
+    expect(calls.accept(ALICE, BOB, TAB)).to.equal(false);
     expect(calls.reject(ALICE, BOB)).to.equal(false);
     expect(ports.take()).to.deep.equal([]);
   });
@@ -121,7 +127,7 @@ describe('the call state machine', () => {
     ring();
     expect(calls.initiate(CAROL, 'Carol', BOB)).to.equal('busy');
     expect(ports.take()).to.deep.equal([{ to: CAROL, signal: 'rejected', event: { userId: BOB, reason: 'busy' } }]);
-    expect(calls.accept(BOB, ALICE)).to.equal(true);
+    expect(calls.accept(BOB, ALICE, TAB)).to.equal(true);
   });
 
   it('answers busy to a caller whose callee is in a call, caller or callee', () => {
@@ -145,7 +151,7 @@ describe('the call state machine', () => {
     ring();
     expect(calls.initiate(ALICE, 'Alice', BOB)).to.equal('already-ringing');
     expect(ports.take()).to.deep.equal([]);
-    expect(calls.accept(BOB, ALICE)).to.equal(true);
+    expect(calls.accept(BOB, ALICE, TAB)).to.equal(true);
   });
 
   it('hangs up both sides when nobody answers before the ring timeout', () => {
@@ -155,7 +161,7 @@ describe('the call state machine', () => {
       { to: ALICE, signal: 'hangup', event: { userId: BOB, targetUserId: ALICE, reason: 'timeout' } },
       { to: BOB, signal: 'hangup', event: { userId: ALICE, targetUserId: BOB, reason: 'timeout' } },
     ]);
-    expect(calls.accept(BOB, ALICE)).to.equal(false);
+    expect(calls.accept(BOB, ALICE, TAB)).to.equal(false);
   });
 
   it('never times out a call that was answered', () => {
@@ -169,7 +175,7 @@ describe('the call state machine', () => {
     ring();
     expect(calls.hangup(ALICE, BOB)).to.equal(true);
     expect(ports.take()).to.deep.equal([{ to: BOB, signal: 'hangup', event: { userId: ALICE, targetUserId: BOB } }]);
-    expect(calls.accept(BOB, ALICE)).to.equal(false);
+    expect(calls.accept(BOB, ALICE, TAB)).to.equal(false);
     expect(ports.timers.every((t) => t.cancelled)).to.equal(true);
   });
 
