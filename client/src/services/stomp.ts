@@ -1,7 +1,7 @@
 // The app's STOMP connection (SPEC.md §7): the only importer of @stomp/stompjs. Sagas reach it
 // through the saga context. It keeps a registry of subscriptions and re-establishes all of them
 // after every reconnect, so callers subscribe once and only hear about connection changes.
-import { Client, type IMessage, type StompSubscription } from '@stomp/stompjs';
+import { Client, type IMessage, type StompSubscription, TickerStrategy } from '@stomp/stompjs';
 import { WEBSOCKET_PATH } from '../../../common/destinations';
 
 export const DEFAULT_RECONNECT_DELAY_MS = 5000;
@@ -70,6 +70,10 @@ export function createStompService(options: StompServiceOptions = {}): StompServ
     reconnectDelay: options.reconnectDelayMs ?? DEFAULT_RECONNECT_DELAY_MS,
     heartbeatIncoming: HEARTBEAT_MS,
     heartbeatOutgoing: HEARTBEAT_MS,
+    // Chrome runs a long-hidden tab's timers about once a minute; the server closes a client
+    // silent for twice the heart-beat. A worker's timer is not throttled, so the pings keep
+    // coming and a tab in the background still hears incoming calls.
+    heartbeatStrategy: TickerStrategy.Worker,
     debug: () => {},
   });
 

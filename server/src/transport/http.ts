@@ -84,7 +84,7 @@ const SECURITY_HEADERS: Record<string, string> = {
 
 const PAGE_CSP =
   "default-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self' ws: wss:; " +
-  "media-src 'self' blob: mediastream:; frame-ancestors 'none'; base-uri 'self'; form-action 'self'";
+  "media-src 'self' blob: mediastream:; worker-src 'self' blob:; frame-ancestors 'none'; base-uri 'self'; form-action 'self'";
 
 interface RawRequest {
   method: string;
