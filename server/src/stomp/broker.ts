@@ -100,6 +100,8 @@ export class Broker implements Publisher, SessionHost {
   /** Destination → its only session, or its groups (several when clients use different subscription ids). */
   private readonly groups = new Map<string, Held>();
   private readonly disconnectListeners: Array<(user: StompPrincipal, remaining: number) => void> = [];
+  /** Per connected user, bumped by unsubscribeUser (see StompSession's SUBSCRIBE). */
+  private readonly revocations = new Map<number, number>();
   private readonly timers: NodeJS.Timeout[] = [];
   private nextMessageId = 0;
   private nextConnectionId = 0;
@@ -145,6 +147,7 @@ export class Broker implements Publisher, SessionHost {
     if (!wasConnected) return;
     this.byUser.delete(session.principal.userId, session);
     const remaining = this.connectionCount(session.principal.userId);
+    if (remaining === 0) this.revocations.delete(session.principal.userId);
     for (const listener of this.disconnectListeners) {
       try {
         Promise.resolve(listener(session.principal, remaining) as unknown).catch((err: unknown) =>
@@ -237,7 +240,13 @@ export class Broker implements Publisher, SessionHost {
   }
 
   unsubscribeUser(userId: number, destination: string): void {
+    // Only a connected user can have a SUBSCRIBE in flight, so only they need the bump.
+    if (this.byUser.count(userId) > 0) this.revocations.set(userId, this.revocationEpoch(userId) + 1);
     for (const session of this.byUser.get(userId)) session.dropDestination(destination);
+  }
+
+  revocationEpoch(userId: number): number {
+    return this.revocations.get(userId) ?? 0;
   }
 
   closeAuthSession(authSessionId: string): void {

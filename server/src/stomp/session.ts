@@ -33,6 +33,8 @@ export interface SessionHost {
   subscribed(session: StompSession, id: string, destination: string): void;
   /** Called once the subscription is gone from session.subscriptions. */
   unsubscribed(session: StompSession, id: string, destination: string): void;
+  /** Changes whenever the server ends some of the user's subscriptions (Publisher.unsubscribeUser). */
+  revocationEpoch(userId: number): number;
   /** A SEND the router hands back to the broker (benchmark topics only). */
   publish(destination: string, body: string): void;
   handlerFailed(session: StompSession, destination: string, err: unknown): void;
@@ -360,9 +362,21 @@ export class StompSession {
       this.host.subscribed(this, id, destination);
       this.receipt(f);
     };
-    const verdict = this.host.router.authorize(this.principal, destination);
+    const { userId } = this.principal;
+    const authorize = () => this.host.router.authorize(this.principal, destination);
+    // A verdict that arrives asynchronously may be stale: when the server ended this user's
+    // subscriptions meanwhile (they left the room after the check read "member"), ending them
+    // found nothing to end yet, so a yes read before that is asked again, not trusted.
+    const settle = (epoch: number, verdict: Promise<boolean>): Promise<void> =>
+      verdict.then((allowed) => {
+        const current = this.host.revocationEpoch(userId);
+        if (allowed && current !== epoch) return settle(current, Promise.resolve(authorize()));
+        decide(allowed);
+      });
+    const epoch = this.host.revocationEpoch(userId);
+    const verdict = authorize();
     if (typeof verdict === 'boolean') return decide(verdict);
-    return verdict.then(decide);
+    return settle(epoch, verdict);
   }
 
   private unsubscribe(f: Frame): void {

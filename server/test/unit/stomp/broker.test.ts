@@ -177,6 +177,50 @@ describe('the broker', () => {
     expect(published).to.have.length(1);
   });
 
+  describe('when authorisation answers asynchronously', () => {
+    let answers: Array<(allowed: boolean) => void>;
+
+    beforeEach(() => {
+      broker.stop();
+      answers = [];
+      broker = new Broker({
+        router: createFeatureRouter([{ authorize: () => new Promise<boolean>((resolve) => answers.push(resolve)) }]),
+        log: pino({ level: 'silent' }),
+        fanout: (topic, message) => published.push({ topic, message }),
+        slowConsumerBytes: 1 << 20,
+      });
+    });
+
+    const tick = () => new Promise((r) => setImmediate(r));
+
+    it('trusts a single yes when nothing was revoked meanwhile', async () => {
+      const a = session(1);
+      a.s.receive(Buffer.from('SUBSCRIBE\nid:sub-0\ndestination:/topic/room\n\n\0'));
+      await tick();
+      answers[0](true);
+      await tick();
+      expect(answers).to.have.length(1);
+      expect(a.s.subscribesTo('/topic/room')).to.equal(true);
+    });
+
+    it('asks again when the user’s subscriptions were ended while a yes was on its way, so leaving cannot be outrun', async () => {
+      const a = session(1);
+      a.s.receive(Buffer.from('SUBSCRIBE\nid:sub-0\ndestination:/topic/room\n\n\0'));
+      await tick();
+      // The user left the room after the check read "member": nothing to end yet.
+      broker.unsubscribeUser(1, '/topic/room');
+      answers[0](true);
+      await tick();
+      expect(answers, 'asked again').to.have.length(2);
+      answers[1](false);
+      await tick();
+      expect(a.s.subscribesTo('/topic/room')).to.equal(false);
+      broker.publish('/topic/room', 'after leaving');
+      expect(a.socket.sent.filter((m) => m.startsWith('MESSAGE'))).to.deep.equal([]);
+      expect(published).to.deep.equal([]);
+    });
+  });
+
   it('forgets a closed session’s subscriptions, counts connections and reports the disconnect', async () => {
     const seen: number[] = [];
     broker.onDisconnect((_u, remaining) => seen.push(remaining));
