@@ -28,17 +28,22 @@ export class AccountsService {
   async login(rawEmail: string, password: string): Promise<LoggedIn> {
     const email = normalizeEmail(rawEmail);
     const now = this.clock();
-    const recent = await this.failures.timesSince(email, now - LOGIN_FAILURE_WINDOW.windowMs);
-    const wait = retryAfterMs(recent, LOGIN_FAILURE_WINDOW, now);
-    if (wait > 0) throw tooManyRequests(retryAfterSeconds(wait), 'too many failed logins for this address');
+    const since = now - LOGIN_FAILURE_WINDOW.windowMs;
+    // Record the attempt as a failure before the slow password check, then count only the
+    // attempts recorded before it: parallel guesses count each other, so at most `limit` of them
+    // are checked, and those stay recorded (as failures) to hold the refusal for later ones.
+    const attempt = await this.failures.record(email, now);
+    const wait = retryAfterMs(await this.failures.timesBefore(email, since, attempt), LOGIN_FAILURE_WINDOW, now);
+    if (wait > 0) {
+      await this.failures.forget(attempt);
+      throw tooManyRequests(retryAfterSeconds(wait), 'too many failed logins for this address');
+    }
 
     const user = await this.users.findByEmail(email);
     const matches = user?.passwordHash ? await verifyPassword(user.passwordHash, password) : await verifyAgainstDummy(password);
-    if (!user || !matches) {
-      await this.failures.record(email, now);
-      throw unauthorized(LOGIN_MISMATCH);
-    }
-    await this.failures.clear(email, now - LOGIN_FAILURE_WINDOW.windowMs);
+    if (!user || !matches) throw unauthorized(LOGIN_MISMATCH);
+    // Forgives earlier failures and removes this attempt's own record.
+    await this.failures.clear(email, since);
     return { user, session: await this.sessions.create(user.id) };
   }
 

@@ -1,16 +1,30 @@
-// Failed login attempts per address (epoch milliseconds), for the login rate limit.
+// Login attempts per address (epoch milliseconds), for the login rate limit. An attempt is
+// recorded before its password is checked and deleted if it succeeds or is refused, so the rows
+// are the failures plus the attempts still being checked.
 import type { Knex } from '../../db/knex';
 
 export class LoginFailuresRepository {
   constructor(private readonly db: Knex) {}
 
-  async record(email: string, atMs: number): Promise<void> {
-    await this.db('login_failures').insert({ email, failed_at_ms: atMs });
+  /** Records an attempt about to be checked; returns its id, ordered after every earlier one. */
+  async record(email: string, atMs: number): Promise<number> {
+    const [id] = await this.db('login_failures').insert({ email, failed_at_ms: atMs });
+    return Number(id);
   }
 
-  async timesSince(email: string, sinceMs: number): Promise<number[]> {
-    const rows = await this.db('login_failures').where({ email }).andWhere('failed_at_ms', '>', sinceMs).select('failed_at_ms');
+  /** Times of the address's attempts since `sinceMs` that were recorded before attempt `id`. */
+  async timesBefore(email: string, sinceMs: number, id: number): Promise<number[]> {
+    const rows = await this.db('login_failures')
+      .where({ email })
+      .andWhere('failed_at_ms', '>', sinceMs)
+      .andWhere('id', '<', id)
+      .select('failed_at_ms');
     return rows.map((r: { failed_at_ms: number | string }) => Number(r.failed_at_ms));
+  }
+
+  /** Forgets one attempt: it was refused unchecked, so it is no failure. */
+  async forget(id: number): Promise<void> {
+    await this.db('login_failures').where({ id }).delete();
   }
 
   /** A successful login forgives earlier failures; rows out of the window are pruned too. */
