@@ -325,6 +325,24 @@ forEachDatabase('chat rooms over REST', (db) => {
       expect(await server.db('messages').where({ room_id: roomId })).to.deep.equal([]);
     });
 
+    it('deletes the room with its messages when its last two members leave at the same moment', async () => {
+      // Several rooms at once, so the two leaves of a room really overlap on the database.
+      const rooms = await Promise.all(['Ann', 'Ben', 'Cat', 'Dan', 'Eve', 'Fay'].map(async (name) => {
+        const a = await member(`${name} One`);
+        const b = await member(`${name} Two`);
+        const roomId = await createRoom(a, b);
+        // A system message, so the room has messages to lose.
+        await a.client.post(api.updateSubject, { chatRoomId: roomId, chatRoomName: `${name} doomed` });
+        return { a, b, roomId };
+      }));
+      const leaves = await Promise.all(rooms.flatMap(({ a, b, roomId }) =>
+        [a, b].map((m) => m.client.delete(`${api.leaveChat}?chatRoomId=${roomId}`))));
+      expect(leaves.map((r) => r.status)).to.deep.equal(leaves.map(() => 200));
+      const roomIds = rooms.map((r) => r.roomId);
+      expect(await server.db('rooms').whereIn('id', roomIds)).to.deep.equal([]);
+      expect(await server.db('messages').whereIn('room_id', roomIds)).to.deep.equal([]);
+    });
+
     it('refuses a non-member with 403 and a missing id with 400', async () => {
       const a = await member('Owner');
       const b = await member('Peer');

@@ -104,6 +104,10 @@ export class RoomsRepository {
    */
   async removeMember(roomId: number, userId: number): Promise<{ removed: boolean; roomDeleted: boolean }> {
     return this.db.transaction(async (trx) => {
+      // Leaves of one room take turns: without the lock, under MariaDB's REPEATABLE READ the
+      // last two members leaving at once each still see the other and neither deletes the
+      // room. (SQLite already runs one writer at a time; knex leaves the clause out there.)
+      await trx('rooms').where({ id: roomId }).forUpdate().first('id');
       const removed = (await trx('room_members').where({ room_id: roomId, user_id: userId }).del()) > 0;
       if (!removed) return { removed, roomDeleted: false };
       const left = await trx('room_members').where({ room_id: roomId }).first('user_id');

@@ -99,7 +99,13 @@ export class RoomsService {
     presence.left(callerId, roomId);
     publisher.publish(topics.toggleRefresh(callerId), 'true');
     if (roomDeleted) return;
-    await messages.postSystemMessage(roomId, { roomName, content: systemText.left(leaver.name), leftUserId: leaver.id });
+    try {
+      await messages.postSystemMessage(roomId, { roomName, content: systemText.left(leaver.name), leftUserId: leaver.id });
+    } catch (err) {
+      // The last other member left meanwhile: the room is gone with its messages, and this
+      // leave still succeeded.
+      if ((await rooms.roomName(roomId)) !== null) throw err;
+    }
   }
 
   /** Users matching the keyword and the ids of the room's members, for the invite screen. */
