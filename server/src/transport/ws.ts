@@ -115,6 +115,23 @@ export function mountWebSocket(app: TemplatedApp, options: WebSocketOptions): vo
       .catch((err: unknown) => log.error({ err }, 'WebSocket upgrade failed'));
   };
 
+  /**
+   * A logout that ran between the upgrade's session check and `open` found no socket to close
+   * (closeAuthSession only knows registered ones), so the login session is checked once more
+   * after registering. The same close as a logout; the 5-minute re-check remains the backstop.
+   */
+  const recheckAtOpen = async (session: StompSession): Promise<void> => {
+    try {
+      const principal = await options.authenticator.authenticate(session.token);
+      // session.socket is null once the socket closed while we waited: nothing to end then.
+      if (principal?.sessionId !== session.principal.authSessionId && session.socket) {
+        broker.closeAuthSession(session.principal.authSessionId);
+      }
+    } catch (err) {
+      log.warn({ err, connection: session.principal.connectionId }, 'could not re-check the login session of a new WebSocket');
+    }
+  };
+
   const behavior: WebSocketBehavior<SocketData> = {
     maxPayloadLength: MAX_MESSAGE_BYTES,
     maxBackpressure: UWS_MAX_BACKPRESSURE,
@@ -139,7 +156,10 @@ export function mountWebSocket(app: TemplatedApp, options: WebSocketOptions): vo
       } catch (err) {
         log.error({ err }, 'WebSocket open failed');
         ws.end(1011, 'internal error');
+        return;
       }
+      // Anonymous (benchmark) sockets have no login session to re-check.
+      if (session.token) void recheckAtOpen(session);
     },
 
     message(ws, message) {
