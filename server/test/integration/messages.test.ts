@@ -165,8 +165,47 @@ forEachDatabase('chat messages over STOMP', (db) => {
     const leave = (await aInbox.next()).json<ChatMessageEvent>();
     expect(leave).to.deep.include({ senderId: null, content: '"Departing"님이 채팅에서 나갔습니다', leftUserId: b.user.userId });
     expect((await aInbox.next()).json<ChatMessageEvent>().content).to.equal('are you there?');
+    // The leaver's own subscription gets the leave message (their other tabs close the room on
+    // it), and nothing after it.
+    expect((await bInbox.next()).json<ChatMessageEvent>()).to.deep.equal(leave);
     await bInbox.nothingWithin(300);
     expect(await refusal(say(b, roomId, 'back?'))).to.match(/member/);
+  });
+
+  it('tells the leaver\'s other connections that they left, then delivers them nothing more', async () => {
+    const a = await member('Staying Host');
+    const b = await member('Two Tabs');
+    const roomId = await roomOf(a, b);
+    const otherTab = await connect(b.client.cookieHeader());
+    const aInbox = await a.stomp.subscribe(topics.privateChat(roomId));
+    const tabs = [await b.stomp.subscribe(topics.privateChat(roomId)), await otherTab.subscribe(topics.privateChat(roomId))];
+    expect((await b.client.delete(`${api.leaveChat}?chatRoomId=${roomId}`)).status).to.equal(200);
+    for (const tab of tabs) {
+      expect((await tab.next()).json<ChatMessageEvent>()).to.deep.include({
+        senderId: null, content: '"Two Tabs"님이 채팅에서 나갔습니다', leftUserId: b.user.userId,
+      });
+    }
+    await say(a, roomId, 'gone?');
+    expect((await aInbox.next()).json<ChatMessageEvent>().leftUserId).to.equal(b.user.userId);
+    expect((await aInbox.next()).json<ChatMessageEvent>().content).to.equal('gone?');
+    for (const tab of tabs) await tab.nothingWithin(300);
+  });
+
+  it('tells the last member\'s other connections that they left, though the emptied room is deleted', async () => {
+    const a = await member('Early Leaver');
+    const b = await member('Last Two Tabs');
+    const roomId = await roomOf(a, b);
+    expect((await a.client.delete(`${api.leaveChat}?chatRoomId=${roomId}`)).status).to.equal(200);
+    const otherTab = await connect(b.client.cookieHeader());
+    const tabs = [await b.stomp.subscribe(topics.privateChat(roomId)), await otherTab.subscribe(topics.privateChat(roomId))];
+    expect((await b.client.delete(`${api.leaveChat}?chatRoomId=${roomId}`)).status).to.equal(200);
+    expect(await server.db('rooms').where({ id: roomId }).first()).to.equal(undefined);
+    for (const tab of tabs) {
+      expect((await tab.next()).json<ChatMessageEvent>()).to.deep.include({
+        chatRoomId: roomId, senderId: null, content: '"Last Two Tabs"님이 채팅에서 나갔습니다', leftUserId: b.user.userId,
+      });
+      await tab.nothingWithin(300);
+    }
   });
 
   it('broadcasts rename and invitation system messages to the room', async () => {

@@ -81,7 +81,20 @@ export class MessagesService {
       roomId, senderId: null, content: system.content, clientMsgId: null,
       leftUserId: system.leftUserId ?? null, addedUserEmail: system.addedUserEmail ?? null, atMs: this.deps.clock(),
     };
-    await this.deps.writer.write(row, (id) => this.fanOut(toMessage(id, row, system.roomName), roomMembers));
+    await this.deps.writer.write(row, (id) => {
+      const message = toMessage(id, row, system.roomName);
+      if (message.leftUserId !== null) this.tellLeaver(message.leftUserId, message);
+      this.fanOut(message, roomMembers);
+    });
+  }
+
+  /** A leave from a room that was deleted because it became empty: only the leaver's tabs hear of it. */
+  tellLeaverOfDeletedRoom(roomId: number, leaverId: number, system: SystemMessage): void {
+    // Nothing can be stored for a deleted room, so the event has no message id (0).
+    this.tellLeaver(leaverId, {
+      id: 0, roomId, senderId: null, senderName: system.roomName, content: system.content, createdAtMs: this.deps.clock(),
+      clientMsgId: null, leftUserId: leaverId, addedUserEmail: null,
+    });
   }
 
   /** A page of history for a member (403 otherwise); loading it marks the room read. */
@@ -104,6 +117,17 @@ export class MessagesService {
       users: users.map((u) => ({ userId: u.id, name: u.name, email: u.email })),
       messages: page.map(toChatMessage),
     };
+  }
+
+  /**
+   * The leaver's own subscriptions get their leave message directly (their other tabs close the
+   * room on its leftUserId), then end, so the room-wide publish after it does not reach them:
+   * they see it exactly once, however the transport batches topic messages.
+   */
+  private tellLeaver(leaverId: number, message: Message): void {
+    const topic = topics.privateChat(message.roomId);
+    this.deps.publisher.publishToUser(leaverId, topic, toChatMessage(message));
+    this.deps.publisher.unsubscribeUser(leaverId, topic);
   }
 
   private fanOut(message: Message, roomMembers: ChatUser[]): void {

@@ -7,7 +7,7 @@ import type { Publisher } from '../../stomp/api';
 import { badRequest, forbidden } from '../../transport/errors';
 import type { Clock } from '../index';
 import type { MembersCache } from '../messages/members-cache';
-import type { MessagesService } from '../messages/messages-service';
+import type { MessagesService, SystemMessage } from '../messages/messages-service';
 import type { PresenceService } from '../presence/presence-service';
 import type { ChatUser, RoomsRepository } from './rooms-repository';
 
@@ -87,25 +87,40 @@ export class RoomsService {
     });
   }
 
-  /** The caller leaves: their subscriptions to the room end at once; an empty room is deleted. */
+  /**
+   * The caller leaves; an empty room is deleted. The leaver's other tabs receive the leave
+   * message before their subscriptions to the room end, so they close the room too.
+   */
   async leave(callerId: number, roomId: number): Promise<void> {
-    const { rooms, members, messages, presence, publisher } = this.deps;
+    const { rooms, members, presence, publisher } = this.deps;
     const leaver = await this.member(roomId, callerId);
     const roomName = (await rooms.roomName(roomId)) ?? '';
     const { removed, roomDeleted } = await rooms.removeMember(roomId, callerId);
     if (!removed) throw forbidden('not a member of this chat room');
     members.invalidate(roomId);
-    publisher.unsubscribeUser(callerId, topics.privateChat(roomId));
     presence.left(callerId, roomId);
-    publisher.publish(topics.toggleRefresh(callerId), 'true');
-    if (roomDeleted) return;
     try {
-      await messages.postSystemMessage(roomId, { roomName, content: systemText.left(leaver.name), leftUserId: leaver.id });
-    } catch (err) {
-      // The last other member left meanwhile: the room is gone with its messages, and this
-      // leave still succeeded.
-      if ((await rooms.roomName(roomId)) !== null) throw err;
+      await this.announceLeave(roomId, leaver, { roomName, content: systemText.left(leaver.name), leftUserId: leaver.id }, roomDeleted);
+    } finally {
+      // Already done when the message went out; this covers a failure before that.
+      publisher.unsubscribeUser(callerId, topics.privateChat(roomId));
+      publisher.publish(topics.toggleRefresh(callerId), 'true');
     }
+  }
+
+  private async announceLeave(roomId: number, leaver: ChatUser, message: SystemMessage, roomDeleted: boolean): Promise<void> {
+    const { rooms, messages } = this.deps;
+    if (!roomDeleted) {
+      try {
+        await messages.postSystemMessage(roomId, message);
+        return;
+      } catch (err) {
+        // The last other member left meanwhile: the room is gone with its messages, and this
+        // leave still succeeded.
+        if ((await rooms.roomName(roomId)) !== null) throw err;
+      }
+    }
+    messages.tellLeaverOfDeletedRoom(roomId, leaver.id, message);
   }
 
   /** Users matching the keyword and the ids of the room's members, for the invite screen. */
