@@ -9,6 +9,12 @@ const MAX_ROOMS = 10_000;
 
 export class MembersCache {
   private readonly entries = new Map<number, { members: ChatUser[]; expiresAtMs: number }>();
+  /**
+   * Rooms with loads running: how many, and how many invalidations came meanwhile. A load that
+   * overlapped an invalidate() may have read the old members (a leaver among them), so its
+   * result goes to its caller but is not kept. Only rooms being loaded have an entry.
+   */
+  private readonly loading = new Map<number, { running: number; invalidations: number }>();
 
   constructor(
     private readonly load: (roomId: number) => Promise<ChatUser[]>,
@@ -21,7 +27,17 @@ export class MembersCache {
     const entry = this.entries.get(roomId);
     const fresh = entry && entry.expiresAtMs > this.clock();
     if (entry && fresh && (expected === undefined || entry.members.some((m) => m.id === expected))) return entry.members;
-    const members = await this.load(roomId);
+    let loading = this.loading.get(roomId);
+    if (!loading) this.loading.set(roomId, (loading = { running: 0, invalidations: 0 }));
+    loading.running += 1;
+    const invalidationsBefore = loading.invalidations;
+    let members: ChatUser[];
+    try {
+      members = await this.load(roomId);
+    } finally {
+      if (--loading.running === 0) this.loading.delete(roomId);
+    }
+    if (loading.invalidations !== invalidationsBefore) return members;
     this.entries.delete(roomId);
     if (this.entries.size >= MAX_ROOMS) this.entries.delete(this.entries.keys().next().value as number);
     this.entries.set(roomId, { members, expiresAtMs: this.clock() + this.ttlMs });
@@ -30,5 +46,7 @@ export class MembersCache {
 
   invalidate(roomId: number): void {
     this.entries.delete(roomId);
+    const loading = this.loading.get(roomId);
+    if (loading) loading.invalidations += 1;
   }
 }

@@ -36,4 +36,27 @@ describe('MembersCache', () => {
     await cache.get(9);
     expect(loads).to.equal(3);
   });
+
+  it('does not cache a list loaded before an invalidation that happened while it was loading', async () => {
+    const pending: Array<(list: ChatUser[]) => void> = [];
+    let controlledLoads = 0;
+    const controlled = new MembersCache(() => {
+      controlledLoads += 1;
+      return new Promise<ChatUser[]>((resolve) => pending.push(resolve));
+    }, () => now, 3000);
+    const before = [{ id: 1, name: 'A', email: 'a@x.test' }, { id: 2, name: 'Leaver', email: 'l@x.test' }];
+    const after = [{ id: 1, name: 'A', email: 'a@x.test' }];
+
+    const staleGet = controlled.get(9);
+    controlled.invalidate(9); // the leave commits while the load above is still running
+    pending.shift()!(before);
+    expect(await staleGet).to.deep.equal(before);
+
+    const nextGet = controlled.get(9);
+    expect(controlledLoads).to.equal(2);
+    pending.shift()!(after);
+    expect(await nextGet).to.deep.equal(after);
+    expect(await controlled.get(9)).to.deep.equal(after);
+    expect(controlledLoads).to.equal(2);
+  });
 });
