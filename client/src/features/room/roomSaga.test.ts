@@ -257,6 +257,17 @@ describe('the room session saga', () => {
     expect(h.stomp.unsubscribed).to.deep.equal([TOPIC]);
   });
 
+  it('goes to the chat list when the catch-up after a reconnect answers 403 (left on another device meanwhile)', async () => {
+    h = open(1);
+    await openRoom(h);
+    h.http.route(`GET ${api.chatHistory}`, () => refuse(403));
+    h.stomp.drop();
+    h.stomp.connect();
+    await eventually(() => h.navigations.length === 1, 'navigated');
+    expect(h.navigations[0].to).to.equal('/chat-list');
+    expect(h.errors.filter((e) => e.startsWith('room: catch up'))).to.deep.equal([]);
+  });
+
   it('leaves through the server and then goes to the chat list; a failed leave is only logged', async () => {
     let fail = true;
     h = open(1, { [`DELETE ${api.leaveChat}`]: () => (fail ? refuse(500) : undefined) });
