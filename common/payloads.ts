@@ -43,6 +43,11 @@ function optionalString(o: Json, key: string, max: number): string | undefined {
 }
 
 const SDP_MAX = 32 * 1024;
+/**
+ * Only bounds what is decoded: the message rule (1 to 3000 characters after trimming, in
+ * rules.ts) is checked by the handler on the trimmed text.
+ */
+const CONTENT_MAX_RAW = 16 * 1024;
 
 export interface PrivateMessagePayload { chatRoomId: number; senderId?: number; content: string; clientMsgId?: string }
 export interface PresencePayload { chatRoomId: number; userId?: number }
@@ -80,7 +85,7 @@ export const decode = {
     return {
       chatRoomId: id(o, 'chatRoomId'),
       senderId: optionalId(o, 'senderId'),
-      content: string(o, 'content', 3000),
+      content: string(o, 'content', CONTENT_MAX_RAW),
       clientMsgId: optionalString(o, 'clientMsgId', 64),
     };
   },

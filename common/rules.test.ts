@@ -28,6 +28,7 @@ describe('validation rules (SPEC.md §5)', () => {
     expect(isSendableMessage(' \n ')).to.equal(false);
     expect(isSendableMessage('a'.repeat(3000))).to.equal(true);
     expect(isSendableMessage('a'.repeat(3001))).to.equal(false);
+    expect(isSendableMessage(` ${'a'.repeat(3000)}\n`), 'limit applies after trimming').to.equal(true);
   });
   it('allows room names of 1 to 50 characters after trimming', () => {
     expect(isValidRoomName('  ')).to.equal(false);

@@ -54,9 +54,10 @@ export function isSearchableKeyword(keyword: string): boolean {
   return trimmed.length > 0 && trimmed !== '%' && trimmed.length <= LIMITS.searchInput;
 }
 
+/** Non-blank and at most 3000 characters once trimmed: the trimmed text is what is stored. */
 export function isSendableMessage(content: string): boolean {
   const trimmed = content.trim();
-  return trimmed.length > 0 && content.length <= LIMITS.message;
+  return trimmed.length > 0 && trimmed.length <= LIMITS.message;
 }
 
 export function isValidRoomName(name: string): boolean {

@@ -142,6 +142,14 @@ forEachDatabase('chat messages over STOMP', (db) => {
     expect((await history(a, roomId)).messages).to.deep.equal([]);
   });
 
+  it('stores a message of 3000 characters once the whitespace around it is trimmed', async () => {
+    const a = await member('Trimmer');
+    const b = await member('Reader');
+    const roomId = await roomOf(a, b);
+    await say(a, roomId, `  ${'x'.repeat(3000)}\n`);
+    expect((await history(a, roomId)).messages.map((m: { content: string }) => m.content)).to.deep.equal(['x'.repeat(3000)]);
+  });
+
   it('refuses a non-member\'s subscription to the room\'s topic', async () => {
     const a = await member('Inside');
     const b = await member('Inside Too');
