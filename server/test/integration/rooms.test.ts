@@ -396,6 +396,25 @@ forEachDatabase('chat rooms over REST', (db) => {
       expect((await a.client.post(api.notificationSend, { chatRoomId: roomId })).status).to.equal(200);
     });
 
+    it('keeps the 3 minutes after a partial failure, so the members already mailed are not mailed twice', async () => {
+      const a = await member('Sender');
+      const b = await member('Reached');
+      const c = await member('Bounced');
+      const roomId = await createRoom(a, b);
+      expect((await a.client.post(api.addUser, { chatRoomId: roomId, userId: c.user.userId })).status).to.equal(200);
+      const since = smtp.mails.length;
+      smtp.refuse.add(c.user.email.toLowerCase());
+      try {
+        expect((await a.client.post(api.notificationSend, { chatRoomId: roomId })).status).to.equal(502);
+      } finally {
+        smtp.refuse.clear();
+      }
+      await smtp.waitFor(b.user.email, 10_000, since);
+      expect((await a.client.post(api.notificationSend, { chatRoomId: roomId })).status).to.equal(429);
+      const toB = smtp.mails.slice(since).filter((m) => m.to.includes(b.user.email.toLowerCase()));
+      expect(toB).to.have.length(1);
+    });
+
     it('refuses a non-member with 403 and a malformed body with 400', async () => {
       const a = await member('Room Owner');
       const b = await member('Room Peer');

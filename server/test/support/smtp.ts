@@ -19,6 +19,8 @@ export class SmtpReceiver {
   private server: SMTPServer;
   /** When set, every message is refused with this SMTP error (tests of mail failures). */
   failWith: string | null = null;
+  /** Recipients refused at RCPT TO (tests of a mail failure for some members only). */
+  readonly refuse = new Set<string>();
   port = 0;
 
   constructor() {
@@ -26,6 +28,10 @@ export class SmtpReceiver {
       authOptional: true,
       disabledCommands: ['STARTTLS'],
       logger: false,
+      onRcptTo: (address, _session, callback) => {
+        if (this.refuse.has(address.address.toLowerCase())) callback(Object.assign(new Error('mailbox unavailable'), { responseCode: 550 }));
+        else callback();
+      },
       onData: (stream, _session, callback) => {
         if (this.failWith) {
           stream.resume();

@@ -34,21 +34,22 @@ export class NotificationService {
     const roomName = (await rooms.roomName(roomId)) ?? '';
     const link = roomLink(publicUrl, roomId);
     const recipients = members.filter((u) => u.id !== callerId);
-    try {
-      await Promise.all(
-        recipients.map((u) =>
-          mailer.send({
-            to: u.email,
-            subject: `[Let's Chat] "${roomName}" 채팅방 알림`,
-            text: `${caller.name}님이 "${roomName}" 채팅방에서 알림을 보냈습니다.\n아래 링크에서 대화를 확인해주세요.\n\n${link}\n`,
-          }),
-        ),
-      );
-    } catch {
-      // The mail server failed: free the slot so the member can try again, and say so.
-      await rooms.releaseNotification(roomId, now, claim.previousAtMs);
+    const results = await Promise.allSettled(
+      recipients.map((u) =>
+        mailer.send({
+          to: u.email,
+          subject: `[Let's Chat] "${roomName}" 채팅방 알림`,
+          text: `${caller.name}님이 "${roomName}" 채팅방에서 알림을 보냈습니다.\n아래 링크에서 대화를 확인해주세요.\n\n${link}\n`,
+        }),
+      ),
+    );
+    const sent = results.filter((r) => r.status === 'fulfilled').length;
+    if (sent < recipients.length) {
+      // Free the slot for another try only when nobody was mailed: a retry after a partial
+      // failure would mail the reached members twice.
+      if (sent === 0) await rooms.releaseNotification(roomId, now, claim.previousAtMs);
       throw new HttpError(502, 'mail_failed', '알림 이메일을 보내지 못했습니다. 잠시 후 다시 시도해주세요.');
     }
-    return { sent: recipients.length };
+    return { sent };
   }
 }
