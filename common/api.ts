@@ -49,6 +49,23 @@ export interface ChatSummary {
   lastReadAt: string | null;
 }
 
+/**
+ * The structured form of a system message. The stored `content` keeps the original product's
+ * exact Korean text (its client parses it); our client renders from these fields instead.
+ * renamed: actor renamed the room to newName. added: actor added target. left: actor left.
+ */
+export type SystemEventType = 'renamed' | 'added' | 'left';
+export interface SystemEvent {
+  type: SystemEventType;
+  actorUserId: number;
+  actorName: string;
+  /** added: the user who was added. */
+  targetUserId?: number;
+  targetName?: string;
+  /** renamed: the room's new name. */
+  newName?: string;
+}
+
 /** One chat message in history; on the room topic it is payloads.ts ChatMessageEvent. */
 export interface ChatMessage {
   messageId: number;
@@ -60,6 +77,8 @@ export interface ChatMessage {
   clientMsgId?: string | null;
   leftUserId?: number;
   addedUserEmail?: string;
+  /** Present on system messages only (senderId null). */
+  systemEvent?: SystemEvent;
 }
 
 /**
