@@ -28,7 +28,6 @@ export interface Config {
   turnTtlSeconds: number;
   /** How long a call may ring unanswered (CALL_RING_TIMEOUT_MS; tests shorten it). */
   callRingTimeoutMs?: number;
-  redisUrl: string | null;
   logLevel: string;
 }
 
@@ -101,7 +100,6 @@ export function loadConfig(env: Env = process.env): Config {
     turnSecret: env.TURN_SECRET || null,
     turnTtlSeconds: int(env, 'TURN_TTL', 3600, 60, 7 * 24 * 3600),
     callRingTimeoutMs: int(env, 'CALL_RING_TIMEOUT_MS', 60_000, 100, 3_600_000),
-    redisUrl: env.REDIS_URL || null,
     logLevel: env.LOG_LEVEL || 'info',
   };
 }

@@ -3,7 +3,8 @@
 import uWS from 'uWebSockets.js';
 import { loadConfig, withListeningPort, type Config } from './config';
 import { createDatabase, migrateLatest, ping, type Knex } from './db/knex';
-import { createFeatures, type Clock } from './features';
+import { createFeatures } from './features';
+import type { Clock } from './features/types';
 import { createLogger, type Logger } from './log';
 import { HttpTransport, type Route } from './transport/http';
 import { mountWebSocket, SLOW_CONSUMER_BYTES } from './transport/ws';

@@ -5,6 +5,7 @@
 import type { Client, IMessage } from '@stomp/stompjs';
 import { api, type IceServer } from '../../../common/api';
 import { app, CALL_SIGNALS, queues, type CallSignal } from '../../../common/destinations';
+import { decodeCallEvent, parseJson } from '../../../common/events';
 import type { CallEvent } from '../../../common/payloads';
 import { toIceCandidate, toSessionDescription } from '../../../common/signalling';
 import { getJson, login, type Session } from '../shared/rest';
@@ -171,11 +172,9 @@ export class HeadlessCaller {
   }
 
   private onMessage(signal: CallSignal, message: IMessage): void {
-    let event: CallEvent;
-    try {
-      event = JSON.parse(message.body) as CallEvent;
-    } catch {
-      this.problems.push(`${this.label} got a ${signal} that is not JSON`);
+    const event = decodeCallEvent(signal, parseJson(message.body));
+    if (!event) {
+      this.problems.push(`${this.label} got a ${signal} that is not a call event: ${message.body.slice(0, 200)}`);
       return;
     }
     const received: ReceivedEvent = { signal, event, at: performance.now() };

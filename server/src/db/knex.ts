@@ -8,10 +8,6 @@ export type { Knex };
 
 export const MIGRATIONS_DIR = path.resolve(__dirname, '../../../migrations');
 
-export function isSqlite(db: Knex): boolean {
-  return db.client.config.client === 'better-sqlite3';
-}
-
 export function createDatabase(databaseUrl: string): Knex {
   if (databaseUrl.startsWith('sqlite:')) {
     const filename = databaseUrl.slice('sqlite:'.length) || ':memory:';

@@ -1,5 +1,6 @@
 // An expected refusal: a status, a stable machine code, a human message, optional headers.
-// Routes and services throw it; the HTTP transport turns it into the response.
+// The transport throws it for what it refuses itself (size, type, origin, login); domain
+// refusals reach it through the REST edge (features/edges.ts).
 export class HttpError extends Error {
   constructor(
     readonly status: number,
@@ -10,10 +11,3 @@ export class HttpError extends Error {
     super(message);
   }
 }
-
-export const badRequest = (message: string, code = 'bad_request') => new HttpError(400, code, message);
-export const unauthorized = (message = 'login required') => new HttpError(401, 'unauthorized', message);
-export const forbidden = (message = 'forbidden') => new HttpError(403, 'forbidden', message);
-export const notFound = (message = 'not found') => new HttpError(404, 'not_found', message);
-export const tooManyRequests = (retryAfterSeconds: number, message = 'too many requests') =>
-  new HttpError(429, 'too_many_requests', message, { 'Retry-After': String(Math.max(1, Math.ceil(retryAfterSeconds))) });

@@ -1,9 +1,11 @@
 // HTTP on uWebSockets.js: routing, JSON bodies, cookies, CSRF and size checks, static files.
 // The uWS lifecycle rules this file follows are in LIFECYCLE.md beside it.
 import fs from 'node:fs';
+import { STATUS_CODES } from 'node:http';
 import path from 'node:path';
 import type { HttpRequest as UwsRequest, HttpResponse as UwsResponse, TemplatedApp } from 'uWebSockets.js';
 import { parse as parseCookies, serialize as serializeCookie, type SerializeOptions } from 'cookie';
+import mime from 'mime-types';
 import type { Logger } from '../log';
 import { HttpError } from './errors';
 
@@ -69,12 +71,6 @@ export function cookie(name: string, value: string, options: SerializeOptions & 
   return serializeCookie(name, value, { httpOnly: true, sameSite: 'lax', path: '/', ...options });
 }
 
-const STATUS_TEXT: Record<number, string> = {
-  200: 'OK', 201: 'Created', 204: 'No Content', 302: 'Found', 400: 'Bad Request', 401: 'Unauthorized',
-  403: 'Forbidden', 404: 'Not Found', 405: 'Method Not Allowed', 409: 'Conflict', 413: 'Payload Too Large',
-  415: 'Unsupported Media Type', 429: 'Too Many Requests', 500: 'Internal Server Error', 502: 'Bad Gateway',
-  503: 'Service Unavailable',
-};
 
 const SECURITY_HEADERS: Record<string, string> = {
   'X-Content-Type-Options': 'nosniff',
@@ -101,11 +97,6 @@ interface Outgoing {
   body: string | Buffer;
 }
 
-const MIME: Record<string, string> = {
-  '.html': 'text/html; charset=utf-8', '.js': 'text/javascript; charset=utf-8', '.css': 'text/css; charset=utf-8',
-  '.svg': 'image/svg+xml', '.png': 'image/png', '.ico': 'image/x-icon', '.json': 'application/json',
-  '.txt': 'text/plain; charset=utf-8', '.map': 'application/json', '.woff2': 'font/woff2',
-};
 
 interface StaticFile { body: Buffer; type: string; immutable: boolean }
 
@@ -121,7 +112,7 @@ function loadStatic(dir: string): Map<string, StaticFile> {
         const rel = '/' + path.relative(dir, full).split(path.sep).join('/');
         files.set(rel, {
           body: fs.readFileSync(full),
-          type: MIME[path.extname(full)] ?? 'application/octet-stream',
+          type: mime.contentType(path.extname(full)) || 'application/octet-stream',
           immutable: /\.[0-9a-f]{8,}\./.test(entry.name),
         });
       }
@@ -311,7 +302,7 @@ export class HttpTransport {
     if (state.aborted) return;
     state.aborted = true; // a response is written once
     res.cork(() => {
-      res.writeStatus(`${out.status} ${STATUS_TEXT[out.status] ?? 'Status'}`);
+      res.writeStatus(`${out.status} ${STATUS_CODES[out.status] ?? 'Status'}`);
       for (const [k, v] of Object.entries(SECURITY_HEADERS)) res.writeHeader(k, v);
       for (const [k, v] of Object.entries(out.headers)) res.writeHeader(k, v);
       for (const c of out.setCookies) res.writeHeader('Set-Cookie', c);

@@ -172,6 +172,7 @@ forEachDatabase('chat messages over STOMP', (db) => {
 
     const leave = (await aInbox.next()).json<ChatMessageEvent>();
     expect(leave).to.deep.include({ senderId: null, content: '"Departing"님이 채팅에서 나갔습니다', leftUserId: b.user.userId });
+    expect(leave.systemEvent).to.deep.equal({ type: 'left', actorUserId: b.user.userId, actorName: 'Departing' });
     expect((await aInbox.next()).json<ChatMessageEvent>().content).to.equal('are you there?');
     // The leaver's own subscription gets the leave message (their other tabs close the room on
     // it), and nothing after it.
@@ -211,6 +212,7 @@ forEachDatabase('chat messages over STOMP', (db) => {
     for (const tab of tabs) {
       expect((await tab.next()).json<ChatMessageEvent>()).to.deep.include({
         chatRoomId: roomId, senderId: null, content: '"Last Two Tabs"님이 채팅에서 나갔습니다', leftUserId: b.user.userId,
+        systemEvent: { type: 'left', actorUserId: b.user.userId, actorName: 'Last Two Tabs' },
       });
       await tab.nothingWithin(300);
     }
@@ -224,10 +226,14 @@ forEachDatabase('chat messages over STOMP', (db) => {
     const inbox = await b.stomp.subscribe(topics.privateChat(roomId));
     const cRefresh = await c.stomp.subscribe(topics.toggleRefresh(c.user.userId));
     await a.client.post(api.updateSubject, { chatRoomId: roomId, chatRoomName: 'Party' });
-    expect((await inbox.next()).json()).to.deep.include({ senderId: null, senderName: 'Party', content: '"Host"님이 채팅 이름을 "Party" (으)로 변경하였습니다' });
+    expect((await inbox.next()).json()).to.deep.include({
+      senderId: null, senderName: 'Party', content: '"Host"님이 채팅 이름을 "Party" (으)로 변경하였습니다',
+      systemEvent: { type: 'renamed', actorUserId: a.user.userId, actorName: 'Host', newName: 'Party' },
+    });
     await a.client.post(api.addUser, { chatRoomId: roomId, userId: c.user.userId });
     expect((await inbox.next()).json()).to.deep.include({
       senderId: null, senderName: 'Party', content: '"Host" 님이 "Newcomer" 님을 추가했습니다', addedUserEmail: c.user.email,
+      systemEvent: { type: 'added', actorUserId: a.user.userId, actorName: 'Host', targetUserId: c.user.userId, targetName: 'Newcomer' },
     });
     expect((await cRefresh.next()).json()).to.equal(true);
   });

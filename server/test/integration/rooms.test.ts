@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { api, type ChatHistoryResponse, type ChatSummary, type UserSummary } from '../../../common/api';
 import { LIMITS } from '../../../common/rules';
 import type { RunningServer } from '../../src/main';
-import { MessagesRepository } from '../../src/features/messages/messages-repository';
+import { MessagesRepository } from '../../src/features/chat/messages-repository';
 import { ApiClient } from '../support/api-client';
 import { forEachDatabase } from '../support/databases';
 import { SmtpReceiver } from '../support/smtp';
@@ -177,7 +177,7 @@ forEachDatabase('chat rooms over REST', (db) => {
       roomId = await createRoom(a, b);
       const rows = Array.from({ length: 45 }, (_, k) => ({
         roomId, senderId: (k + 1) % 2 ? a.user.userId : b.user.userId, content: `m${k + 1}`, clientMsgId: null,
-        leftUserId: null, addedUserEmail: null, atMs: now + k + 1,
+        leftUserId: null, addedUserEmail: null, systemEvent: null, atMs: now + k + 1,
       }));
       ids = await new MessagesRepository(server.db).insertMany(rows);
     });
@@ -202,7 +202,7 @@ forEachDatabase('chat rooms over REST', (db) => {
       let page = (await history(a, roomId)).body.messages;
       while (page.length > 0) {
         seen.unshift(...page.map((m) => m.messageId));
-        await repo.insertMany([{ roomId, senderId: a.user.userId, content: 'late', clientMsgId: null, leftUserId: null, addedUserEmail: null, atMs: now }]);
+        await repo.insertMany([{ roomId, senderId: a.user.userId, content: 'late', clientMsgId: null, leftUserId: null, addedUserEmail: null, systemEvent: null, atMs: now }]);
         page = (await history(a, roomId, `&beforeId=${page[0].messageId}`)).body.messages;
       }
       expect(seen).to.deep.equal(ids);
@@ -232,6 +232,7 @@ forEachDatabase('chat rooms over REST', (db) => {
         senderId: null,
         senderName: '새 이름',
         content: '"Renamer"님이 채팅 이름을 "새 이름" (으)로 변경하였습니다',
+        systemEvent: { type: 'renamed', actorUserId: a.user.userId, actorName: 'Renamer', newName: '새 이름' },
       });
     });
 
@@ -281,6 +282,7 @@ forEachDatabase('chat rooms over REST', (db) => {
         senderName: 'Inviter, Second',
         content: '"Inviter" 님이 "Invitee" 님을 추가했습니다',
         addedUserEmail: c.user.email,
+        systemEvent: { type: 'added', actorUserId: a.user.userId, actorName: 'Inviter', targetUserId: c.user.userId, targetName: 'Invitee' },
       });
     });
 
@@ -312,6 +314,7 @@ forEachDatabase('chat rooms over REST', (db) => {
         senderName: 'Stayer, Leaver',
         content: '"Leaver"님이 채팅에서 나갔습니다',
         leftUserId: b.user.userId,
+        systemEvent: { type: 'left', actorUserId: b.user.userId, actorName: 'Leaver' },
       });
     });
 

@@ -4,7 +4,6 @@
 // No I/O here: the saga asks, these functions answer.
 import type { CallSignal } from '../../../../common/destinations';
 import type { CallEvent } from '../../../../common/payloads';
-import { toPositiveId } from '../../../../common/rules';
 
 /** Where this user's call stands. `outgoing`: initiated, waiting for the peer's answer. */
 export type CallPhase = 'idle' | 'outgoing' | 'incoming' | 'connecting' | 'connected';
@@ -103,13 +102,4 @@ export function decideSignal(phase: CallPhase, peerUserId: number | null, signal
     case 'ice-candidate':
       return phase === 'connecting' || phase === 'connected' ? { kind: 'candidate' } : { kind: 'ignore', reason: 'candidate before the call was accepted' };
   }
-}
-
-/** A call queue's message as a CallEvent, or null when it carries no valid sender id. */
-export function toCallEvent(body: unknown): CallEvent | null {
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) return null;
-  const o = body as Record<string, unknown>;
-  const userId = toPositiveId(o.userId);
-  if (userId === null) return null;
-  return { ...(o as Omit<CallEvent, 'userId'>), userId, name: typeof o.name === 'string' ? o.name : undefined };
 }

@@ -8,6 +8,7 @@ import { buffers, eventChannel, type EventChannel, type SagaIterator, type Task 
 import { call, cancel, cancelled, delay, flush, fork, put, race, select, take, takeLatest } from 'redux-saga/effects';
 import { api, type IceServer, type UserSummary } from '../../../../common/api';
 import { app, CALL_SIGNALS, queues, type CallSignal } from '../../../../common/destinations';
+import { decodeCallEvent } from '../../../../common/events';
 import type { CallEvent } from '../../../../common/payloads';
 import { isSearchableKeyword, LIMITS } from '../../../../common/rules';
 import { canApplyAnswer, canApplyOffer, toIceCandidate, toSessionDescription } from '../../../../common/signalling';
@@ -15,7 +16,7 @@ import { service } from '../../app/sagaContext';
 import { ko } from '../../i18n/ko';
 import type { Microphone, Peer, PeerEvent } from '../../services/rtc';
 import type { StompService } from '../../services/stomp';
-import { candidateDisposition, connectionOutcome, decideSignal, toCallEvent, type CallPeer } from './callRules';
+import { candidateDisposition, connectionOutcome, decideSignal, type CallPeer } from './callRules';
 import { callActions, selectCallPhase } from './callSlice';
 
 export const CALL_PATH = '/call';
@@ -45,7 +46,7 @@ function callSignalChannel(stomp: StompService, userId: number, logError: (conte
     const unsubscribes = CALL_SIGNALS.map((signal) =>
       stomp.subscribe(queues.call(signal, userId), {
         message(body) {
-          const event = toCallEvent(body);
+          const event = decodeCallEvent(signal, body);
           if (event) emit({ signal, event });
           else logError(`call ${signal}`, new Error('call signal without a valid userId'));
         },

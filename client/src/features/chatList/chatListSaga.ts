@@ -6,6 +6,7 @@ import { buffers, eventChannel } from 'redux-saga';
 import { all, call, put, race, take, takeEvery } from 'redux-saga/effects';
 import { api, type ChatSummary, type NameAndEmail, type UserIdResponse } from '../../../../common/api';
 import { topics } from '../../../../common/destinations';
+import { isRefreshSignal } from '../../../../common/events';
 import { paths } from '../../app/paths';
 import { service } from '../../app/sagaContext';
 import type { StompService } from '../../services/stomp';
@@ -19,7 +20,7 @@ function refreshChannel(stomp: StompService, userId: number): EventChannel<Refre
   return eventChannel<RefreshEvent>((emit) => {
     return stomp.subscribe(topics.toggleRefresh(userId), {
       message: (body) => {
-        if (body === true) emit('refresh');
+        if (isRefreshSignal(body)) emit('refresh');
       },
       // After a reconnect the list may be stale: reload it once the subscription is back.
       active: () => emit('subscribed'),

@@ -1,7 +1,7 @@
 // How a room's messages are laid out (pure, so it is tested without a browser): day dividers,
 // centred system messages, and runs of one sender's messages that share a name and a time.
 import type { ChatMessage } from '../../../../common/api';
-import { isSystemMessage, type PendingMessage } from './messages';
+import { isSystemMessage, systemMessageText, type PendingMessage } from './messages';
 
 export type MessageItem =
   | { kind: 'day'; key: string; label: string }
@@ -48,7 +48,7 @@ export function layoutMessages(messages: readonly ChatMessage[], pending: readon
       system: isSystemMessage(m),
       senderId: m.senderId,
       senderName: m.senderName,
-      content: m.content,
+      content: isSystemMessage(m) ? systemMessageText(m) : m.content,
       at: new Date(m.enrolledAt),
       pending: false,
     })),

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import type { ChatMessage, UserSummary } from '../../../../common/api';
-import { addedUserName, applyToParticipants, isSystemMessage, mergeMessages, unconfirmed, type PendingMessage } from './messages';
+import { applyToParticipants, isSystemMessage, leaverOf, mergeMessages, systemMessageText, unconfirmed, type PendingMessage } from './messages';
 
 function msg(messageId: number, extra: Partial<ChatMessage> = {}): ChatMessage {
   return { messageId, senderId: 1, senderName: 'A', content: `m${messageId}`, enrolledAt: '2026-11-21T10:00:00.000Z', ...extra };
@@ -57,24 +57,37 @@ describe('system messages and the participant list', () => {
 
   it('removes the user a leave message names', () => {
     const leave = msg(9, { senderId: null, leftUserId: 2, content: '"B"님이 채팅에서 나갔습니다' });
-    expect(applyToParticipants(users, leave, null).map((u) => u.userId)).to.deep.equal([1]);
+    expect(applyToParticipants(users, leave).map((u) => u.userId)).to.deep.equal([1]);
+    const structured = msg(9, { senderId: null, content: '"B"님이 채팅에서 나갔습니다', systemEvent: { type: 'left', actorUserId: 2, actorName: 'B' } });
+    expect(applyToParticipants(users, structured).map((u) => u.userId)).to.deep.equal([1]);
+    expect(leaverOf(structured)).to.equal(2);
   });
 
-  it('adds the user an add message names, once', () => {
-    const add = msg(9, { senderId: null, addedUserEmail: 'c@x.io', content: '"A" 님이 "C" 님을 추가했습니다' });
-    const after = applyToParticipants(users, add, carol);
+  it('adds the user an add message names, once, from its structured fields', () => {
+    const add = msg(9, {
+      senderId: null, addedUserEmail: 'c@x.io', content: '"A" 님이 "C" 님을 추가했습니다',
+      systemEvent: { type: 'added', actorUserId: 1, actorName: 'A', targetUserId: 3, targetName: 'C' },
+    });
+    const after = applyToParticipants(users, add);
     expect(after.map((u) => u.userId)).to.deep.equal([1, 2, 3]);
-    expect(applyToParticipants(after, add, carol).map((u) => u.userId)).to.deep.equal([1, 2, 3]);
+    expect(after[2]).to.deep.equal(carol);
+    expect(applyToParticipants(after, add).map((u) => u.userId)).to.deep.equal([1, 2, 3]);
   });
 
   it('leaves the list alone for renames and ordinary messages', () => {
     const rename = msg(9, { senderId: null, content: '"A"님이 채팅 이름을 "새 방" (으)로 변경하였습니다' });
-    expect(applyToParticipants(users, rename, null)).to.equal(users);
-    expect(applyToParticipants(users, msg(10, { leftUserId: 2 }), null)).to.equal(users);
+    expect(applyToParticipants(users, rename)).to.equal(users);
+    expect(applyToParticipants(users, msg(10, { leftUserId: 2 }))).to.equal(users);
   });
 
-  it('reads the added user\'s name out of the add message', () => {
-    expect(addedUserName('"김철수" 님이 "O\'Neil .-" 님을 추가했습니다')).to.equal("O'Neil .-");
-    expect(addedUserName('"A"님이 채팅에서 나갔습니다')).to.equal(null);
+  it('reads a system message from its structured fields, and an older one as stored', () => {
+    const rename = msg(9, {
+      senderId: null, content: 'stored text the client does not parse',
+      systemEvent: { type: 'renamed', actorUserId: 1, actorName: '김철수', newName: '새 방' },
+    });
+    expect(systemMessageText(rename)).to.equal('"김철수"님이 채팅 이름을 "새 방" (으)로 변경하였습니다');
+    const added = msg(10, { senderId: null, content: 'x', systemEvent: { type: 'added', actorUserId: 1, actorName: '김철수', targetUserId: 3, targetName: "O'Neil .-" } });
+    expect(systemMessageText(added)).to.equal('"김철수" 님이 "O\'Neil .-" 님을 추가했습니다');
+    expect(systemMessageText(msg(11, { senderId: null, content: '"A"님이 채팅에서 나갔습니다' }))).to.equal('"A"님이 채팅에서 나갔습니다');
   });
 });

@@ -2,6 +2,7 @@
 // messages mean for the participant list (SPEC.md §3, §4; issue 4: never lost, duplicated or
 // reordered).
 import type { ChatMessage, UserSummary } from '../../../../common/api';
+import { systemEventText } from '../../../../common/system-text';
 
 /** A message the user sent that the server has not echoed back yet. */
 export interface PendingMessage {
@@ -43,48 +44,33 @@ export function oldestMessageId(messages: readonly ChatMessage[]): number | null
   return messages.length ? messages[0].messageId : null;
 }
 
-const ADDED = /^"(.*)" 님이 "(.*)" 님을 추가했습니다$/s;
+/** Who a leave message says left: its structured actor, or the original's leftUserId. */
+export function leaverOf(message: ChatMessage): number | null {
+  if (!isSystemMessage(message)) return null;
+  if (message.systemEvent?.type === 'left') return message.systemEvent.actorUserId;
+  return message.leftUserId ?? null;
+}
 
-/** The added user's name from `"{inviter}" 님이 "{added}" 님을 추가했습니다`, or null. */
-export function addedUserName(content: string): string | null {
-  return ADDED.exec(content)?.[2] ?? null;
+/** Who an add message says joined, from its structured fields; null for anything else. */
+export function addedUserOf(message: ChatMessage): UserSummary | null {
+  const event = message.systemEvent;
+  if (!isSystemMessage(message) || event?.type !== 'added' || event.targetUserId === undefined) return null;
+  return { userId: event.targetUserId, name: event.targetName ?? '', email: message.addedUserEmail ?? '' };
 }
 
 /**
  * The participant list after a system message: a leave removes the leaver, an add appends the
- * added user (when the caller could resolve who that is). Other messages change nothing.
+ * added user once. Other messages change nothing.
  */
-export function applyToParticipants(users: readonly UserSummary[], message: ChatMessage, added: UserSummary | null): UserSummary[] {
-  if (!isSystemMessage(message)) return users as UserSummary[];
-  if (message.leftUserId != null) return users.filter((u) => u.userId !== message.leftUserId);
+export function applyToParticipants(users: readonly UserSummary[], message: ChatMessage): UserSummary[] {
+  const leaver = leaverOf(message);
+  if (leaver !== null) return users.filter((u) => u.userId !== leaver);
+  const added = addedUserOf(message);
   if (added && !users.some((u) => u.userId === added.userId)) return [...users, added];
   return users as UserSummary[];
 }
 
-function optionalNumber(value: unknown): value is number | undefined | null {
-  return value === undefined || value === null || typeof value === 'number';
-}
-
-/**
- * A frame from /topic/private-chat/{id} as a ChatMessage, or null when it is not one for this
- * room (the client trusts the shape of nothing it did not check).
- */
-export function decodeChatMessage(body: unknown, chatRoomId: number): ChatMessage | null {
-  if (typeof body !== 'object' || body === null) return null;
-  const m = body as Record<string, unknown>;
-  if (typeof m.messageId !== 'number' || typeof m.content !== 'string' || typeof m.enrolledAt !== 'string') return null;
-  if (m.chatRoomId !== undefined && m.chatRoomId !== chatRoomId) return null;
-  if (!optionalNumber(m.senderId) || !optionalNumber(m.leftUserId)) return null;
-  const message: ChatMessage = {
-    messageId: m.messageId,
-    chatRoomId,
-    senderId: m.senderId ?? null,
-    senderName: typeof m.senderName === 'string' ? m.senderName : '',
-    content: m.content,
-    enrolledAt: m.enrolledAt,
-    clientMsgId: typeof m.clientMsgId === 'string' ? m.clientMsgId : null,
-  };
-  if (typeof m.leftUserId === 'number') message.leftUserId = m.leftUserId;
-  if (typeof m.addedUserEmail === 'string') message.addedUserEmail = m.addedUserEmail;
-  return message;
+/** What a system message reads as: rendered from its structured fields when it has them. */
+export function systemMessageText(message: ChatMessage): string {
+  return message.systemEvent ? systemEventText(message.systemEvent) : message.content;
 }

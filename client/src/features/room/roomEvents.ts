@@ -4,8 +4,8 @@
 import { buffers, eventChannel, type EventChannel } from 'redux-saga';
 import type { ChatMessage } from '../../../../common/api';
 import { topics } from '../../../../common/destinations';
+import { decodeChatMessage } from '../../../../common/events';
 import type { StompService } from '../../services/stomp';
-import { decodeChatMessage } from './messages';
 
 export type RoomEvent = { type: 'message'; message: ChatMessage } | { type: 'subscribed' } | { type: 'disconnected' };
 

@@ -231,18 +231,27 @@ describe('the room session saga', () => {
     expect(h.room().unseenCount).to.equal(0);
   });
 
-  it('follows system messages: a rename renames, a leave removes the leaver, an add adds the user found by e-mail', async () => {
-    h = open(1, {
-      [`GET ${api.roomSearch}`]: () => ({ allUsers: [LEE], chatRoomUsers: [ME.userId, KIM.userId, LEE.userId] }),
-    });
+  it('follows system messages from their structured fields: a rename renames, an add adds the user, a leave removes the leaver', async () => {
+    h = open(1);
     await openRoom(h);
-    h.stomp.deliver(TOPIC, message(2, { senderId: null, senderName: '우리 방', content: '"김철수"님이 채팅 이름을 "우리 방" (으)로 변경하였습니다' }));
-    h.stomp.deliver(TOPIC, message(3, { senderId: null, senderName: '우리 방', content: `"${ME.name}" 님이 "${LEE.name}" 님을 추가했습니다`, addedUserEmail: LEE.email }));
+    h.stomp.deliver(TOPIC, message(2, {
+      senderId: null, senderName: '우리 방', content: '"김철수"님이 채팅 이름을 "우리 방" (으)로 변경하였습니다',
+      systemEvent: { type: 'renamed', actorUserId: KIM.userId, actorName: KIM.name, newName: '우리 방' },
+    }));
+    h.stomp.deliver(TOPIC, message(3, {
+      senderId: null, senderName: '우리 방', content: `"${ME.name}" 님이 "${LEE.name}" 님을 추가했습니다`, addedUserEmail: LEE.email,
+      systemEvent: { type: 'added', actorUserId: ME.userId, actorName: ME.name, targetUserId: LEE.userId, targetName: LEE.name },
+    }));
     await eventually(() => h.room().users.length === 3, 'added user shown');
     expect(h.room().roomName).to.equal('우리 방');
-    expect(h.http.requested('GET', api.roomSearch)[0].query).to.deep.equal({ keyword: LEE.email, chatRoomId: ROOM });
+    expect(h.room().users[2]).to.deep.equal(LEE);
+    // The message names the added user: no search by e-mail, no parsing of the Korean text.
+    expect(h.http.requested('GET', api.roomSearch)).to.deep.equal([]);
 
-    h.stomp.deliver(TOPIC, message(4, { senderId: null, senderName: '우리 방', content: '"김철수"님이 채팅에서 나갔습니다', leftUserId: KIM.userId }));
+    h.stomp.deliver(TOPIC, message(4, {
+      senderId: null, senderName: '우리 방', content: '"김철수"님이 채팅에서 나갔습니다', leftUserId: KIM.userId,
+      systemEvent: { type: 'left', actorUserId: KIM.userId, actorName: KIM.name },
+    }));
     await settle();
     expect(h.room().users.map((u) => u.userId)).to.deep.equal([ME.userId, LEE.userId]);
     expect(h.navigations).to.deep.equal([]);

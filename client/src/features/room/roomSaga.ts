@@ -5,13 +5,7 @@
 import type { PayloadAction } from '@reduxjs/toolkit';
 import type { EventChannel, SagaIterator } from 'redux-saga';
 import { call, cancelled, put, race, select, take } from 'redux-saga/effects';
-import {
-  api,
-  type ChatHistoryResponse,
-  type ChatMessage,
-  type RoomSearchResponse,
-  type UserSummary,
-} from '../../../../common/api';
+import { api, type ChatHistoryResponse, type ChatMessage } from '../../../../common/api';
 import { app } from '../../../../common/destinations';
 import { LIMITS, isSendableMessage, isValidRoomName } from '../../../../common/rules';
 import { paths } from '../../app/paths';
@@ -19,7 +13,7 @@ import { service } from '../../app/sagaContext';
 import { isHttpStatus } from '../../services/http';
 import { ko } from '../../i18n/ko';
 import { newClientMsgId } from './clientMsgId';
-import { addedUserName, isSystemMessage, type PendingMessage } from './messages';
+import { leaverOf, type PendingMessage } from './messages';
 import { roomEventChannel, type RoomEvent } from './roomEvents';
 import {
   activityChanged,
@@ -36,7 +30,6 @@ import {
   olderFailed,
   olderLoaded,
   olderRequested,
-  participantAdded,
   renamed,
   renameSubmitted,
   roomClosed,
@@ -94,24 +87,6 @@ function* catchUp(session: Session): SagaIterator {
   if (first) yield put(caughtUp({ chatRoomName: first.chatRoomName, users: first.users, messages: found }));
 }
 
-/** The user sent by the add message, found through the room search by the e-mail it carries. */
-function* resolveAddedUser(session: Session, message: ChatMessage): SagaIterator<UserSummary | null> {
-  const email = message.addedUserEmail;
-  if (!email) return null;
-  const http = yield* service('http');
-  try {
-    const found: RoomSearchResponse = yield call([http, http.get], api.roomSearch, { keyword: email, chatRoomId: session.chatRoomId });
-    const user = found.allUsers.find((u) => u.email.toLowerCase() === email.toLowerCase());
-    if (user) return user;
-  } catch (error) {
-    const logError = yield* service('logError');
-    yield call(logError, 'room: added user', error);
-  }
-  // Still show who joined; their id only matters if they leave while we watch.
-  const name = addedUserName(message.content);
-  return name === null ? null : { userId: -message.messageId, name, email };
-}
-
 /** Returns when the user is no longer in the room (they left, from here or another device). */
 function* watchRoomEvents(session: Session, events: EventChannel<RoomEvent>): SagaIterator {
   const logError = yield* service('logError');
@@ -136,11 +111,7 @@ function* watchRoomEvents(session: Session, events: EventChannel<RoomEvent>): Sa
     } else {
       const message = event.message;
       yield put(messageReceived(message));
-      if (isSystemMessage(message) && message.leftUserId === session.userId) return;
-      if (isSystemMessage(message) && message.addedUserEmail) {
-        const user: UserSummary | null = yield call(resolveAddedUser, session, message);
-        if (user) yield put(participantAdded(user));
-      }
+      if (leaverOf(message) === session.userId) return;
     }
   }
 }

@@ -95,13 +95,10 @@ const roomSlice = createSlice({
       if (isSystemMessage(message)) {
         // A system message carries the room's current name (a rename among them).
         if (message.senderName) state.roomName = message.senderName;
-        state.users = applyToParticipants(state.users, message, null);
+        state.users = applyToParticipants(state.users, message);
       } else if (!state.active && message.senderId !== state.userId) {
         state.unseenCount += 1;
       }
-    },
-    participantAdded(state, action: PayloadAction<UserSummary>) {
-      if (!state.users.some((u) => u.userId === action.payload.userId)) state.users.push(action.payload);
     },
     messageSubmitted: (_state, _action: PayloadAction<string>) => {},
     messageQueued(state, action: PayloadAction<PendingMessage>) {
@@ -143,7 +140,6 @@ export const {
   olderLoaded,
   olderFailed,
   messageReceived,
-  participantAdded,
   messageSubmitted,
   messageQueued,
   subscribed,

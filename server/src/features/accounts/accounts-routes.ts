@@ -1,20 +1,18 @@
 // REST routes of the accounts feature: login, logout, who am I, profile.
 import { api, type LoginResponse, type NameAndEmail, type UpdateInfoResponse, type UserIdResponse } from '../../../../common/api';
 import { LIMITS } from '../../../../common/rules';
-import type { Publisher } from '../../stomp/api';
 import { SESSION_COOKIE, userOf, type Route } from '../../transport/http';
 import type { AccountsService } from './accounts-service';
 import { MAX_PASSWORD_LENGTH } from './passwords';
 import { clearedSessionCookie, sessionCookie } from './session-cookie';
-import { objectBody, stringField } from './validation';
+import { objectBody, stringField } from '../request-fields';
 
 export interface AccountsRoutesDeps {
   accounts: AccountsService;
-  publisher: Publisher;
   secureCookies: boolean;
 }
 
-export function accountsRoutes({ accounts, publisher, secureCookies }: AccountsRoutesDeps): Route[] {
+export function accountsRoutes({ accounts, secureCookies }: AccountsRoutesDeps): Route[] {
   return [
     {
       method: 'POST',
@@ -22,14 +20,11 @@ export function accountsRoutes({ accounts, publisher, secureCookies }: AccountsR
       public: true,
       async handle(ctx) {
         const body = objectBody(ctx.body);
-        const email = stringField(body, 'email', LIMITS.loginInput);
-        const password = stringField(body, 'password', MAX_PASSWORD_LENGTH);
+        const email = stringField(body.email, 'email', LIMITS.loginInput);
+        const password = stringField(body.password, 'password', MAX_PASSWORD_LENGTH);
         const { user, session } = await accounts.login(email, password);
         // A new token at every login: the one this browser held before stops working.
-        if (ctx.user) {
-          await accounts.endSession(ctx.user.sessionId);
-          publisher.closeAuthSession(ctx.user.sessionId);
-        }
+        if (ctx.user) await accounts.endSession(ctx.user.sessionId);
         const json: LoginResponse = { name: user.name, userId: user.id };
         return { json, setCookies: [sessionCookie(session.token, secureCookies)] };
       },
@@ -40,7 +35,6 @@ export function accountsRoutes({ accounts, publisher, secureCookies }: AccountsR
       async handle(ctx) {
         const { sessionId } = userOf(ctx);
         await accounts.endSession(sessionId);
-        publisher.closeAuthSession(sessionId);
         return { json: { status: 'success' }, setCookies: [clearedSessionCookie(secureCookies)] };
       },
     },
@@ -71,8 +65,8 @@ export function accountsRoutes({ accounts, publisher, secureCookies }: AccountsR
       path: api.userInfo,
       async handle(ctx) {
         const body = objectBody(ctx.body);
-        const name = stringField(body, 'name', LIMITS.name);
-        const password = stringField(body, 'password', MAX_PASSWORD_LENGTH);
+        const name = stringField(body.name, 'name', LIMITS.name);
+        const password = stringField(body.password, 'password', MAX_PASSWORD_LENGTH);
         const json: UpdateInfoResponse = { status: await accounts.updateInfo(userOf(ctx).userId, name, password) };
         return { json };
       },

@@ -1,8 +1,9 @@
 // Account rules: logging in (with the per-address failure limit), sessions, profile reads and
 // updates. Routes decode input and call exactly one of these.
 import { isValidName, normalizeEmail } from '../../../../common/rules';
-import type { Clock } from '..';
-import { badRequest, tooManyRequests, unauthorized } from '../../transport/errors';
+import { InvalidError, RateLimitedError, UnauthenticatedError } from '../errors';
+import type { Publisher } from '../../stomp/api';
+import type { Clock } from '../types';
 import type { LoginFailuresRepository } from './login-failures-repository';
 import { hashPassword, verifyAgainstDummy, verifyPassword } from './passwords';
 import { retryAfterMs, retryAfterSeconds, type RateWindow } from './rate-window';
@@ -23,6 +24,8 @@ export class AccountsService {
     private readonly sessions: Sessions,
     private readonly failures: LoginFailuresRepository,
     private readonly clock: Clock,
+    /** Closes the WebSockets opened with a login session. */
+    private readonly sockets: Pick<Publisher, 'closeAuthSession'>,
   ) {}
 
   async login(rawEmail: string, password: string): Promise<LoggedIn> {
@@ -36,12 +39,12 @@ export class AccountsService {
     const wait = retryAfterMs(await this.failures.timesBefore(email, since, attempt), LOGIN_FAILURE_WINDOW, now);
     if (wait > 0) {
       await this.failures.forget(attempt);
-      throw tooManyRequests(retryAfterSeconds(wait), 'too many failed logins for this address');
+      throw new RateLimitedError(retryAfterSeconds(wait), 'too many failed logins for this address');
     }
 
     const user = await this.users.findByEmail(email);
     const matches = user?.passwordHash ? await verifyPassword(user.passwordHash, password) : await verifyAgainstDummy(password);
-    if (!user || !matches) throw unauthorized(LOGIN_MISMATCH);
+    if (!user || !matches) throw new UnauthenticatedError(LOGIN_MISMATCH);
     // Forgives earlier failures and removes this attempt's own record.
     await this.failures.clear(email, since);
     return { user, session: await this.sessions.create(user.id) };
@@ -52,14 +55,16 @@ export class AccountsService {
     return this.sessions.create(userId);
   }
 
-  endSession(sessionId: string): Promise<void> {
-    return this.sessions.destroy(sessionId);
+  /** Ends a login session (logout, or a browser's old session at a new login) and closes its sockets. */
+  async endSession(sessionId: string): Promise<void> {
+    await this.sessions.destroy(sessionId);
+    this.sockets.closeAuthSession(sessionId);
   }
 
   async profile(userId: number): Promise<User> {
     const user = await this.users.findById(userId);
     // The session outlived its user (deleted by an operator): treat as signed out.
-    if (!user) throw unauthorized();
+    if (!user) throw new UnauthenticatedError();
     return user;
   }
 
@@ -68,8 +73,8 @@ export class AccountsService {
    * password is the current password: there is nothing to update.
    */
   async updateInfo(userId: number, name: string, password: string): Promise<'success' | 'name'> {
-    if (!isValidName(name)) throw badRequest('invalid name', 'invalid_name');
-    if (password.length === 0) throw badRequest('the password must not be empty', 'empty_password');
+    if (!isValidName(name)) throw new InvalidError('invalid name', 'invalid_name');
+    if (password.length === 0) throw new InvalidError('the password must not be empty', 'empty_password');
     const user = await this.profile(userId);
     if (user.name === name && user.passwordHash && (await verifyPassword(user.passwordHash, password))) return 'name';
     await this.users.update(userId, { name, passwordHash: await hashPassword(password) });

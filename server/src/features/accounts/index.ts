@@ -1,5 +1,5 @@
 // The accounts feature assembled: repositories, session authenticator, service and routes.
-import type { Deps, ServerFeature } from '..';
+import type { Deps, ServerFeature } from '../types';
 import { AccountsService } from './accounts-service';
 import { accountsRoutes } from './accounts-routes';
 import { LoginFailuresRepository } from './login-failures-repository';
@@ -20,8 +20,8 @@ export interface AccountsFeature {
 export function createAccounts(deps: Deps): AccountsFeature {
   const users = new UsersRepository(deps.db);
   const sessions = new Sessions(new SessionsRepository(deps.db), deps.clock);
-  const accounts = new AccountsService(users, sessions, new LoginFailuresRepository(deps.db), deps.clock);
-  const routes = accountsRoutes({ accounts, publisher: deps.publisher, secureCookies: deps.config.secureCookies });
+  const accounts = new AccountsService(users, sessions, new LoginFailuresRepository(deps.db), deps.clock, deps.publisher);
+  const routes = accountsRoutes({ accounts, secureCookies: deps.config.secureCookies });
   const verification = new VerificationService(new VerificationRepository(deps.db), users, deps.mailer, deps.clock, deps.log.child({ feature: 'accounts' }));
   return { feature: { routes: [...routes, ...verificationRoutes(verification)] }, sessions, accounts, users };
 }

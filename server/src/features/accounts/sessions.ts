@@ -1,6 +1,6 @@
 // Login sessions: a random 256-bit token in the cookie, its SHA-256 in the database, expiring
 // after 14 idle days. Any node can check a cookie because the state is in the database.
-import type { Clock } from '..';
+import type { Clock } from '../types';
 import type { Principal, SessionAuthenticator } from '../../transport/http';
 import { SessionsRepository } from './sessions-repository';
 import { randomToken, sha256Hex } from './tokens';

@@ -1,4 +1,6 @@
-// The users table. Rows are mapped to domain objects here; nothing else names its columns.
+// The users table, its only reader and writer. Rows are mapped to domain objects here; nothing
+// else names its columns.
+import { isDuplicateKey } from '../../db/errors';
 import type { Knex } from '../../db/knex';
 
 export interface User {
@@ -30,10 +32,16 @@ export class DuplicateEmailError extends Error {
 
 const toUser = (row: UserRow): User => ({ id: Number(row.id), email: row.email, name: row.name, passwordHash: row.password_hash });
 
-/** Unique-key violations of both engines. */
-export function isUniqueViolation(err: unknown): boolean {
-  const code = (err as { code?: string }).code;
-  return code === 'ER_DUP_ENTRY' || code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY';
+/** What other users may see of a user: no password hash. */
+export interface PublicUser {
+  id: number;
+  name: string;
+  email: string;
+}
+
+/** LIKE pattern for "contains", with % and _ in the keyword matched literally (ESCAPE '!'). */
+export function containsPattern(keyword: string): string {
+  return `%${keyword.replace(/[!%_]/g, '!$&')}%`;
 }
 
 export class UsersRepository {
@@ -49,6 +57,23 @@ export class UsersRepository {
     return row ? toUser(row) : null;
   }
 
+  /** Users whose name or e-mail contains the keyword, literally and case-insensitively. */
+  async search(keyword: string, limit: number): Promise<PublicUser[]> {
+    const pattern = containsPattern(keyword);
+    const rows = await this.db<UserRow>('users')
+      .select('id', 'name', 'email')
+      .where((q) => q.whereRaw("name like ? escape '!'", [pattern]).orWhereRaw("email like ? escape '!'", [pattern]))
+      .orderBy('id')
+      .limit(limit);
+    return rows.map((r) => ({ id: Number(r.id), name: r.name, email: r.email }));
+  }
+
+  /** The names of those of the given users that exist. */
+  async names(ids: number[]): Promise<Map<number, string>> {
+    const rows = await this.db<UserRow>('users').select('id', 'name').whereIn('id', ids);
+    return new Map(rows.map((r) => [Number(r.id), r.name]));
+  }
+
   /** Inserts one user; DuplicateEmailError when the address is taken. */
   async insert(user: NewUser, trx: Knex = this.db): Promise<number> {
     try {
@@ -56,7 +81,7 @@ export class UsersRepository {
       const [id] = await trx('users').insert({ email: user.email, name: user.name, password_hash: user.passwordHash });
       return Number(id);
     } catch (err) {
-      if (isUniqueViolation(err)) throw new DuplicateEmailError(user.email);
+      if (isDuplicateKey(err)) throw new DuplicateEmailError(user.email);
       throw err;
     }
   }

@@ -5,7 +5,7 @@ import type { Route } from '../../transport/http';
 import { MAX_PASSWORD_LENGTH } from './passwords';
 import { parseCode } from './verification-code';
 import type { VerificationService } from './verification-service';
-import { objectBody, stringField } from './validation';
+import { objectBody, stringField } from '../request-fields';
 
 // Addresses longer than this are refused as invalid by the rule itself; the field check
 // only bounds the work.
@@ -18,7 +18,7 @@ export function verificationRoutes(verification: VerificationService): Route[] {
       path: api.verificationSend,
       public: true,
       async handle(ctx) {
-        const email = stringField(objectBody(ctx.body), 'email', MAX_EMAIL_FIELD);
+        const email = stringField(objectBody(ctx.body).email, 'email', MAX_EMAIL_FIELD);
         await verification.sendCode(email);
         return { json: { status: 'sent' } };
       },
@@ -29,7 +29,7 @@ export function verificationRoutes(verification: VerificationService): Route[] {
       public: true,
       async handle(ctx) {
         const body = objectBody(ctx.body);
-        const email = stringField(body, 'email', MAX_EMAIL_FIELD);
+        const email = stringField(body.email, 'email', MAX_EMAIL_FIELD);
         await verification.verifyCode(email, parseCode(body.code));
         return { json: { status: 'verified' } };
       },
@@ -41,9 +41,9 @@ export function verificationRoutes(verification: VerificationService): Route[] {
       async handle(ctx) {
         const body = objectBody(ctx.body);
         const user = await verification.signUp({
-          email: stringField(body, 'email', MAX_EMAIL_FIELD),
-          name: stringField(body, 'name', LIMITS.name),
-          password: stringField(body, 'password', MAX_PASSWORD_LENGTH),
+          email: stringField(body.email, 'email', MAX_EMAIL_FIELD),
+          name: stringField(body.name, 'name', LIMITS.name),
+          password: stringField(body.password, 'password', MAX_PASSWORD_LENGTH),
         });
         const json: SignUpResponse = { name: user.name };
         return { json };

@@ -1,9 +1,9 @@
 // E-mail verification for sign-up (issue 2): codes, their limits, and sign-up itself, which
 // only accepts an address verified here. All state is in the database so any node can answer.
 import { LIMITS, isValidEmail, normalizeEmail } from '../../../../common/rules';
-import type { Clock } from '..';
+import type { Clock } from '../types';
 import type { Logger } from '../../log';
-import { HttpError, badRequest, tooManyRequests } from '../../transport/errors';
+import { ConflictError, EmailTakenError, ForbiddenError, InvalidError, RateLimitedError, UpstreamFailedError } from '../errors';
 import type { Mailer } from '../mail/mailer';
 import { createVerifiedUser, InvalidAccountInputError } from './create-user';
 import { retryAfterMs, retryAfterSeconds, type RateWindow } from './rate-window';
@@ -18,8 +18,7 @@ export const SEND_WINDOW: RateWindow = { limit: 3, windowMs: 5 * 60 * 1000 };
 export const MAX_WRONG_TRIES = 5;
 export const VERIFIED_FOR_MS = 30 * 60 * 1000;
 
-const emailTaken = () => new HttpError(401, 'email_taken', 'an account with this e-mail already exists');
-const wrongCode = () => badRequest('wrong or expired verification code', 'wrong_code');
+const wrongCode = () => new InvalidError('wrong or expired verification code', 'wrong_code');
 
 export class VerificationService {
   constructor(
@@ -32,13 +31,13 @@ export class VerificationService {
 
   private address(raw: string): string {
     const email = normalizeEmail(raw);
-    if (!isValidEmail(email)) throw badRequest('invalid e-mail address', 'invalid_email');
+    if (!isValidEmail(email)) throw new InvalidError('invalid e-mail address', 'invalid_email');
     return email;
   }
 
   async sendCode(rawEmail: string): Promise<void> {
     const email = this.address(rawEmail);
-    if (await this.users.findByEmail(email)) throw emailTaken();
+    if (await this.users.findByEmail(email)) throw new EmailTakenError();
     const now = this.clock();
     // Record first, then count the others: concurrent requests cannot all slip under the limit.
     const sendId = await this.repo.recordSend(email, now, now - SEND_WINDOW.windowMs);
@@ -46,7 +45,7 @@ export class VerificationService {
     const wait = retryAfterMs(earlier, SEND_WINDOW, now);
     if (wait > 0) {
       await this.repo.deleteSend(sendId);
-      throw tooManyRequests(retryAfterSeconds(wait), 'too many codes asked for this address; try again later');
+      throw new RateLimitedError(retryAfterSeconds(wait), 'too many codes asked for this address; try again later');
     }
     const code = generateCode();
     const stored = { salt: newSalt(), hash: '' };
@@ -59,7 +58,7 @@ export class VerificationService {
       this.log.warn({ err, to: email }, 'verification mail failed');
       await this.repo.clearCode(email, stored.hash);
       await this.repo.deleteSend(sendId);
-      throw new HttpError(502, 'mail_failed', 'the verification mail could not be sent');
+      throw new UpstreamFailedError('the verification mail could not be sent', 'mail_failed');
     }
   }
 
@@ -74,14 +73,14 @@ export class VerificationService {
   async signUp(account: { email: string; name: string; password: string }): Promise<User> {
     const email = this.address(account.email);
     if (!(await this.repo.isVerified(email, this.clock()))) {
-      throw new HttpError(403, 'email_not_verified', 'verify this e-mail address first');
+      throw new ForbiddenError('verify this e-mail address first', 'email_not_verified');
     }
     let user: User;
     try {
       user = await createVerifiedUser(this.users, { ...account, email });
     } catch (err) {
-      if (err instanceof InvalidAccountInputError) throw badRequest(err.message, 'invalid_input');
-      if (err instanceof DuplicateEmailError) throw new HttpError(409, 'email_taken', 'an account with this e-mail already exists');
+      if (err instanceof InvalidAccountInputError) throw new InvalidError(err.message, 'invalid_input');
+      if (err instanceof DuplicateEmailError) throw new ConflictError('an account with this e-mail already exists', 'email_taken');
       throw err;
     }
     await this.repo.forget(email);

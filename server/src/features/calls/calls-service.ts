@@ -12,6 +12,7 @@
 // carry it before calls can span nodes).
 import type { CallSignal } from '../../../../common/destinations';
 import type { CallEvent } from '../../../../common/payloads';
+import { InvalidError } from '../errors';
 
 export const DEFAULT_RING_TIMEOUT_MS = 60_000;
 
@@ -22,6 +23,8 @@ export interface CallPorts {
   deliver(userId: number, signal: CallSignal, event: CallEvent, exceptConnectionId?: string): void;
   /** Runs `fire` after `ms` milliseconds; the returned function cancels it. */
   schedule(ms: number, fire: () => void): () => void;
+  /** The display names of those of the given users that exist. */
+  names(userIds: number[]): Promise<Map<number, string>>;
 }
 
 type Phase = 'ringing' | 'active';
@@ -43,6 +46,17 @@ export class CallService {
     private readonly ports: CallPorts,
     private readonly ringTimeoutMs: number = DEFAULT_RING_TIMEOUT_MS,
   ) {}
+
+  /**
+   * A call from the signed-in caller to a user id from the wire: the callee's overlay shows the
+   * caller's name, and a call to nobody is refused (InvalidError).
+   */
+  async ring(caller: number, callee: number): Promise<InitiateOutcome> {
+    const names = await this.ports.names([caller, callee]);
+    const callerName = names.get(caller);
+    if (!names.has(callee) || callerName === undefined) throw new InvalidError('targetUserId is not a user');
+    return this.initiate(caller, callerName, callee);
+  }
 
   /** The caller rings the callee, unless either of them is already in a call. */
   initiate(caller: number, callerName: string, callee: number): InitiateOutcome {

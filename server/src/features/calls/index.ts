@@ -1,13 +1,13 @@
 // The calls feature assembled: the in-memory call state, its STOMP handlers, the ICE-servers
 // route, and the hang-up when a party's last connection drops.
 import { queues } from '../../../../common/destinations';
-import type { Deps, ServerFeature } from '..';
+import type { Deps, ServerFeature } from '../types';
+import type { UsersRepository } from '../accounts/users-repository';
 import { callHandlers } from './calls-handlers';
-import { CallsRepository } from './calls-repository';
 import { callsRoutes } from './calls-routes';
 import { CallService, DEFAULT_RING_TIMEOUT_MS } from './calls-service';
 
-export function createCalls(deps: Deps): ServerFeature {
+export function createCalls(deps: Deps, users: UsersRepository): ServerFeature {
   const { config, publisher, log } = deps;
   const calls = new CallService(
     {
@@ -16,6 +16,7 @@ export function createCalls(deps: Deps): ServerFeature {
         const timer = setTimeout(fire, ms);
         return () => clearTimeout(timer);
       },
+      names: (userIds) => users.names(userIds),
     },
     config.callRingTimeoutMs ?? DEFAULT_RING_TIMEOUT_MS,
   );
@@ -25,7 +26,7 @@ export function createCalls(deps: Deps): ServerFeature {
   if (config.turnUrls.length > 0 && !config.turnSecret) log.warn('TURN_URLS is set without TURN_SECRET: TURN servers are not offered');
   return {
     routes: callsRoutes(config, deps.clock),
-    stomp: { handlers: callHandlers(calls, new CallsRepository(deps.db), log.child({ feature: 'calls' })) },
+    stomp: { handlers: callHandlers(calls, log.child({ feature: 'calls' })) },
     async stop() {
       calls.stop();
     },

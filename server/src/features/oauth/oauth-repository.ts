@@ -29,4 +29,16 @@ export class OAuthRepository {
   async link(provider: OAuthProvider, subject: string, userId: number, nowMs: number, trx: Knex = this.db): Promise<void> {
     await trx('oauth_identities').insert({ provider, subject, user_id: userId, created_at_ms: nowMs });
   }
+
+  /**
+   * Creates the user (with `createUser`, the users table's own insert) and links the identity
+   * to it in one transaction: no account without its link, no link without its account.
+   */
+  linkNewUser(provider: OAuthProvider, subject: string, nowMs: number, createUser: (trx: Knex) => Promise<number>): Promise<number> {
+    return this.db.transaction(async (trx) => {
+      const userId = await createUser(trx);
+      await this.link(provider, subject, userId, nowMs, trx);
+      return userId;
+    });
+  }
 }

@@ -1,7 +1,6 @@
 // GET /api/oauth/{google,kakao}/login → {url}; GET /api/oauth/{provider}/callback → redirect.
 import { OAUTH_PROVIDERS, api, type OAuthProvider, type OAuthStartResponse } from '../../../../common/api';
 import type { Logger } from '../../log';
-import type { Publisher } from '../../stomp/api';
 import { cookie, type RequestContext, type Route } from '../../transport/http';
 import type { AccountsService } from '../accounts/accounts-service';
 import { sessionCookie } from '../accounts/session-cookie';
@@ -12,7 +11,6 @@ export const STATE_COOKIE = 'oauth_state';
 export interface OAuthRoutesDeps {
   oauth: OAuthService;
   accounts: AccountsService;
-  publisher: Publisher;
   secureCookies: boolean;
   log: Logger;
 }
@@ -26,7 +24,7 @@ function param(ctx: RequestContext, key: string): string | null {
   return value && value.length <= 2048 ? value : null;
 }
 
-export function oauthRoutes({ oauth, accounts, publisher, secureCookies, log }: OAuthRoutesDeps): Route[] {
+export function oauthRoutes({ oauth, accounts, secureCookies, log }: OAuthRoutesDeps): Route[] {
   // Sent only to that provider's callback, and only for the life of a pending login.
   const stateCookie = (provider: OAuthProvider, value: string, maxAgeMs: number) =>
     cookie(STATE_COOKIE, value, { secure: secureCookies, path: api.oauthCallback(provider), maxAge: Math.floor(maxAgeMs / 1000) });
@@ -62,10 +60,7 @@ export function oauthRoutes({ oauth, accounts, publisher, secureCookies, log }: 
         }
         const session = await accounts.startSession(userId);
         // Same rotation as a password login: the browser's previous session ends.
-        if (ctx.user) {
-          await accounts.endSession(ctx.user.sessionId);
-          publisher.closeAuthSession(ctx.user.sessionId);
-        }
+        if (ctx.user) await accounts.endSession(ctx.user.sessionId);
         return { redirect: SUCCESS_LOCATION, setCookies: [clearState, sessionCookie(session.token, secureCookies)] };
       },
     },

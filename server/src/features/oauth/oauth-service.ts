@@ -2,11 +2,10 @@
 // provider's URL with a one-time state; finish checks that state against the browser's
 // cookie, exchanges the code, reads the profile and finds or makes the local account.
 import { api, type OAuthProvider } from '../../../../common/api';
-import type { Clock } from '..';
+import type { Clock } from '../types';
 import type { Config, OAuthClientConfig } from '../../config';
-import type { Knex } from '../../db/knex';
-import { HttpError } from '../../transport/errors';
 import { randomToken, sha256Hex, timingSafeEqualStrings } from '../accounts/tokens';
+import { NotConfiguredError } from '../errors';
 import { DuplicateEmailError, UsersRepository } from '../accounts/users-repository';
 import type { OAuthRepository } from './oauth-repository';
 import { codeChallengeS256 } from './pkce';
@@ -35,7 +34,6 @@ export interface CallbackInput {
 export class OAuthService {
   constructor(
     private readonly config: Config,
-    private readonly db: Knex,
     private readonly repo: OAuthRepository,
     private readonly users: UsersRepository,
     private readonly clock: Clock,
@@ -52,7 +50,7 @@ export class OAuthService {
   /** The provider's authorisation URL and the state the browser must bring back. */
   async start(provider: OAuthProvider): Promise<{ url: string; state: string }> {
     const client = this.client(provider);
-    if (!client) throw new HttpError(503, 'oauth_not_configured', `${provider} sign-in is not configured on this server`);
+    if (!client) throw new NotConfiguredError(`${provider} sign-in is not configured on this server`, 'oauth_not_configured');
     const state = randomToken();
     const verifier = randomToken();
     const now = this.clock();
@@ -100,11 +98,8 @@ export class OAuthService {
       return existing.id;
     }
     try {
-      return await this.db.transaction(async (trx) => {
-        const userId = await this.users.insert({ email: profile.email!, name: displayName(profile), passwordHash: null }, trx);
-        await this.repo.link(provider, profile.subject, userId, now, trx);
-        return userId;
-      });
+      const newUser = { email: profile.email, name: displayName(profile), passwordHash: null };
+      return await this.repo.linkNewUser(provider, profile.subject, now, (trx) => this.users.insert(newUser, trx));
     } catch (err) {
       if (err instanceof DuplicateEmailError) throw new OAuthLoginError('the address got an account meanwhile; try again');
       throw err;

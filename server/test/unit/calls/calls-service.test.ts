@@ -22,6 +22,12 @@ class FakePorts implements CallPorts {
     };
   }
 
+  /** Alice, Bob and Carol exist; nobody else does. */
+  async names(userIds: number[]): Promise<Map<number, string>> {
+    const known = new Map([[1, 'Alice'], [2, 'Bob'], [3, 'Carol']]);
+    return new Map(userIds.flatMap((id) => (known.has(id) ? [[id, known.get(id)!] as [number, string]] : [])));
+  }
+
   /** Fires every pending timer, as if their time had come. */
   elapse(): void {
     for (const t of this.timers.filter((t) => !t.cancelled)) {

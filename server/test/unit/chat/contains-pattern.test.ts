@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { containsPattern } from '../../../src/features/rooms/rooms-repository';
+import { containsPattern } from '../../../src/features/accounts/users-repository';
 
 describe('containsPattern', () => {
   it('wraps the keyword in % and escapes %, _ and the escape character itself', () => {

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
-import { MembersCache } from '../../../src/features/messages/members-cache';
-import type { ChatUser } from '../../../src/features/rooms/rooms-repository';
+import { MembersCache } from '../../../src/features/chat/members-cache';
+import type { ChatUser } from '../../../src/features/chat/rooms-repository';
 
 describe('MembersCache', () => {
   let now: number;

@@ -1,10 +1,10 @@
 import { expect } from 'chai';
 import pino from 'pino';
-import { MessageWriter } from '../../../src/features/messages/message-writer';
-import type { NewMessage } from '../../../src/features/messages/messages-repository';
+import { MessageWriter } from '../../../src/features/chat/message-writer';
+import type { NewMessage } from '../../../src/features/chat/messages-repository';
 
 const message = (content: string, clientMsgId: string | null = null, senderId: number | null = 1): NewMessage => ({
-  roomId: 1, senderId, content, clientMsgId, leftUserId: null, addedUserEmail: null, atMs: 0,
+  roomId: 1, senderId, content, clientMsgId, leftUserId: null, addedUserEmail: null, systemEvent: null, atMs: 0,
 });
 
 /** An in-memory stand-in for the messages table with its unique (sender, clientMsgId) key. */

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { PresenceTracker } from '../../../src/features/presence/presence-tracker';
+import { PresenceTracker } from '../../../src/features/chat/presence-tracker';
 
 describe('PresenceTracker', () => {
   it('counts a user as active in a room while any of their connections is', () => {

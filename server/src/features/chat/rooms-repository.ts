@@ -1,5 +1,7 @@
-// Rooms, their members and read markers, and the user lookups chat needs. Rows are mapped to
-// domain objects here; nothing else names these columns.
+// Rooms and their members (with each member's read marker). Rows are mapped to domain objects
+// here; nothing else names these columns. Users are the accounts feature's table: queries here
+// join it only to name a room's members.
+import { isDuplicateKey } from '../../db/errors';
 import type { Knex } from '../../db/knex';
 
 export interface ChatUser {
@@ -18,40 +20,13 @@ export interface RoomSummary {
 
 export type NotificationClaim = { claimed: true; previousAtMs: number | null } | { claimed: false; lastAtMs: number };
 
-interface UserRow { id: number; name: string; email: string }
+interface MemberRow { id: number; name: string; email: string }
 
-/** A unique-key violation on either engine. */
-export function isDuplicateKey(err: unknown): boolean {
-  const code = (err as { code?: string }).code;
-  return code === 'ER_DUP_ENTRY' || code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY';
-}
-
-const toUser = (r: UserRow): ChatUser => ({ id: Number(r.id), name: r.name, email: r.email });
+const toUser = (r: MemberRow): ChatUser => ({ id: Number(r.id), name: r.name, email: r.email });
 const msOrNull = (v: unknown): number | null => (v === null || v === undefined ? null : Number(v));
-
-/** LIKE pattern for "contains", with % and _ in the keyword matched literally (ESCAPE '!'). */
-export function containsPattern(keyword: string): string {
-  return `%${keyword.replace(/[!%_]/g, '!$&')}%`;
-}
 
 export class RoomsRepository {
   constructor(private readonly db: Knex) {}
-
-  async findUser(id: number): Promise<ChatUser | null> {
-    const row = await this.db<UserRow>('users').select('id', 'name', 'email').where({ id }).first();
-    return row ? toUser(row) : null;
-  }
-
-  /** Users whose name or e-mail contains the keyword, literally and case-insensitively. */
-  async searchUsers(keyword: string, limit: number): Promise<ChatUser[]> {
-    const pattern = containsPattern(keyword);
-    const rows = await this.db<UserRow>('users')
-      .select('id', 'name', 'email')
-      .where((q) => q.whereRaw("name like ? escape '!'", [pattern]).orWhereRaw("email like ? escape '!'", [pattern]))
-      .orderBy('id')
-      .limit(limit);
-    return rows.map(toUser);
-  }
 
   async createRoom(name: string, memberIds: number[], nowMs: number): Promise<number> {
     return this.db.transaction(async (trx) => {
@@ -74,7 +49,7 @@ export class RoomsRepository {
 
   /** The room's members in the order they joined. */
   async members(roomId: number): Promise<ChatUser[]> {
-    const rows = await this.db('room_members as rm')
+    const rows: MemberRow[] = await this.db('room_members as rm')
       .join('users as u', 'u.id', 'rm.user_id')
       .select('u.id', 'u.name', 'u.email')
       .where('rm.room_id', roomId)

@@ -2,8 +2,8 @@
 // of every member). Sending a message must not cost a second query, so the list is cached for
 // a short time; this node drops an entry at once when it changes the room's members, and the
 // time limit bounds how stale a change made elsewhere (another node, a renamed user) can be.
-import type { Clock } from '../index';
-import type { ChatUser } from '../rooms/rooms-repository';
+import type { Clock } from '../types';
+import type { ChatUser } from './rooms-repository';
 
 const MAX_ROOMS = 10_000;
 

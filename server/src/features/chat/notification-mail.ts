@@ -1,12 +1,13 @@
 // The room's e-mail notification: one mail to each other member, each addressed to that member
 // alone, at most once per room every 3 minutes (kept in the database so every node agrees).
 import { LIMITS } from '../../../../common/rules';
-import { HttpError, forbidden, tooManyRequests } from '../../transport/errors';
-import type { Clock } from '../index';
+import { RateLimitedError, UpstreamFailedError } from '../errors';
 import type { Mailer } from '../mail/mailer';
+import type { Clock } from '../types';
+import { requireMember } from './membership';
 import type { RoomsRepository } from './rooms-repository';
 
-export interface NotificationServiceDeps {
+export interface NotificationMailDeps {
   rooms: RoomsRepository;
   mailer: Mailer;
   clock: Clock;
@@ -17,19 +18,17 @@ export function roomLink(publicUrl: string, roomId: number): string {
   return `${publicUrl}/chat-room?cri=${roomId}`;
 }
 
-export class NotificationService {
-  constructor(private readonly deps: NotificationServiceDeps) {}
+export class NotificationMail {
+  constructor(private readonly deps: NotificationMailDeps) {}
 
   async notify(callerId: number, roomId: number): Promise<{ sent: number }> {
     const { rooms, mailer, clock, publicUrl } = this.deps;
-    const members = await rooms.members(roomId);
-    const caller = members.find((u) => u.id === callerId);
-    if (!caller) throw forbidden('not a member of this chat room');
+    const { me: caller, members } = await requireMember(rooms, roomId, callerId);
     const now = clock();
     const claim = await rooms.claimNotification(roomId, now, LIMITS.notificationIntervalMs);
     if (!claim.claimed) {
       const waitMs = claim.lastAtMs + LIMITS.notificationIntervalMs - now;
-      throw tooManyRequests(waitMs / 1000, '알림 이메일은 3분에 한 번만 보낼 수 있습니다.');
+      throw new RateLimitedError(waitMs / 1000, '알림 이메일은 3분에 한 번만 보낼 수 있습니다.');
     }
     const roomName = (await rooms.roomName(roomId)) ?? '';
     const link = roomLink(publicUrl, roomId);
@@ -48,7 +47,7 @@ export class NotificationService {
       // Free the slot for another try only when nobody was mailed: a retry after a partial
       // failure would mail the reached members twice.
       if (sent === 0) await rooms.releaseNotification(roomId, now, claim.previousAtMs);
-      throw new HttpError(502, 'mail_failed', '알림 이메일을 보내지 못했습니다. 잠시 후 다시 시도해주세요.');
+      throw new UpstreamFailedError('알림 이메일을 보내지 못했습니다. 잠시 후 다시 시도해주세요.', 'mail_failed');
     }
     return { sent };
   }

@@ -3,8 +3,8 @@
 // so under load a round trip stores many messages. Only one batch is in flight at a time and
 // each stored message's callback runs synchronously after the commit in id order: a room's
 // messages are therefore published in messageId order, and nothing is published unstored.
+import { isDuplicateKey } from '../../db/errors';
 import type { Logger } from '../../log';
-import { isDuplicateKey } from '../rooms/rooms-repository';
 import type { MessagesRepository, NewMessage } from './messages-repository';
 
 export type WriteOutcome = { kind: 'stored'; id: number } | { kind: 'duplicate'; id: number };

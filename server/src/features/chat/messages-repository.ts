@@ -1,6 +1,7 @@
 // Messages. Concurrent messages are stored by one multi-row INSERT ... RETURNING id (valid on
 // SQLite and MariaDB 10.5+), so a burst costs one round trip. Rows are mapped to domain objects
 // here.
+import type { SystemEvent } from '../../../../common/api';
 import type { Knex } from '../../db/knex';
 
 export interface Message {
@@ -14,6 +15,7 @@ export interface Message {
   clientMsgId: string | null;
   leftUserId: number | null;
   addedUserEmail: string | null;
+  systemEvent: SystemEvent | null;
 }
 
 /** A message to store: a user's (senderId set) or a system message (senderId null). */
@@ -24,6 +26,7 @@ export interface NewMessage {
   clientMsgId: string | null;
   leftUserId: number | null;
   addedUserEmail: string | null;
+  systemEvent: SystemEvent | null;
   atMs: number;
 }
 
@@ -41,6 +44,7 @@ interface MessageRow {
   client_msg_id: string | null;
   left_user_id: number | null;
   added_user_email: string | null;
+  system_event: string | null;
 }
 
 const toMessage = (r: MessageRow): Message => ({
@@ -53,6 +57,7 @@ const toMessage = (r: MessageRow): Message => ({
   clientMsgId: r.client_msg_id,
   leftUserId: r.left_user_id === null ? null : Number(r.left_user_id),
   addedUserEmail: r.added_user_email,
+  systemEvent: r.system_event === null ? null : (JSON.parse(r.system_event) as SystemEvent),
 });
 
 /** Rows of a raw statement: mysql2 answers [rows, fields], better-sqlite3 the rows. */
@@ -70,10 +75,13 @@ export class MessagesRepository {
    * A duplicate clientMsgId or a vanished room fails the whole statement (nothing is stored).
    */
   async insertMany(messages: NewMessage[]): Promise<number[]> {
-    const row = '(?, ?, ?, ?, ?, ?, ?)';
-    const bindings = messages.flatMap((m) => [m.roomId, m.senderId, m.content, m.clientMsgId, m.leftUserId, m.addedUserEmail, m.atMs]);
+    const row = '(?, ?, ?, ?, ?, ?, ?, ?)';
+    const bindings = messages.flatMap((m) => [
+      m.roomId, m.senderId, m.content, m.clientMsgId, m.leftUserId, m.addedUserEmail,
+      m.systemEvent === null ? null : JSON.stringify(m.systemEvent), m.atMs,
+    ]);
     const result = await this.db.raw(
-      `insert into messages (room_id, sender_id, content, client_msg_id, left_user_id, added_user_email, created_at_ms)
+      `insert into messages (room_id, sender_id, content, client_msg_id, left_user_id, added_user_email, system_event, created_at_ms)
        values ${messages.map(() => row).join(', ')} returning id`,
       bindings,
     );
@@ -94,7 +102,7 @@ export class MessagesRepository {
       .leftJoin('users as u', 'u.id', 'm.sender_id')
       .select(
         'm.id', 'm.room_id', 'm.sender_id', 'u.name as sender_name', 'r.name as room_name', 'm.content',
-        'm.created_at_ms', 'm.client_msg_id', 'm.left_user_id', 'm.added_user_email',
+        'm.created_at_ms', 'm.client_msg_id', 'm.left_user_id', 'm.added_user_email', 'm.system_event',
       );
   }
 

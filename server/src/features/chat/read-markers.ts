@@ -1,19 +1,16 @@
-// Read markers driven by presence: opening (activating) a room marks it read; while a user is
-// active in a room, their marker follows each new message; inactive freezes it.
-import type { Clock } from '../index';
+// The unread marker (SPEC.md §4: the chat list's dot): each member's read position in a room.
+// Opening a room (user-active, or history page 0) marks it read; while a user has the room
+// open and in focus their marker follows each new message; user-inactive freezes it. Who has
+// which room open is kept per connection by the PresenceTracker.
 import type { Logger } from '../../log';
-import type { RoomsRepository } from '../rooms/rooms-repository';
+import { NotAMemberError } from '../errors';
+import type { Clock } from '../types';
 import type { PresenceTracker } from './presence-tracker';
-
-export class NotAMemberError extends Error {
-  constructor() {
-    super('not a member of this chat room');
-  }
-}
+import type { RoomsRepository } from './rooms-repository';
 
 interface PendingMarker { messageId: number; atMs: number; userIds: number[] }
 
-export class PresenceService {
+export class ReadMarkers {
   /** Per room: the newest marker waiting to be written while a write is in flight. */
   private readonly markers = new Map<number, { pending: PendingMarker | null }>();
 
@@ -24,22 +21,29 @@ export class PresenceService {
     private readonly log: Logger,
   ) {}
 
-  async activate(connectionId: string, userId: number, roomId: number): Promise<void> {
+  /** The user opened the room on this connection (user-active): everything in it is read. */
+  async roomOpened(connectionId: string, userId: number, roomId: number): Promise<void> {
     if (!(await this.rooms.isMember(roomId, userId))) throw new NotAMemberError();
     this.tracker.activate(connectionId, userId, roomId);
     await this.rooms.markAllRead(roomId, userId, this.clock());
   }
 
-  deactivate(connectionId: string, roomId: number): void {
+  /** The room lost focus on this connection (user-inactive): the marker stops following. */
+  roomClosed(connectionId: string, roomId: number): void {
     this.tracker.deactivate(connectionId, roomId);
   }
 
-  disconnected(connectionId: string): void {
+  connectionClosed(connectionId: string): void {
     this.tracker.drop(connectionId);
   }
 
-  left(userId: number, roomId: number): void {
+  memberLeft(userId: number, roomId: number): void {
     this.tracker.removeUser(userId, roomId);
+  }
+
+  /** History page 0 was loaded: the reader has seen the newest messages. */
+  markAllRead(roomId: number, userId: number): Promise<void> {
+    return this.rooms.markAllRead(roomId, userId, this.clock());
   }
 
   /**

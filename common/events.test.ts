@@ -1,0 +1,84 @@
+import { expect } from 'chai';
+import { decodeCallEvent, decodeChatMessage, decodeSystemEvent, isRefreshSignal, parseJson } from './events';
+
+describe('decoding what the server sends', () => {
+  describe('a call event', () => {
+    it('requires a positive user id on every call event', () => {
+      expect(decodeCallEvent('incoming', { userId: 2, name: 'Kim' })).to.deep.include({ userId: 2, name: 'Kim' });
+      expect(decodeCallEvent('incoming', { userId: '7' })).to.deep.include({ userId: 7 });
+      expect(decodeCallEvent('incoming', { userId: 0 })).to.equal(null);
+      expect(decodeCallEvent('incoming', { name: 'Kim' })).to.equal(null);
+      expect(decodeCallEvent('incoming', 'hello')).to.equal(null);
+    });
+
+    it('keeps a hang-up\'s target and known reason, and drops an unknown reason', () => {
+      expect(decodeCallEvent('hangup', { userId: 2, targetUserId: '3', reason: 'timeout' })).to.deep.equal({ userId: 2, targetUserId: 3, reason: 'timeout' });
+      expect(decodeCallEvent('hangup', { userId: 2, reason: 'bored' })).to.deep.equal({ userId: 2 });
+    });
+
+    it('needs the sdp of an offer or answer and the candidate of an ice-candidate', () => {
+      const sdp = { type: 'offer', sdp: 'v=0' };
+      expect(decodeCallEvent('offer', { userId: 2, sdp })).to.deep.equal({ userId: 2, sdp });
+      expect(decodeCallEvent('answer', { userId: 2 })).to.equal(null);
+      expect(decodeCallEvent('ice-candidate', { userId: 2, candidate: null })).to.equal(null);
+      expect(decodeCallEvent('ice-candidate', { userId: 2, candidate: { candidate: 'c' } })).to.deep.equal({ userId: 2, candidate: { candidate: 'c' } });
+    });
+  });
+
+  describe('a chat message', () => {
+    const base = { messageId: 5, senderId: 1, senderName: 'A', content: 'hi', enrolledAt: '2026-11-24T10:00:00.000Z' };
+
+    it('names its room and ignores fields it does not know', () => {
+      expect(decodeChatMessage({ ...base, chatRoomId: 9, extra: 1 }, 9)).to.deep.equal({ ...base, chatRoomId: 9, clientMsgId: null });
+      expect(decodeChatMessage(base, 9)).to.deep.include({ chatRoomId: 9 });
+    });
+
+    it('refuses a message of another room or without its id, text or time', () => {
+      expect(decodeChatMessage({ ...base, chatRoomId: 8 }, 9)).to.equal(null);
+      for (const key of ['messageId', 'content', 'enrolledAt'] as const) {
+        const { [key]: _dropped, ...rest } = base;
+        expect(decodeChatMessage(rest, 9), key).to.equal(null);
+      }
+      expect(decodeChatMessage({ ...base, senderId: 'x' }, 9)).to.equal(null);
+      expect(decodeChatMessage(null, 9)).to.equal(null);
+    });
+
+    it('carries a system message\'s leaver, added e-mail and structured event', () => {
+      const system = {
+        ...base, senderId: null, leftUserId: 4, systemEvent: { type: 'left', actorUserId: 4, actorName: 'B' },
+      };
+      expect(decodeChatMessage(system, 9)).to.deep.include({ senderId: null, leftUserId: 4, systemEvent: { type: 'left', actorUserId: 4, actorName: 'B' } });
+      const added = decodeChatMessage({ ...base, senderId: null, addedUserEmail: 'c@x.io' }, 9);
+      expect(added).to.deep.include({ addedUserEmail: 'c@x.io' });
+      expect(added).not.to.have.property('systemEvent');
+    });
+  });
+
+  describe('a system event', () => {
+    it('reads each type with the fields it needs', () => {
+      expect(decodeSystemEvent({ type: 'renamed', actorUserId: 1, actorName: 'A', newName: 'N' })).to.deep.equal({ type: 'renamed', actorUserId: 1, actorName: 'A', newName: 'N' });
+      expect(decodeSystemEvent({ type: 'added', actorUserId: 1, actorName: 'A', targetUserId: 2, targetName: 'B' })).to.deep.equal({
+        type: 'added', actorUserId: 1, actorName: 'A', targetUserId: 2, targetName: 'B',
+      });
+      expect(decodeSystemEvent({ type: 'left', actorUserId: 1, actorName: 'A', newName: 'ignored' })).to.deep.equal({ type: 'left', actorUserId: 1, actorName: 'A' });
+    });
+
+    it('refuses an unknown type or a missing field', () => {
+      expect(decodeSystemEvent({ type: 'kicked', actorUserId: 1, actorName: 'A' })).to.equal(undefined);
+      expect(decodeSystemEvent({ type: 'renamed', actorUserId: 1, actorName: 'A' })).to.equal(undefined);
+      expect(decodeSystemEvent({ type: 'added', actorUserId: 1, actorName: 'A', targetName: 'B' })).to.equal(undefined);
+      expect(decodeSystemEvent({ type: 'left', actorUserId: 0, actorName: 'A' })).to.equal(undefined);
+      expect(decodeSystemEvent('left')).to.equal(undefined);
+    });
+  });
+
+  it('takes only `true` on the refresh topic as a refresh signal', () => {
+    expect(isRefreshSignal(true)).to.equal(true);
+    for (const v of [false, 'true', 1, null, {}]) expect(isRefreshSignal(v), String(v)).to.equal(false);
+  });
+
+  it('parses a JSON body, and answers undefined for one that is not JSON', () => {
+    expect(parseJson('{"a":1}')).to.deep.equal({ a: 1 });
+    expect(parseJson('{oops')).to.equal(undefined);
+  });
+});

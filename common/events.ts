@@ -1,0 +1,109 @@
+// Decoders for everything the server sends (SPEC.md §7 subscriptions, and our additions in
+// docs/protocol.md). Clients trust the shape of nothing they did not check: each decoder takes
+// a MESSAGE body already parsed as JSON and answers the typed event, or null when the body is
+// not one. Unknown extra fields are ignored. Used by the browser client and the harness alike.
+import type { ChatMessage, SystemEvent, SystemEventType } from './api';
+import type { CallSignal } from './destinations';
+import type { CallEvent, ChatMessageEvent } from './payloads';
+import { toPositiveId } from './rules';
+
+type Json = Record<string, unknown>;
+
+const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
+const optionalString = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
+
+/** A STOMP body as JSON, or undefined when it is not JSON at all. */
+export function parseJson(body: string): unknown {
+  try {
+    return JSON.parse(body) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
+const SYSTEM_EVENT_TYPES: readonly SystemEventType[] = ['renamed', 'added', 'left'];
+
+/** The structured form of a system message; undefined when absent or malformed. */
+export function decodeSystemEvent(value: unknown): SystemEvent | undefined {
+  if (!isObject(value)) return undefined;
+  const type = value.type as SystemEventType;
+  const actorUserId = toPositiveId(value.actorUserId);
+  if (!SYSTEM_EVENT_TYPES.includes(type) || actorUserId === null || typeof value.actorName !== 'string') return undefined;
+  const event: SystemEvent = { type, actorUserId, actorName: value.actorName };
+  if (type === 'added') {
+    const targetUserId = toPositiveId(value.targetUserId);
+    if (targetUserId === null || typeof value.targetName !== 'string') return undefined;
+    event.targetUserId = targetUserId;
+    event.targetName = value.targetName;
+  }
+  if (type === 'renamed') {
+    if (typeof value.newName !== 'string') return undefined;
+    event.newName = value.newName;
+  }
+  return event;
+}
+
+/** A sender or leaver id: a number, or null/absent (system messages have no sender; 0 in older data). */
+function nullableNumber(v: unknown): v is number | null | undefined {
+  return v === undefined || v === null || typeof v === 'number';
+}
+
+/**
+ * A message on /topic/private-chat/{chatRoomId} (or in history), or null when it is not a
+ * message of that room.
+ */
+export function decodeChatMessage(value: unknown, chatRoomId: number): ChatMessageEvent | null {
+  if (!isObject(value)) return null;
+  const m = value;
+  if (typeof m.messageId !== 'number' || typeof m.content !== 'string' || typeof m.enrolledAt !== 'string') return null;
+  if (m.chatRoomId !== undefined && m.chatRoomId !== chatRoomId) return null;
+  if (!nullableNumber(m.senderId) || !nullableNumber(m.leftUserId)) return null;
+  const message: ChatMessage & { chatRoomId: number } = {
+    messageId: m.messageId,
+    chatRoomId,
+    senderId: m.senderId ?? null,
+    senderName: optionalString(m.senderName) ?? '',
+    content: m.content,
+    enrolledAt: m.enrolledAt,
+    clientMsgId: optionalString(m.clientMsgId) ?? null,
+  };
+  if (typeof m.leftUserId === 'number') message.leftUserId = m.leftUserId;
+  if (typeof m.addedUserEmail === 'string') message.addedUserEmail = m.addedUserEmail;
+  const systemEvent = decodeSystemEvent(m.systemEvent);
+  if (systemEvent) message.systemEvent = systemEvent;
+  return message;
+}
+
+/** /topic/toggle-refresh/{uid} carries `true` when the chat list changed. */
+export function isRefreshSignal(value: unknown): boolean {
+  return value === true;
+}
+
+const HANGUP_REASONS: ReadonlyArray<NonNullable<CallEvent['reason']>> = ['busy', 'timeout', 'rejected', 'disconnected', 'answered-elsewhere'];
+
+/**
+ * A message on /queue/call/{signal}/{uid}, or null when it names no valid sender. Ids may be
+ * numeric strings (the original server's Java longs sometimes were); sdp and candidate are
+ * passed on as given, for the RTC layer to judge.
+ */
+export function decodeCallEvent(signal: CallSignal, value: unknown): CallEvent | null {
+  if (!isObject(value)) return null;
+  const userId = toPositiveId(value.userId);
+  if (userId === null) return null;
+  const event: CallEvent = { userId };
+  const name = optionalString(value.name);
+  if (name !== undefined) event.name = name;
+  const targetUserId = toPositiveId(value.targetUserId);
+  if (targetUserId !== null) event.targetUserId = targetUserId;
+  if (signal === 'offer' || signal === 'answer') {
+    if (value.sdp === undefined || value.sdp === null) return null;
+    event.sdp = value.sdp;
+  }
+  if (signal === 'ice-candidate') {
+    if (value.candidate === undefined || value.candidate === null) return null;
+    event.candidate = value.candidate;
+  }
+  const reason = value.reason as CallEvent['reason'];
+  if (reason !== undefined && HANGUP_REASONS.includes(reason)) event.reason = reason;
+  return event;
+}

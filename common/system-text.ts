@@ -1,0 +1,22 @@
+// The exact Korean texts of SPEC.md's system messages (rename, add, leave). The server stores
+// them as a system message's `content` (the original client parses them); our client renders
+// the same text from the message's structured `systemEvent`, never by parsing Korean.
+import type { SystemEvent } from './api';
+
+export const systemText = {
+  renamed: (who: string, newName: string) => `"${who}"님이 채팅 이름을 "${newName}" (으)로 변경하였습니다`,
+  added: (inviter: string, added: string) => `"${inviter}" 님이 "${added}" 님을 추가했습니다`,
+  left: (who: string) => `"${who}"님이 채팅에서 나갔습니다`,
+};
+
+/** The line a system event reads as. */
+export function systemEventText(event: SystemEvent): string {
+  switch (event.type) {
+    case 'renamed':
+      return systemText.renamed(event.actorName, event.newName ?? '');
+    case 'added':
+      return systemText.added(event.actorName, event.targetName ?? '');
+    case 'left':
+      return systemText.left(event.actorName);
+  }
+}

@@ -1,0 +1,22 @@
+// What chat's rules are given: its repositories, the accounts feature's users, the members
+// cache, the message sender and read markers, the publisher and the clock. Assembled once in
+// index.ts.
+import type { Publisher } from '../../stomp/api';
+import type { UsersRepository } from '../accounts/users-repository';
+import type { Clock } from '../types';
+import type { MembersCache } from './members-cache';
+import type { MessagesRepository } from './messages-repository';
+import type { ReadMarkers } from './read-markers';
+import type { RoomsRepository } from './rooms-repository';
+import type { MessageSender } from './send-message';
+
+export interface ChatDeps {
+  rooms: RoomsRepository;
+  messages: MessagesRepository;
+  users: UsersRepository;
+  members: MembersCache;
+  sender: MessageSender;
+  readMarkers: ReadMarkers;
+  publisher: Publisher;
+  clock: Clock;
+}

@@ -1,0 +1,33 @@
+// STOMP /app/... destinations of chat: a message into a room, and a room gaining or losing
+// focus (which moves the read marker). The sender is the connection's user: a senderId or
+// userId naming someone else is refused, never trusted.
+import { app } from '../../../../common/destinations';
+import { decode } from '../../../../common/payloads';
+import { isSendableMessage, LIMITS } from '../../../../common/rules';
+import type { AppHandler, StompPrincipal } from '../../stomp/api';
+import { ForbiddenError, InvalidError } from '../errors';
+import type { ReadMarkers } from './read-markers';
+import type { MessageSender } from './send-message';
+
+function focusedRoom(user: StompPrincipal, body: string): number {
+  const p = decode.presence(body);
+  if (p.userId !== undefined && p.userId !== user.userId) throw new ForbiddenError('userId is not the signed-in user');
+  return p.chatRoomId;
+}
+
+export function chatHandlers(sender: MessageSender, readMarkers: ReadMarkers): Record<string, AppHandler> {
+  return {
+    [app.privateMessage]: async (user, body) => {
+      const p = decode.privateMessage(body);
+      if (p.senderId !== undefined && p.senderId !== user.userId) throw new ForbiddenError('senderId is not the signed-in user');
+      if (!isSendableMessage(p.content)) throw new InvalidError(`content must be 1 to ${LIMITS.message} characters`);
+      await sender.sendUserMessage(user.userId, p.chatRoomId, p.content.trim(), p.clientMsgId ?? null);
+    },
+    [app.userActive]: async (user, body) => {
+      await readMarkers.roomOpened(user.connectionId, user.userId, focusedRoom(user, body));
+    },
+    [app.userInactive]: (user, body) => {
+      readMarkers.roomClosed(user.connectionId, focusedRoom(user, body));
+    },
+  };
+}

@@ -1,0 +1,17 @@
+// The chat list (SPEC.md §2 /chat-list): the user's rooms with their newest message and the
+// user's read marker, newest activity first.
+import type { ChatSummary } from '../../../../common/api';
+import type { ChatDeps } from './chat-deps';
+
+const iso = (ms: number | null): string | null => (ms === null ? null : new Date(ms).toISOString());
+
+export async function chatList({ rooms }: Pick<ChatDeps, 'rooms'>, userId: number): Promise<ChatSummary[]> {
+  const rows = await rooms.chatList(userId);
+  return rows.map((r) => ({
+    chatRoomId: r.roomId,
+    chatRoomName: r.roomName,
+    lastMessage: r.lastMessage,
+    lastMessageTime: iso(r.lastMessageAtMs),
+    lastReadAt: iso(r.lastReadAtMs),
+  }));
+}

@@ -1,0 +1,47 @@
+// Chat, assembled: rooms, members, messages and read markers share the repositories, the
+// members cache and the message writer. One factory, one feature for features/index.ts.
+import { parseSubscriptionDestination } from '../../../../common/destinations';
+import type { StompPrincipal } from '../../stomp/api';
+import type { UsersRepository } from '../accounts/users-repository';
+import type { Deps, ServerFeature } from '../types';
+import type { ChatDeps } from './chat-deps';
+import { chatHandlers } from './chat-handlers';
+import { chatRoutes } from './chat-routes';
+import { MembersCache } from './members-cache';
+import { MessageWriter } from './message-writer';
+import { MessagesRepository } from './messages-repository';
+import { NotificationMail } from './notification-mail';
+import { PresenceTracker } from './presence-tracker';
+import { ReadMarkers } from './read-markers';
+import { RoomsRepository } from './rooms-repository';
+import { MessageSender } from './send-message';
+
+export function createChat(deps: Deps, users: UsersRepository): ServerFeature {
+  const { db, clock, publisher, mailer, config } = deps;
+  const log = deps.log.child({ feature: 'chat' });
+  const rooms = new RoomsRepository(db);
+  const messages = new MessagesRepository(db);
+  const members = new MembersCache((roomId) => rooms.members(roomId), clock);
+  const readMarkers = new ReadMarkers(new PresenceTracker(), rooms, clock, log);
+  const writer = new MessageWriter(messages, log);
+  const sender = new MessageSender({ messages, writer, members, readMarkers, publisher, clock });
+  const chat: ChatDeps = { rooms, messages, users, members, sender, readMarkers, publisher, clock };
+  const notifications = new NotificationMail({ rooms, mailer, clock, publicUrl: config.publicUrl });
+
+  publisher.onDisconnect((user) => readMarkers.connectionClosed(user.connectionId));
+
+  return {
+    routes: chatRoutes(chat, notifications),
+    stomp: {
+      handlers: chatHandlers(sender, readMarkers),
+      // Only members may subscribe to a room's topic; other destinations are not chat's to decide.
+      authorize: (user: StompPrincipal, destination: string) => {
+        const parsed = parseSubscriptionDestination(destination);
+        if (parsed.kind !== 'privateChat') return undefined;
+        return rooms.isMember(parsed.chatRoomId, user.userId);
+      },
+    },
+    // Messages already accepted are stored before the database closes.
+    stop: () => writer.idle(),
+  };
+}

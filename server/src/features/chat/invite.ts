@@ -1,0 +1,18 @@
+// Inviting someone (SPEC.md §7 add-user): any member adds a user who is not yet in the room;
+// the room, the added user included, is told with a system message.
+import { InvalidError } from '../errors';
+import type { ChatDeps } from './chat-deps';
+import { requireMember } from './membership';
+import { systemMessages } from './system-messages';
+
+export async function addUser(deps: Pick<ChatDeps, 'rooms' | 'users' | 'members' | 'sender' | 'clock'>, callerId: number, roomId: number, userId: number): Promise<void> {
+  const { rooms, users, members, sender, clock } = deps;
+  const { me: inviter } = await requireMember(rooms, roomId, callerId);
+  const target = await users.findById(userId);
+  if (!target) throw new InvalidError('no such user');
+  if (!(await rooms.addMember(roomId, target.id, clock()))) throw new InvalidError('already a member of this chat room');
+  members.invalidate(roomId);
+  const roomName = (await rooms.roomName(roomId)) ?? '';
+  // The system message toggles every member's refresh topic, the added user's included.
+  await sender.postSystemMessage(roomId, systemMessages.added(inviter, { id: target.id, name: target.name, email: target.email }, roomName));
+}

@@ -1,0 +1,60 @@
+// The two edges where domain refusals (errors.ts) become wire answers: one table for REST,
+// one rule for STOMP. Features throw domain errors; the assembly (index.ts) wraps every route
+// and handler with these, so the mapping lives here only.
+import { PayloadError } from '../../../common/payloads';
+import { StompHandlerError, type AppHandler } from '../stomp/api';
+import { HttpError } from '../transport/errors';
+import type { Route } from '../transport/http';
+import {
+  ConflictError, DomainError, EmailTakenError, ForbiddenError, InvalidError, NotConfiguredError, NotFoundError,
+  RateLimitedError, UnauthenticatedError, UpstreamFailedError,
+} from './errors';
+
+type ErrorClass = abstract new (...args: never[]) => DomainError;
+
+/** Domain refusal → HTTP status. Subclasses answer as their parent (NotAMemberError is a 403). */
+const HTTP_STATUS: ReadonlyArray<readonly [ErrorClass, number]> = [
+  [InvalidError, 400],
+  [UnauthenticatedError, 401],
+  [EmailTakenError, 401],
+  [ForbiddenError, 403],
+  [NotFoundError, 404],
+  [ConflictError, 409],
+  [RateLimitedError, 429],
+  [UpstreamFailedError, 502],
+  [NotConfiguredError, 503],
+];
+
+export function toHttpError(err: DomainError): HttpError {
+  const status = HTTP_STATUS.find(([type]) => err instanceof type)?.[1] ?? 500;
+  const headers: Record<string, string> = err instanceof RateLimitedError ? { 'Retry-After': String(err.retryAfterSeconds) } : {};
+  return new HttpError(status, err.code, err.message, headers);
+}
+
+export function restEdge(route: Route): Route {
+  return {
+    ...route,
+    async handle(ctx) {
+      try {
+        return await route.handle(ctx);
+      } catch (err) {
+        throw err instanceof DomainError ? toHttpError(err) : err;
+      }
+    },
+  };
+}
+
+/**
+ * Every domain refusal and every undecodable payload answers an ERROR frame carrying its
+ * message; anything else stays an internal error.
+ */
+export function stompEdge(handler: AppHandler): AppHandler {
+  return async (user, body) => {
+    try {
+      await handler(user, body);
+    } catch (err) {
+      if (err instanceof DomainError || err instanceof PayloadError) throw new StompHandlerError(err.message);
+      throw err;
+    }
+  };
+}
