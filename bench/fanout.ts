@@ -3,7 +3,7 @@
 // deliveries per second, beside the floor measured in the same run: bare uWS app.publish of the
 // same bytes (bench-broker's /bench-raw endpoints), with the same clients.
 //
-// The server (server/src/bench-broker.ts) runs as a child process pinned to core 0; this driver
+// The server (bench/broker.ts) runs as a child process pinned to core 0; this driver
 // and its light clients (raw `ws` sockets that only count messages) are pinned to core 1. Rounds
 // alternate STOMP and floor; the best round of each is reported, since other processes on the
 // machine can only add CPU time.

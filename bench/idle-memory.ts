@@ -1,6 +1,6 @@
 // Benchmark: resident memory per idle authenticated STOMP session at 10 000 sessions.
 //
-// The server (server/src/bench-broker.ts: the product's transport and STOMP layers) runs as a
+// The server (bench/broker.ts: the product's transport and STOMP layers) runs as a
 // child process. Two client processes open raw `ws` sockets, each with a session cookie, CONNECT
 // (no heart-beats) and SUBSCRIBE to destinations of their own, as an idle browser tab does. The server's RSS is read after
 // a full GC with a warm-up population open, and again with 10 000 more sessions; the difference

@@ -33,8 +33,6 @@ export const patterns = {
   privateChat: new RegExp(`^/topic/private-chat/${ID}$`),
   toggleRefresh: new RegExp(`^/topic/toggle-refresh/${ID}$`),
   callQueue: new RegExp(`^/queue/call/(${CALL_SIGNALS.join('|')})/${ID}$`),
-  /** Benchmark-only broker destinations (never authorised in the product). */
-  benchTopic: /^\/topic\/bench\.[A-Za-z0-9_.-]{1,64}$/,
 };
 
 export type ParsedDestination =

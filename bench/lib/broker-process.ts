@@ -1,4 +1,4 @@
-// The benchmark broker (server/src/bench-broker.ts) as a forked child: its CPU time and memory
+// The benchmark broker (bench/broker.ts) as a forked child: its CPU time and memory
 // are its own, it can be pinned to a core, and it answers "gc" over IPC with its memory usage.
 import { execFileSync, fork, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
@@ -15,7 +15,7 @@ export interface BrokerProcess {
 }
 
 export function startBrokerProcess(options: { exposeGc?: boolean } = {}): Promise<BrokerProcess> {
-  const child: ChildProcess = fork(path.join(ROOT, 'server/src/bench-broker.ts'), [], {
+  const child: ChildProcess = fork(path.join(ROOT, 'bench/broker.ts'), [], {
     cwd: ROOT,
     execArgv: ['--import', 'tsx', ...(options.exposeGc ? ['--expose-gc'] : [])],
     env: { ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn' },

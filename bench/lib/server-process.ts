@@ -56,7 +56,7 @@ export function startServer(options: StartServerOptions = {}): Promise<ServerPro
       } catch {
         return;
       }
-      // The product logs {"msg":"listening","port":…}; server/src/bench-broker.ts prints {"port":…}.
+      // The product logs {"msg":"listening","port":…}; bench/broker.ts prints {"port":…}.
       if (!entry.port || (entry.msg !== undefined && entry.msg !== 'listening')) return;
       clearTimeout(timer);
       child.removeAllListeners('exit');

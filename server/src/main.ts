@@ -7,7 +7,7 @@ import { createFeatures } from './features';
 import type { Clock } from './features/types';
 import { createLogger, type Logger } from './log';
 import { HttpTransport, type Route } from './transport/http';
-import { mountWebSocket, SLOW_CONSUMER_BYTES } from './transport/ws';
+import { mountWebSocket } from './transport/ws';
 import { Broker } from './stomp/broker';
 import { createFeatureRouter, type StompRouter } from './stomp/router';
 
@@ -72,7 +72,6 @@ export async function start(initialConfig: Config, options: StartOptions = {}): 
     router: { routeSend: (d) => routerOf().routeSend(d), authorize: (u, d) => routerOf().authorize(u, d) },
     log: log.child({ component: 'stomp' }),
     fanout: (topic, message) => app.publish(topic, message),
-    slowConsumerBytes: SLOW_CONSUMER_BYTES,
     sessionStillValid: async (token, authSessionId) => (await features.authenticator.authenticate(token))?.sessionId === authSessionId,
   });
   const features = createFeatures({ config, db, log, clock, publisher: broker });

@@ -1,4 +1,4 @@
-// `harness load --broker` against our STOMP core started alone (server/src/bench-broker.ts: the
+// `harness load --broker` against our STOMP core started alone (bench/broker.ts: the
 // product's transport and STOMP layers, an open router, no database), and against RabbitMQ's
 // Web-STOMP when it runs on this machine.
 import { execFile } from 'node:child_process';
@@ -10,7 +10,7 @@ import { startServer, type ServerProcess } from '../../../bench/lib/server-proce
 
 const ROOT = path.resolve(__dirname, '../../..');
 const IN_CI = process.env.CI === 'true';
-const BENCH_BROKER = 'server/src/bench-broker.ts';
+const BENCH_BROKER = 'bench/broker.ts';
 
 function harness(args: string[]): Promise<{ code: number; report: LoadReport; stderr: string }> {
   return new Promise((resolve, reject) => {

@@ -4,11 +4,8 @@
 import { parseSubscriptionDestination } from '../../../common/destinations';
 import type { AppHandler, StompFeature, StompPrincipal } from './api';
 
-export type SendRoute =
-  | { kind: 'handler'; handler: AppHandler }
-  /** The broker publishes the body itself (only the benchmark router does this). */
-  | { kind: 'publish' }
-  | { kind: 'refused'; message: string };
+export interface HandlerRoute { kind: 'handler'; handler: AppHandler }
+export type SendRoute = HandlerRoute | { kind: 'refused'; message: string };
 
 export interface StompRouter {
   routeSend(destination: string): SendRoute;

@@ -4,9 +4,10 @@
 import { PayloadError } from '../../../common/payloads';
 import { StompHandlerError, type StompPrincipal } from './api';
 import { CLIENT_COMMANDS, frame, serialize, type Frame, type StompVersion } from './frame';
+import { isBeatDue, isSilent, negotiateHeartbeats } from './heartbeat';
 import { intern } from './intern';
 import { StompParseError, StompParser } from './parser';
-import type { StompRouter } from './router';
+import type { HandlerRoute, StompRouter } from './router';
 
 /** The part of a uWS WebSocket a session uses. Never touched after the socket closed. */
 export interface StompSocket {
@@ -35,8 +36,6 @@ export interface SessionHost {
   unsubscribed(session: StompSession, id: string, destination: string): void;
   /** Changes whenever the server ends some of the user's subscriptions (Publisher.unsubscribeUser). */
   revocationEpoch(userId: number): number;
-  /** A SEND the router hands back to the broker (benchmark topics only). */
-  publish(destination: string, body: string): void;
   handlerFailed(session: StompSession, destination: string, err: unknown): void;
 }
 
@@ -45,7 +44,6 @@ export const SUPPORTED_VERSIONS: StompVersion[] = ['1.2', '1.1', '1.0'];
 export const CLOSE = { normal: 1000, protocol: 1002, policy: 1008, tooBig: 1009, internal: 1011 } as const;
 
 const utf8 = new TextDecoder('utf-8', { fatal: true });
-const HEART_BEAT = /^([0-9]{1,9}),([0-9]{1,9})$/;
 
 /** Per-connection limits, so one client cannot grow the server's memory without bound. */
 export const SESSION_LIMITS = {
@@ -64,24 +62,31 @@ class Refusal extends Error {
 }
 
 type Work = Frame | StompParseError;
+export type SessionState = 'new' | 'connected' | 'ending' | 'closed';
+
+/** A SEND held in a transaction until COMMIT, with the handler its destination was routed to. */
+interface HeldSend {
+  frame: Frame;
+  route: HandlerRoute;
+}
 
 export class StompSession {
-  socket: StompSocket | null = null;
-  state: 'new' | 'connected' | 'ending' | 'closed' = 'new';
-  version: StompVersion = '1.2';
+  private liveSocket: StompSocket | null = null;
+  private currentState: SessionState = 'new';
+  private negotiatedVersion: StompVersion = '1.2';
   /** Negotiated heart-beat periods in ms; 0 means none. */
-  sendEvery = 0;
-  expectEvery = 0;
-  lastReceived = 0;
-  lastSent = 0;
+  private sendEvery = 0;
+  private expectEvery = 0;
+  private lastReceived = 0;
+  private lastSent = 0;
   /**
    * Subscriptions as id, destination pairs in one flat array ([id0, destination0, id1, …]), null
    * when there are none: no Map and no object per subscription (memory per idle session). The ack
    * mode is checked but not kept: every MESSAGE is delivered once and carries an ack header anyway.
    */
-  subscriptions: string[] | null = null;
+  private subscriptions: string[] | null = null;
   private parser: StompParser | null = null;
-  private transactions: Map<string, Frame[]> | null = null;
+  private transactions: Map<string, HeldSend[]> | null = null;
   private queue: Work[] | null = null;
   private busy = false;
 
@@ -93,9 +98,45 @@ export class StompSession {
     readonly token: string,
   ) {}
 
+  /** The socket while it is open; null once it closed. */
+  get socket(): StompSocket | null {
+    return this.liveSocket;
+  }
+
+  get state(): SessionState {
+    return this.currentState;
+  }
+
+  get version(): StompVersion {
+    return this.negotiatedVersion;
+  }
+
   opened(socket: StompSocket): void {
-    this.socket = socket;
+    this.liveSocket = socket;
     this.lastReceived = this.lastSent = this.host.now();
+  }
+
+  /** Unsent bytes waiting on the socket (the slow-consumer check). */
+  bufferedBytes(): number {
+    return this.liveSocket?.getBufferedAmount() ?? 0;
+  }
+
+  /** Closes a socket that cannot keep up (slow-consumer.ts): no ERROR frame, it would not get through. */
+  endAsSlowConsumer(): void {
+    if (!this.liveSocket || this.currentState === 'closed') return;
+    this.currentState = 'ending';
+    this.liveSocket.end(CLOSE.policy, 'slow consumer');
+  }
+
+  /** The heart-beat check of one tick (heartbeat.ts): a beat when one is due; 'silent' closes the session. */
+  keepAlive(now: number): 'ok' | 'silent' {
+    if (this.currentState !== 'connected') return 'ok';
+    if (isSilent(now, this.lastReceived, this.expectEvery)) {
+      this.fail('no heart-beat from the client', { code: CLOSE.policy });
+      return 'silent';
+    }
+    if (isBeatDue(now, this.lastSent, this.sendEvery)) this.sendRaw('\n');
+    return 'ok';
   }
 
   /** One WebSocket message: any bytes, any number of frames or parts of frames. */
@@ -113,8 +154,8 @@ export class StompSession {
 
   /** The socket is gone: pending work and open transactions are dropped. */
   closed(): void {
-    this.state = 'closed';
-    this.socket = null;
+    this.currentState = 'closed';
+    this.liveSocket = null;
     this.queue = null;
     this.transactions = null;
     this.parser = null;
@@ -129,11 +170,11 @@ export class StompSession {
     const body = Buffer.from(options.body ?? message, 'utf8');
     headers['content-length'] = String(body.length);
     this.sendFrame(frame('ERROR', headers, body));
-    this.state = 'ending';
+    this.currentState = 'ending';
     this.queue = null;
     this.transactions = null;
     // A close reason is at most 123 bytes of UTF-8: keep a short ASCII form of the message.
-    this.socket?.end(options.code ?? CLOSE.protocol, message.replace(/[^\x20-\x7e]/g, '?').slice(0, 120));
+    this.liveSocket?.end(options.code ?? CLOSE.protocol, message.replace(/[^\x20-\x7e]/g, '?').slice(0, 120));
   }
 
   sendFrame(f: Frame): void {
@@ -141,9 +182,9 @@ export class StompSession {
   }
 
   sendRaw(bytes: Uint8Array | string): void {
-    if (!this.socket || this.state === 'closed') return;
+    if (!this.liveSocket || this.currentState === 'closed') return;
     this.lastSent = this.host.now();
-    this.socket.send(bytes, false);
+    this.liveSocket.send(bytes, false);
   }
 
   private enqueue(work: Work): void {
@@ -245,15 +286,14 @@ export class StompSession {
         version: SUPPORTED_VERSIONS.join(','),
       });
     }
-    const hb = HEART_BEAT.exec(f.headers.get('heart-beat') ?? '0,0');
-    if (!hb) throw new Refusal('heart-beat must be two comma-separated integers');
-    const [cx, cy] = [Number(hb[1]), Number(hb[2])];
+    const agreed = negotiateHeartbeats(f.headers.get('heart-beat'), this.host.heartbeat);
+    if (!agreed) throw new Refusal('heart-beat must be two comma-separated integers');
     const { send: sx, receive: sy } = this.host.heartbeat;
-    this.sendEvery = cy === 0 || sx === 0 ? 0 : Math.max(sx, cy);
-    this.expectEvery = cx === 0 || sy === 0 ? 0 : Math.max(cx, sy);
-    this.version = version;
+    this.sendEvery = agreed.sendEvery;
+    this.expectEvery = agreed.expectEvery;
+    this.negotiatedVersion = version;
     if (this.parser) this.parser.version = version;
-    this.state = 'connected';
+    this.currentState = 'connected';
     this.sendFrame(
       frame('CONNECTED', {
         version,
@@ -271,49 +311,42 @@ export class StompSession {
     return value;
   }
 
-  private transaction(f: Frame): Frame[] | null {
+  private transaction(f: Frame): HeldSend[] | null {
     const tx = f.headers.get('transaction');
     if (tx === undefined) return null;
-    const frames = this.transactions?.get(tx);
-    if (!frames) throw new Refusal(`no transaction ${JSON.stringify(tx)} is open`);
-    return frames;
+    const held = this.transactions?.get(tx);
+    if (!held) throw new Refusal(`no transaction ${JSON.stringify(tx)} is open`);
+    return held;
   }
 
   private send(f: Frame): Promise<void> | void {
     const destination = this.required(f, 'destination');
-    // Refused at once, even inside a transaction, rather than at COMMIT.
+    // Routed once, here: refused at once, even inside a transaction, rather than at COMMIT.
     const route = this.host.router.routeSend(destination);
     if (route.kind === 'refused') throw new Refusal(route.message, CLOSE.policy);
     const tx = this.transaction(f);
     if (tx) {
       let held = 0;
-      for (const frames of this.transactions!.values()) held += frames.length;
+      for (const sends of this.transactions!.values()) held += sends.length;
       if (held >= SESSION_LIMITS.transactionFrames) {
         throw new Refusal(`more than ${SESSION_LIMITS.transactionFrames} frames held in transactions`, CLOSE.policy);
       }
-      tx.push(f);
+      tx.push({ frame: f, route });
       this.receipt(f);
       return;
     }
-    const applied = this.apply(f);
+    const applied = this.apply(f, route);
     if (applied) return applied.then(() => this.receipt(f));
     this.receipt(f);
   }
 
-  /** Delivers one SEND: to its /app handler, or refused. */
-  private apply(f: Frame): Promise<void> | void {
-    const destination = f.headers.get('destination')!;
-    const route = this.host.router.routeSend(destination);
-    if (route.kind === 'refused') throw new Refusal(route.message, CLOSE.policy);
+  /** Hands one SEND's body to the /app handler it was routed to. */
+  private apply(f: Frame, route: HandlerRoute): Promise<void> | void {
     let body: string;
     try {
       body = utf8.decode(f.body);
     } catch {
       throw new Refusal('the body is not valid UTF-8');
-    }
-    if (route.kind === 'publish') {
-      this.host.publish(destination, body);
-      return;
     }
     const principal = this.principal;
     let result: Promise<void> | void;
@@ -338,6 +371,19 @@ export class StompSession {
 
   get subscriptionCount(): number {
     return (this.subscriptions?.length ?? 0) / 2;
+  }
+
+  /** Calls `fn` with the id of each of this session's subscriptions to the destination. */
+  forEachSubscriptionTo(destination: string, fn: (id: string) => void): void {
+    const subs = this.subscriptions;
+    if (subs) for (let i = 1; i < subs.length; i += 2) if (subs[i] === destination) fn(subs[i - 1]);
+  }
+
+  /** Hands over every subscription as flat id, destination pairs, and forgets them (the socket closed). */
+  takeSubscriptions(): string[] {
+    const subs = this.subscriptions ?? [];
+    this.subscriptions = null;
+    return subs;
   }
 
   subscribesTo(destination: string): boolean {
@@ -418,12 +464,12 @@ export class StompSession {
 
   private async commit(f: Frame): Promise<void> {
     const tx = this.required(f, 'transaction');
-    const frames = this.transactions?.get(tx);
-    if (!frames) throw new Refusal(`no transaction ${JSON.stringify(tx)} is open`);
+    const held = this.transactions?.get(tx);
+    if (!held) throw new Refusal(`no transaction ${JSON.stringify(tx)} is open`);
     this.transactions!.delete(tx);
-    for (const sent of frames) {
-      await this.apply(sent);
-      if (this.state !== 'connected') return;
+    for (const { frame: sent, route } of held) {
+      await this.apply(sent, route);
+      if (this.currentState !== 'connected') return;
     }
     this.receipt(f);
   }
@@ -437,8 +483,8 @@ export class StompSession {
   private disconnect(f: Frame): void {
     this.receipt(f);
     this.transactions = null;
-    this.state = 'ending';
-    this.socket?.end(CLOSE.normal, 'disconnected');
+    this.currentState = 'ending';
+    this.liveSocket?.end(CLOSE.normal, 'disconnected');
   }
 }
 

@@ -7,7 +7,8 @@ import type { Logger } from '../log';
 import type { Broker } from '../stomp/broker';
 import { intern } from '../stomp/intern';
 import { StompSession } from '../stomp/session';
-import { SESSION_COOKIE, type Principal, type SessionAuthenticator } from './http';
+import { UWS_MAX_BACKPRESSURE } from '../stomp/slow-consumer';
+import { SESSION_COOKIE, type SessionAuthenticator } from './http';
 
 /** Subprotocols in order of preference; a client offering several gets exactly one back. */
 export const STOMP_SUBPROTOCOLS = ['v12.stomp', 'v11.stomp', 'v10.stomp'];
@@ -17,17 +18,6 @@ export const STOMP_SUBPROTOCOLS = ['v12.stomp', 'v11.stomp', 'v10.stomp'];
  * above the STOMP frame limit (64 KiB), which the parser enforces with an ERROR frame.
  */
 export const MAX_MESSAGE_BYTES = 1024 * 1024;
-/**
- * Unsent bytes above which a socket is a slow consumer: the broker checks every socket a few
- * times a second, logs and closes it. Never skipped silently while others receive.
- */
-export const SLOW_CONSUMER_BYTES = 1024 * 1024;
-/**
- * uWS drops a publish to a socket over maxBackpressure, and cannot tell us which socket it was.
- * So its limit sits far above ours (the broker's check closes first, with a log line), and
- * closeOnBackpressureLimit still closes a socket rather than let it miss a message.
- */
-const UWS_MAX_BACKPRESSURE = 64 * SLOW_CONSUMER_BYTES;
 /** Seconds; with automatic pings a live client that negotiated no heart-beats is never cut. */
 const IDLE_TIMEOUT_SECONDS = 120;
 
@@ -36,11 +26,6 @@ export interface WebSocketOptions {
   authenticator: SessionAuthenticator;
   broker: Broker;
   log: Logger;
-  /**
-   * Benchmark only (bench-broker.ts): the principal given to an upgrade without a session cookie,
-   * instead of 401, so load tools written for any STOMP broker can connect. The product never sets it.
-   */
-  anonymous?: () => Principal;
 }
 
 /** uWS copies the upgrade's user data into its own plain object, so the session rides inside one. */
@@ -85,12 +70,9 @@ export function mountWebSocket(app: TemplatedApp, options: WebSocketOptions): vo
       refuse(res, 403, 'forbidden_origin', 'cross-origin WebSocket refused');
       return;
     }
-    if (!token && !options.anonymous) {
-      refuse(res, 401, 'unauthorized', 'login required');
-      return;
-    }
-    const check = token ? options.authenticator.authenticate(token) : Promise.resolve(options.anonymous!());
-    check
+    // No cookie is an empty token: the authenticator refuses it (the product's without a query).
+    options.authenticator
+      .authenticate(token ?? '')
       .then(
         (principal) => {
           if (aborted) return;
@@ -158,8 +140,7 @@ export function mountWebSocket(app: TemplatedApp, options: WebSocketOptions): vo
         ws.end(1011, 'internal error');
         return;
       }
-      // Anonymous (benchmark) sockets have no login session to re-check.
-      if (session.token) void recheckAtOpen(session);
+      void recheckAtOpen(session);
     },
 
     message(ws, message) {

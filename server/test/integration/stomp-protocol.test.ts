@@ -10,7 +10,7 @@ import { StompHandlerError, type StompPrincipal } from '../../src/stomp/api';
 import type { Frame } from '../../src/stomp/frame';
 import { createFeatureRouter } from '../../src/stomp/router';
 import { SESSION_LIMITS } from '../../src/stomp/session';
-import { startStandalone, type StandaloneServer } from '../../src/stomp/standalone';
+import { startStandalone, type StandaloneServer } from '../support/standalone-stomp';
 import { connectStomp, openRawStomp, UpgradeRefused, type RawStomp } from '../support/stomp-client';
 
 const CONNECT = 'CONNECT\naccept-version:1.2\nhost:localhost\n\n\0';

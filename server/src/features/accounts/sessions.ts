@@ -30,7 +30,7 @@ export class Sessions implements SessionAuthenticator {
   }
 
   async authenticate(token: string): Promise<Principal | null> {
-    if (token.length > 200) return null;
+    if (token.length === 0 || token.length > 200) return null;
     const session = await this.repo.findByTokenHash(sha256Hex(token));
     if (!session) return null;
     const now = this.clock();

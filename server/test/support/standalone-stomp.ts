@@ -1,12 +1,12 @@
 // A STOMP server without the product: uWS, the /websocket endpoint and the broker, with the
-// router and authenticator the caller gives. The benchmark entry point and the protocol tests
-// use it; main.ts composes the product server instead.
+// router and authenticator the caller gives. The protocol tests and the benchmark broker
+// (bench/broker.ts) use it; main.ts composes the product server instead.
 import uWS from 'uWebSockets.js';
-import type { Logger } from '../log';
-import type { Principal, SessionAuthenticator } from '../transport/http';
-import { mountWebSocket, SLOW_CONSUMER_BYTES } from '../transport/ws';
-import { Broker } from './broker';
-import type { StompRouter } from './router';
+import type { Logger } from '../../src/log';
+import type { SessionAuthenticator } from '../../src/transport/http';
+import { mountWebSocket } from '../../src/transport/ws';
+import { Broker } from '../../src/stomp/broker';
+import type { StompRouter } from '../../src/stomp/router';
 
 export interface StandaloneOptions {
   host?: string;
@@ -19,8 +19,6 @@ export interface StandaloneOptions {
   heartbeat?: { send: number; receive: number };
   /** Re-check connected login sessions with the authenticator this often (off when absent). */
   revalidateEveryMs?: number;
-  /** See WebSocketOptions.anonymous (benchmark only). */
-  anonymous?: () => Principal;
 }
 
 export interface StandaloneServer {
@@ -44,7 +42,6 @@ export async function startStandalone(options: StandaloneOptions): Promise<Stand
     router: options.router,
     log: options.log,
     fanout: (topic, message) => app.publish(topic, message),
-    slowConsumerBytes: SLOW_CONSUMER_BYTES,
     heartbeat: options.heartbeat,
     ...(options.revalidateEveryMs
       ? {
@@ -54,7 +51,7 @@ export async function startStandalone(options: StandaloneOptions): Promise<Stand
         }
       : {}),
   });
-  mountWebSocket(app, { publicOrigin, authenticator: options.authenticator, broker, log: options.log, anonymous: options.anonymous });
+  mountWebSocket(app, { publicOrigin, authenticator: options.authenticator, broker, log: options.log });
   app.any('/*', (res) => {
     res.writeStatus('404 Not Found').end();
   });

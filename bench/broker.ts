@@ -1,46 +1,56 @@
 // Benchmark-only entry point: the product's uWS transport and STOMP layers with an open router
 // (anyone may SUBSCRIBE and SEND to /topic/bench.{n}) and no database or business handlers.
-// Never imported by the product. Run: PORT=8090 node --import tsx server/src/bench-broker.ts
+// Never imported by the product. Run: PORT=8090 node --import tsx bench/broker.ts
 //
 // It prints one JSON log line {"msg":"listening","port":n,"url":…} once listening. Beside
 // /websocket it serves the floor that bench/fanout.ts compares the STOMP path with, in bare
 // uWS: every message a socket of /bench-raw-publish sends is app.publish'ed as is to every
 // socket of /bench-raw. Forked with IPC, it answers the message "gc" (node --expose-gc) with
 // its memory usage, for bench/idle-memory.ts.
-import { patterns } from '../../common/destinations';
-import { createLogger } from './log';
-import type { StompRouter } from './stomp/router';
-import { startStandalone } from './stomp/standalone';
-import { MAX_MESSAGE_BYTES } from './transport/ws';
+import { createLogger } from '../server/src/log';
+import type { Broker } from '../server/src/stomp/broker';
+import type { StompRouter } from '../server/src/stomp/router';
+import { MAX_MESSAGE_BYTES } from '../server/src/transport/ws';
+import { startStandalone } from '../server/test/support/standalone-stomp';
 
 const RAW_PATH = '/bench-raw';
 const RAW_TOPIC = 'bench-raw';
 const TOKEN = /^bench-([0-9]{1,9})$/;
 
-/** Open to anyone, but only on the benchmark topics. */
-const benchRouter: StompRouter = {
-  routeSend: (destination) =>
-    patterns.benchTopic.test(destination) ? { kind: 'publish' } : { kind: 'refused', message: `only /topic/bench.* here, not ${destination}` },
-  authorize: (_user, destination) => patterns.benchTopic.test(destination),
-};
+/** The benchmark's destinations, the only ones this broker opens. */
+const BENCH_TOPIC = /^\/topic\/bench\.[A-Za-z0-9_.-]{1,64}$/;
+
+/** Open to anyone, but only on the benchmark topics: a SEND there is published as it is. */
+function benchRouter(broker: () => Broker): StompRouter {
+  return {
+    routeSend: (destination) =>
+      BENCH_TOPIC.test(destination)
+        ? { kind: 'handler', handler: (_user, body) => broker().publish(destination, body) }
+        : { kind: 'refused', message: `only /topic/bench.* here, not ${destination}` },
+    authorize: (_user, destination) => BENCH_TOPIC.test(destination),
+  };
+}
 
 async function main(): Promise<void> {
   const log = createLogger(process.env.LOG_LEVEL ?? 'warn');
   let anonymousIds = 1_000_000_000;
+  let broker: Broker | null = null;
   const server = await startStandalone({
     host: process.env.HOST ?? '127.0.0.1',
     port: Number(process.env.PORT ?? 0),
-    router: benchRouter,
+    router: benchRouter(() => broker!),
     log,
-    // Cookie sid=bench-{n} is user n; no cookie is a fresh anonymous user.
+    // Cookie sid=bench-{n} is user n; no cookie is a fresh anonymous user, so load tools written
+    // for any STOMP broker (no cookies) can connect.
     authenticator: {
       async authenticate(token) {
+        if (token === '') return { userId: anonymousIds++, sessionId: 'anonymous' };
         const m = TOKEN.exec(token);
         return m ? { userId: Number(m[1]), sessionId: token } : null;
       },
     },
-    anonymous: () => ({ userId: anonymousIds++, sessionId: 'anonymous' }),
   });
+  broker = server.broker;
 
   const raw = { maxPayloadLength: MAX_MESSAGE_BYTES, maxBackpressure: 64 * 1024 * 1024, idleTimeout: 120, sendPingsAutomatically: true };
   server.app.ws(RAW_PATH, { ...raw, open: (ws) => void ws.subscribe(RAW_TOPIC) });
