@@ -2,13 +2,13 @@
 SHELL := /bin/bash
 export NPM_CONFIG_UPDATE_NOTIFIER := false
 
-.PHONY: run test install system-deps build typecheck test-unit test-client test-integration test-e2e test-harness bench clean
+.PHONY: run test install system-deps build typecheck lint test-unit test-client test-integration test-e2e test-harness bench clean
 
 run: install build
 	npm start
 
 # Every tier, in order of cost. Under CI=true no test may skip for a missing component.
-test: install system-deps build typecheck test-unit test-client test-integration test-e2e test-harness
+test: install system-deps build typecheck lint test-unit test-client test-integration test-e2e test-harness
 
 node_modules/.installed: package.json package-lock.json
 	npm ci --no-audit --no-fund
@@ -27,6 +27,10 @@ build: dist/index.html
 
 typecheck: install
 	npm run --silent typecheck
+
+# ESLint (type-aware rules, the layering as import boundaries) and the import-cycle check.
+lint: install
+	npm run --silent lint
 
 test-unit: install
 	npm run --silent test:unit

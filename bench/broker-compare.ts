@@ -197,7 +197,7 @@ async function main(): Promise<void> {
     log(`idle CPU: our core ${(ourIdle / 1e4).toFixed(1)}%, RabbitMQ ${(rabbitIdle / 1e4).toFixed(1)}% of a core`);
     rigs.push(
       await Rig.open({ name: 'our STOMP core', url: `ws://127.0.0.1:${broker.port}/websocket`, connectHeaders: 'host:localhost\n', pid: ourPid, idleMicrosPerSecond: ourIdle }),
-      await Rig.open({ name: 'RabbitMQ Web-STOMP', url: args['rabbit-url']!, connectHeaders: 'host:/\nlogin:guest\npasscode:guest\n', pid: rabbit, idleMicrosPerSecond: rabbitIdle }),
+      await Rig.open({ name: 'RabbitMQ Web-STOMP', url: args['rabbit-url'], connectHeaders: 'host:/\nlogin:guest\npasscode:guest\n', pid: rabbit, idleMicrosPerSecond: rabbitIdle }),
     );
     for (const rig of rigs) await rig.measure(Math.min(100, MESSAGES)); // warm-up
     const best = new Map<string, Measured>();
@@ -259,7 +259,7 @@ async function main(): Promise<void> {
 main().then(
   () => process.exit(0),
   (err: unknown) => {
-    process.stderr.write(`[broker-compare] failed: ${(err as Error).stack ?? err}\n`);
+    process.stderr.write(`[broker-compare] failed: ${(err as Error).stack ?? String(err)}\n`);
     process.exit(1);
   },
 );

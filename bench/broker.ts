@@ -43,10 +43,10 @@ async function main(): Promise<void> {
     // Cookie sid=bench-{n} is user n; no cookie is a fresh anonymous user, so load tools written
     // for any STOMP broker (no cookies) can connect.
     authenticator: {
-      async authenticate(token) {
-        if (token === '') return { userId: anonymousIds++, sessionId: 'anonymous' };
+      authenticate(token) {
+        if (token === '') return Promise.resolve({ userId: anonymousIds++, sessionId: 'anonymous' });
         const m = TOKEN.exec(token);
-        return m ? { userId: Number(m[1]), sessionId: token } : null;
+        return Promise.resolve(m ? { userId: Number(m[1]), sessionId: token } : null);
       },
     },
   });

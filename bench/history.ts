@@ -95,7 +95,7 @@ type PageQuery = (roomId: number) => string;
 async function messageIdRanges(url: string): Promise<Map<number, [number, number]>> {
   const db = knexFactory({ client: 'mysql2', connection: { uri: url } as never, pool: { min: 0, max: 1 } });
   try {
-    const rows = (await db('messages').select('room_id').min({ lo: 'id' }).max({ hi: 'id' }).groupBy('room_id')) as { room_id: number; lo: number; hi: number }[];
+    const rows: { room_id: number; lo: number; hi: number }[] = await db('messages').select('room_id').min({ lo: 'id' }).max({ hi: 'id' }).groupBy('room_id');
     return new Map(rows.map((r) => [r.room_id, [Number(r.lo), Number(r.hi)]]));
   } finally {
     await db.destroy();
@@ -173,7 +173,7 @@ async function main(): Promise<void> {
     execFileSync('npm', ['run', '--silent', 'admin', '--', 'migrate'], { cwd: ROOT, env, stdio: ['ignore', 'ignore', 'inherit'] });
     execFileSync('npm', ['run', '--silent', 'admin', '--', 'seed', '--users', String(USERS), '--password', PASSWORD, '--prefix', PREFIX], { cwd: ROOT, env, stdio: ['ignore', 'ignore', 'inherit'] });
     const admin = knexFactory({ client: 'mysql2', connection: { uri: database.url } as never, pool: { min: 0, max: 1 } });
-    const userIds = (await admin('users').orderBy('id').select('id', 'email')) as { id: number; email: string }[];
+    const userIds: { id: number; email: string }[] = await admin('users').orderBy('id').select('id', 'email');
     await admin.destroy();
     const { members, seconds } = await load(database.url, userIds.map((u) => u.id));
     log(`loaded ${MESSAGES} messages in ${seconds.toFixed(1)} s`);
@@ -233,7 +233,7 @@ async function main(): Promise<void> {
     } finally {
       await server.stop();
     }
-    result!.notes.push(await queryBreakdown(database.url, members, Math.ceil(MESSAGES / ROOMS / LIMITS.historyPageSize)));
+    result.notes.push(await queryBreakdown(database.url, members, Math.ceil(MESSAGES / ROOMS / LIMITS.historyPageSize)));
     // The profile is written when the server exits.
     const hot = hottestFunctions(PROFILE_DIR, ROOT);
     result.notes.push(

@@ -142,7 +142,7 @@ async function main(): Promise<void> {
   const warmup = Number(args.warmup);
   const machine = machineFacts();
   const variants: Variant[] = [];
-  for (const subscriptions of args.subscriptions!.split(',').map(Number)) variants.push(await measureVariant(sessions, subscriptions, warmup));
+  for (const subscriptions of args.subscriptions.split(',').map(Number)) variants.push(await measureVariant(sessions, subscriptions, warmup));
   const headline = variants[0];
   const kib = (b: number) => `${(b / 1024).toFixed(2)} KiB`;
   const report = { benchmark: 'idle STOMP session memory', machine, sessions, warmupSessions: warmup, variants, goal: `≤ ${GOAL_BYTES} bytes` };

@@ -138,13 +138,13 @@ async function main(): Promise<void> {
   for (const part of parts) {
     process.stderr.write(`\n=== ${part.id} (${part.script}) ===\n`);
     const problem = part.before ? await part.before() : null;
-    const outcome = problem ? { part, seconds: 0, result: null, failure: problem } : await runPart(part, values.quick!);
+    const outcome = problem ? { part, seconds: 0, result: null, failure: problem } : await runPart(part, values.quick);
     outcomes.push(outcome);
     process.stderr.write(outcome.result ? `=== ${part.id}: done in ${outcome.seconds.toFixed(0)} s\n` : `=== ${part.id}: FAILED: ${outcome.failure}\n`);
   }
   const totalSeconds = (Date.now() - started) / 1000;
   fs.mkdirSync(RESULTS, { recursive: true });
-  const md = markdown(facts, outcomes, totalSeconds, values.quick!);
+  const md = markdown(facts, outcomes, totalSeconds, values.quick);
   fs.writeFileSync(path.join(RESULTS, 'latest.md'), md);
   fs.writeFileSync(
     path.join(RESULTS, 'latest.json'),
@@ -156,6 +156,6 @@ async function main(): Promise<void> {
 }
 
 main().catch((err: unknown) => {
-  process.stderr.write(`bench: ${(err as Error).stack ?? err}\n`);
+  process.stderr.write(`bench: ${(err as Error).stack ?? String(err)}\n`);
   process.exit(1);
 });

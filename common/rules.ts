@@ -29,6 +29,7 @@ export function isValidName(name: string): boolean {
 
 // Deliberately simple: one @, something on each side, a dot in the domain, no spaces or
 // control characters. Deliverability is proven by the verification code, not by a regex.
+// eslint-disable-next-line no-control-regex -- refusing control characters is the point
 const EMAIL_PATTERN = /^[^\s@<>()[\]\\,;:"\u0000-\u001f]+@[^\s@<>()[\]\\,;:"\u0000-\u001f]+\.[^\s@<>()[\]\\,;:"\u0000-\u001f]+$/;
 
 export function isValidEmail(email: string): boolean {

@@ -16,7 +16,7 @@ export interface RecordedRequest {
 }
 
 /** Answers a request: return the JSON body, or throw (see httpError / networkError). */
-export type FakeRoute = (request: RecordedRequest) => unknown | Promise<unknown>;
+export type FakeRoute = (request: RecordedRequest) => unknown;
 
 export function httpError(status: number, message = 'refused'): HttpError {
   return new HttpError(status, { error: 'test', message });
@@ -91,8 +91,9 @@ export class FakeStomp implements StompService {
     return () => this.listeners.delete(listener);
   }
   activate() {}
-  async deactivate() {
+  deactivate() {
     this.deactivations += 1;
+    return Promise.resolve();
   }
 
   /** The connection comes up (again): listeners hear it and every subscription is confirmed. */

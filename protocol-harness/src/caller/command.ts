@@ -1,6 +1,6 @@
 // `harness call`: runs one call scenario between headless callers against a running server,
 // prints a summary (or one JSON report) and exits 0 only when every expectation held.
-import { Command, InvalidArgumentError, Option } from 'commander';
+import { type Command, InvalidArgumentError, Option } from 'commander';
 import { formatReport } from './report';
 import { runScenario, SCENARIOS, type Credentials, type ScenarioName } from './scenarios';
 

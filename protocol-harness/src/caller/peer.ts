@@ -139,7 +139,8 @@ export class CallPeer {
       if (!selected) continue;
       const local = byId.get(String(s.localCandidateId));
       const remote = byId.get(String(s.remoteCandidateId));
-      return { local: String(local?.candidateType ?? 'unknown'), remote: String(remote?.candidateType ?? 'unknown') };
+      const typeOf = (c: { candidateType?: unknown } | undefined) => (typeof c?.candidateType === 'string' ? c.candidateType : 'unknown');
+      return { local: typeOf(local), remote: typeOf(remote) };
     }
     return null;
   }

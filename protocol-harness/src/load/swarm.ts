@@ -99,6 +99,6 @@ export class Swarm {
   }
 
   async close(): Promise<void> {
-    await Promise.all(this.sessions.map((s) => s?.close()));
+    await Promise.all(this.sessions.flatMap((s) => (s ? [s.close()] : [])));
   }
 }

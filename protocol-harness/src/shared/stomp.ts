@@ -1,6 +1,6 @@
 // A STOMP 1.2 client over the server's WebSocket endpoint, authenticated by the session cookie
 // on the upgrade request like a browser's. Built on @stomp/stompjs with `ws` as the socket.
-import { Client, Versions, type IStompSocket } from '@stomp/stompjs';
+import { Client, Versions } from '@stomp/stompjs';
 import WebSocket from 'ws';
 import { WEBSOCKET_PATH } from '../../../common/destinations';
 
@@ -33,7 +33,7 @@ export function connect(baseUrl: string, cookie: string, options: StompConnectOp
   const url = webSocketUrl(baseUrl);
   return new Promise((resolve, reject) => {
     const client = new Client({
-      webSocketFactory: () => new WebSocket(url, Versions.default.protocolVersions(), { headers }) as unknown as IStompSocket,
+      webSocketFactory: () => new WebSocket(url, Versions.default.protocolVersions(), { headers }),
       reconnectDelay: 0,
       heartbeatIncoming: heartbeat,
       heartbeatOutgoing: heartbeat,

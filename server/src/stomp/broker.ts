@@ -7,7 +7,7 @@ import type { Publisher, StompPrincipal } from './api';
 import { HEARTBEAT_TICK_MS, SERVER_HEARTBEAT } from './heartbeat';
 import { MultiMap } from './multimap';
 import type { StompRouter } from './router';
-import { CLOSE, StompSession, type SessionHost } from './session';
+import { CLOSE, type StompSession, type SessionHost } from './session';
 import { isSlowConsumer, SLOW_CONSUMER_BYTES } from './slow-consumer';
 import { deliverTo, MessageText, SubscriptionRegistry } from './subscriptions';
 

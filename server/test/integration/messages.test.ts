@@ -3,7 +3,7 @@ import { api, type ChatHistoryResponse, type ChatSummary } from '../../../common
 import { app, topics } from '../../../common/destinations';
 import type { ChatMessageEvent } from '../../../common/payloads';
 import type { RunningServer } from '../../src/main';
-import { ApiClient } from '../support/api-client';
+import { type ApiClient } from '../support/api-client';
 import { forEachDatabase } from '../support/databases';
 import { connectStomp, StompErrorFrame, type Inbox, type TestStomp } from '../support/stomp-client';
 import { startTestServer } from '../support/test-server';

@@ -134,7 +134,7 @@ export async function connectStomp(server: HasUrl, cookie: string, options: Conn
     };
     client.onWebSocketClose = (evt: { code: number }) => {
       resolveClosed(evt.code);
-      for (const waiter of receiptErrors.values()) waiter({ command: 'CLOSE', headers: { message: `socket closed (${evt.code})` }, body: '', isBinaryBody: false, binaryBody: new Uint8Array() } as IFrame);
+      for (const waiter of receiptErrors.values()) waiter({ command: 'CLOSE', headers: { message: `socket closed (${evt.code})` }, body: '', isBinaryBody: false, binaryBody: new Uint8Array() });
       reject(new Error(`WebSocket closed (${evt.code}) before CONNECTED`));
     };
     client.onWebSocketError = () => {};

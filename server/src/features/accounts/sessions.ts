@@ -2,7 +2,7 @@
 // after 14 idle days. Any node can check a cookie because the state is in the database.
 import type { Clock } from '../types';
 import type { Principal, SessionAuthenticator } from '../../transport/http';
-import { SessionsRepository } from './sessions-repository';
+import { type SessionsRepository } from './sessions-repository';
 import { randomToken, sha256Hex } from './tokens';
 
 export const SESSION_IDLE_MS = 14 * 24 * 60 * 60 * 1000;

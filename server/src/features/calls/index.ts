@@ -27,8 +27,9 @@ export function createCalls(deps: Deps, users: UsersRepository): ServerFeature {
   return {
     routes: callsRoutes(config, deps.clock),
     stomp: { handlers: callHandlers(calls, log.child({ feature: 'calls' })) },
-    async stop() {
+    stop() {
       calls.stop();
+      return Promise.resolve();
     },
   };
 }

@@ -6,7 +6,7 @@ import type { Clock } from '../types';
 import type { Config, OAuthClientConfig } from '../../config';
 import { randomToken, sha256Hex, timingSafeEqualStrings } from '../accounts/tokens';
 import { NotConfiguredError } from '../errors';
-import { DuplicateEmailError, UsersRepository } from '../accounts/users-repository';
+import { DuplicateEmailError, type UsersRepository } from '../accounts/users-repository';
 import type { OAuthRepository } from './oauth-repository';
 import { codeChallengeS256 } from './pkce';
 import { PROFILE_READERS, displayName, type OAuthProfile } from './profiles';

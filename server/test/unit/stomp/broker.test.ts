@@ -181,7 +181,7 @@ describe('the broker', () => {
     let answers: Array<(allowed: boolean) => void>;
 
     beforeEach(() => {
-      broker.stop();
+      void broker.stop();
       answers = [];
       broker = new Broker({
         router: createFeatureRouter([{ authorize: () => new Promise<boolean>((resolve) => answers.push(resolve)) }]),

@@ -60,7 +60,7 @@ describe('the WebSocket endpoint at open', () => {
   }
 
   afterEach(() => {
-    broker?.stop();
+    void broker?.stop();
     if (listenSocket) uWS.us_listen_socket_close(listenSocket);
     listenSocket = null;
   });

@@ -1,0 +1,173 @@
+// Lint: type-aware TypeScript rules, the layering of docs/architecture.md §3–§4 as import
+// boundaries, and no import cycles (types included). Run by `make test` before any test tier.
+import js from '@eslint/js';
+import importX from 'eslint-plugin-import-x';
+import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescript';
+import tseslint from 'typescript-eslint';
+
+/** Files of a server feature that are neither its edge (routes, handlers) nor its assembly. */
+// session-cookie.ts builds the Set-Cookie headers the accounts and OAuth routes answer with.
+const FEATURE_EDGES = ['server/src/features/*/*-routes.ts', 'server/src/features/*/*-handlers.ts', 'server/src/features/accounts/session-cookie.ts'];
+// The assembly and the modules every feature shares (types, domain errors, their edges, request fields).
+const FEATURE_ASSEMBLY = ['server/src/features/*.ts', 'server/src/features/*/index.ts'];
+const REPOSITORIES = ['server/src/features/*/*-repository.ts'];
+
+const knexOnlyInRepositories = {
+  paths: [{ name: 'knex', message: 'Only repositories (*-repository.ts) and server/src/db use knex.' }],
+};
+const noDatabaseModule = { group: ['**/db/knex'], message: 'Only repositories (*-repository.ts) and the composition root use the database module.' };
+
+export default tseslint.config(
+  { ignores: ['dist/**', 'node_modules/**', 'var/**', 'bench/results/**', 'coverage/**', '**/*.js', '**/*.mjs'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommendedTypeChecked,
+  {
+    languageOptions: {
+      parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname },
+    },
+    plugins: { 'import-x': importX },
+    settings: {
+      // Without these the import rules never open a .ts file, and no-cycle silently finds nothing.
+      'import-x/extensions': ['.ts', '.tsx', '.js'],
+      'import-x/parsers': { '@typescript-eslint/parser': ['.ts', '.tsx'] },
+      'import-x/resolver-next': [createTypeScriptImportResolver({ project: 'tsconfig.json' })],
+    },
+    rules: {
+      // No import cycles, type-only imports included: a cycle of types is still a tangle.
+      'import-x/no-cycle': ['error', { ignoreExternal: true }],
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' }],
+      '@typescript-eslint/consistent-type-imports': ['error', { fixStyle: 'inline-type-imports' }],
+      // Sagas and uWS callbacks return nothing; a floating promise must be marked with `void`.
+      '@typescript-eslint/no-floating-promises': ['error', { ignoreVoid: true }],
+      // uWS, knex raw results, JSON from the wire and test fixtures are typed `any` by their
+      // libraries; every such value is checked by a decoder before use, so these rules would
+      // only add casts, not safety.
+      '@typescript-eslint/no-unsafe-assignment': 'off',
+      '@typescript-eslint/no-unsafe-member-access': 'off',
+      '@typescript-eslint/no-unsafe-argument': 'off',
+      '@typescript-eslint/no-unsafe-call': 'off',
+      '@typescript-eslint/no-unsafe-return': 'off',
+      // redux-saga's call([object, object.method]) binds the method; the rule cannot see that,
+      // and React props pass plain functions.
+      '@typescript-eslint/unbound-method': 'off',
+      // Event handlers in React and callbacks given to libraries may be async on purpose.
+      '@typescript-eslint/no-misused-promises': ['error', { checksVoidReturn: false }],
+      // Generators of redux-saga may legitimately contain no yield in a branch.
+      'require-yield': 'off',
+    },
+  },
+
+  // ---- The wire contract imports nothing of its users ----
+  {
+    files: ['common/**/*.ts'],
+    rules: {
+      'import-x/no-restricted-paths': ['error', {
+        zones: [{ target: './common', from: ['./client', './server', './protocol-harness', './bench'], message: 'common/ is the contract: it imports nothing of client, server, harness or bench.' }],
+      }],
+      'no-restricted-imports': ['error', { patterns: [{ group: ['node:*', 'uWebSockets.js', 'react', 'react-dom'], message: 'common/ runs in the browser and in Node: no platform modules.' }] }],
+    },
+  },
+
+  // ---- The harness is a client: it talks to the server only over the wire ----
+  {
+    files: ['protocol-harness/**/*.ts'],
+    rules: {
+      'import-x/no-restricted-paths': ['error', {
+        // Its tests start a real server in-process; the harness itself never imports one.
+        zones: [{ target: './protocol-harness/src', from: ['./server', './client'], message: 'The harness drives a server over HTTP and STOMP only; share code through common/.' }],
+      }],
+    },
+  },
+
+  // ---- Server layers: transport ← stomp ← router ← handlers/routes ← services ← repositories ----
+  {
+    files: ['server/src/**/*.ts'],
+    rules: {
+      'no-restricted-imports': ['error', knexOnlyInRepositories],
+      'import-x/no-restricted-paths': ['error', {
+        zones: [
+          { target: './server/src/transport', from: ['./server/src/features', './server/src/db', './server/src/cli', './server/src/main.ts'], message: 'transport/ owns bytes and sockets; it knows no feature or database.' },
+          { target: './server/src/stomp', from: ['./server/src/features', './server/src/db', './server/src/cli', './server/src/main.ts', './server/src/transport'], message: 'stomp/ is frames, sessions and fan-out; features plug in through stomp/api.ts.' },
+          { target: './server/src', from: ['./client', './bench', './server/test'], message: 'The product imports no client, bench or test code.' },
+        ],
+      }],
+    },
+  },
+  {
+    files: [...REPOSITORIES, 'server/src/db/**/*.ts', 'server/src/cli/**/*.ts'],
+    rules: { 'no-restricted-imports': 'off' },
+  },
+  {
+    // Routes and STOMP handlers decode, call one service and reply: never a repository.
+    files: FEATURE_EDGES,
+    rules: {
+      'no-restricted-imports': ['error', {
+        ...knexOnlyInRepositories,
+        patterns: [noDatabaseModule, { group: ['./*-repository', '../*/*-repository'], allowTypeImports: true, message: 'Routes and handlers call services; only services use repositories.' }],
+      }],
+    },
+  },
+  {
+    // Services (every other file of a feature) hold the rules: no HTTP, no STOMP machinery, no
+    // edges of their own feature.
+    files: ['server/src/features/**/*.ts'],
+    ignores: [...FEATURE_EDGES, ...FEATURE_ASSEMBLY, ...REPOSITORIES],
+    rules: {
+      'no-restricted-imports': ['error', {
+        ...knexOnlyInRepositories,
+        patterns: [
+          noDatabaseModule,
+          // Types only: the accounts sessions are the transport's SessionAuthenticator.
+          { group: ['**/transport/*'], allowTypeImports: true, message: 'Services throw domain errors (features/errors.ts) and know no HTTP.' },
+          { group: ['**/stomp/*', '!**/stomp/api'], message: 'Services reach STOMP only through the Publisher of stomp/api.ts.' },
+          { group: ['./*-routes', './*-handlers'], message: 'Services do not import their edges.' },
+        ],
+      }],
+    },
+  },
+
+  // ---- Client conventions (docs/architecture.md §4) ----
+  {
+    files: ['client/src/**/*.ts', 'client/src/**/*.tsx'],
+    ignores: ['client/src/services/**'],
+    rules: {
+      'no-restricted-imports': ['error', {
+        paths: [{ name: '@stomp/stompjs', message: 'Only client/src/services talks STOMP; sagas get the service from their context.' }],
+      }],
+      'import-x/no-restricted-paths': ['error', {
+        zones: [
+          { target: './client/src', from: ['./server', './protocol-harness', './bench'], message: 'The client shares code with the server only through common/.' },
+          { target: './client/src/components', from: ['./client/src/features'], message: 'components/ are generic: they import no feature.' },
+        ],
+      }],
+    },
+  },
+  {
+    files: ['client/src/**/*.tsx', 'client/src/features/**/*.ts'],
+    rules: {
+      'no-restricted-imports': ['error', {
+        paths: [
+          { name: '@stomp/stompjs', message: 'Only client/src/services talks STOMP; sagas get the service from their context.' },
+          { name: 'react-redux', importNames: ['useDispatch', 'useSelector'], message: 'Use the typed hooks of client/src/app/hooks.ts.' },
+        ],
+      }],
+    },
+  },
+
+  // ---- Tests may reach into what they test ----
+  {
+    files: ['**/*.test.ts', '**/*.test.tsx', '**/test/**/*.ts', '**/*.test-support.ts', '**/*.test-support.tsx'],
+    rules: {
+      '@typescript-eslint/require-await': 'off',
+      // chai's `expect(x).to.be.true` is an expression statement by design.
+      '@typescript-eslint/no-unused-expressions': 'off',
+      // Test labels stringify whatever value a table row holds.
+      '@typescript-eslint/no-base-to-string': 'off',
+      // JSON answers of the server under test are read loosely, then asserted; DOM queries are
+      // cast to the element the test knows it found.
+      '@typescript-eslint/no-explicit-any': 'off',
+      '@typescript-eslint/no-unnecessary-type-assertion': 'off',
+      'no-restricted-imports': 'off',
+    },
+  },
+);
