@@ -16,7 +16,14 @@ import { ReadMarkers } from './read-markers';
 import { RoomsRepository } from './rooms-repository';
 import { MessageSender } from './send-message';
 
-export function createChat(deps: Deps, users: UsersRepository): ServerFeature {
+/** Chat's parts wired together: the rules' dependencies, the notification mail and the writer. */
+export interface ChatParts {
+  chat: ChatDeps;
+  notifications: NotificationMail;
+  writer: MessageWriter;
+}
+
+export function assembleChat(deps: Deps, users: UsersRepository): ChatParts {
   const { db, clock, publisher, mailer, config } = deps;
   const log = deps.log.child({ feature: 'chat' });
   const rooms = new RoomsRepository(db);
@@ -27,18 +34,21 @@ export function createChat(deps: Deps, users: UsersRepository): ServerFeature {
   const sender = new MessageSender({ messages, writer, members, readMarkers, publisher, clock });
   const chat: ChatDeps = { rooms, messages, users, members, sender, readMarkers, publisher, clock };
   const notifications = new NotificationMail({ rooms, mailer, clock, publicUrl: config.publicUrl });
-
   publisher.onDisconnect((user) => readMarkers.connectionClosed(user.connectionId));
+  return { chat, notifications, writer };
+}
 
+export function createChat(deps: Deps, users: UsersRepository): ServerFeature {
+  const { chat, notifications, writer } = assembleChat(deps, users);
   return {
     routes: chatRoutes(chat, notifications),
     stomp: {
-      handlers: chatHandlers(sender, readMarkers),
+      handlers: chatHandlers(chat.sender, chat.readMarkers),
       // Only members may subscribe to a room's topic; other destinations are not chat's to decide.
       authorize: (user: StompPrincipal, destination: string) => {
         const parsed = parseSubscriptionDestination(destination);
         if (parsed.kind !== 'privateChat') return undefined;
-        return rooms.isMember(parsed.chatRoomId, user.userId);
+        return chat.rooms.isMember(parsed.chatRoomId, user.userId);
       },
     },
     // Messages already accepted are stored before the database closes.

@@ -1,7 +1,10 @@
 import { expect } from 'chai';
 import type { CallSignal } from '../../../../common/destinations';
 import type { CallEvent } from '../../../../common/payloads';
+import { UsersRepository } from '../../../src/features/accounts/users-repository';
 import { CallService, type CallPorts } from '../../../src/features/calls/calls-service';
+import { InvalidError } from '../../../src/features/errors';
+import { memoryDatabase } from '../../support/memory-deps';
 
 interface Delivery { to: number; signal: CallSignal; event: CallEvent; except?: string }
 
@@ -212,5 +215,30 @@ describe('the call state machine', () => {
     calls.initiate(CAROL, 'Carol', 4);
     calls.stop();
     expect(ports.timers.every((t) => t.cancelled)).to.equal(true);
+  });
+});
+
+describe('ringing a user id from the wire, with names from the users table', () => {
+  it('rings an existing user with the caller\'s name and refuses a call to nobody', async () => {
+    const db = await memoryDatabase();
+    try {
+      const users = new UsersRepository(db);
+      const caller = await users.insert({ email: 'caller@example.test', name: '김철수', passwordHash: null });
+      const callee = await users.insert({ email: 'callee@example.test', name: '이영희', passwordHash: null });
+      const ports = new FakePorts();
+      ports.names = (ids) => users.names(ids);
+      const calls = new CallService(ports, 60_000);
+      expect(await calls.ring(caller, callee)).to.equal('ringing');
+      expect(ports.take()).to.deep.equal([{ to: callee, signal: 'incoming', event: { userId: caller, name: '김철수' } }]);
+      try {
+        await calls.ring(caller, 99_999);
+        expect.fail('rang nobody');
+      } catch (err) {
+        expect(err).to.be.instanceOf(InvalidError);
+      }
+      expect(ports.take()).to.deep.equal([]);
+    } finally {
+      await db.destroy();
+    }
   });
 });

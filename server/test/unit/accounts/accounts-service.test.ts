@@ -1,0 +1,69 @@
+// The accounts rules through the real repositories on SQLite :memory:: logging in, the failure
+// limit, sessions and their sockets, the profile.
+import { expect } from 'chai';
+import { createAccounts, type AccountsFeature } from '../../../src/features/accounts';
+import { createVerifiedUser } from '../../../src/features/accounts/create-user';
+import { InvalidError, RateLimitedError, UnauthenticatedError } from '../../../src/features/errors';
+import { memoryDeps, type MemoryDeps } from '../../support/memory-deps';
+
+describe('account rules on a real database', () => {
+  let deps: MemoryDeps;
+  let accounts: AccountsFeature;
+  let userId: number;
+
+  beforeEach(async () => {
+    deps = await memoryDeps();
+    accounts = createAccounts(deps);
+    userId = (await createVerifiedUser(accounts.users, { email: 'ann@example.test', name: 'Ann', password: 'secret words' })).id;
+  });
+
+  afterEach(() => deps.db.destroy());
+
+  async function refusal(promise: Promise<unknown>): Promise<unknown> {
+    try {
+      await promise;
+    } catch (err) {
+      return err;
+    }
+    return expect.fail('not refused');
+  }
+
+  it('logs in with the right password, case-insensitively by e-mail, and opens a session that authenticates', async () => {
+    const { user, session } = await accounts.accounts.login(' ANN@example.test ', 'secret words');
+    expect(user.id).to.equal(userId);
+    expect(await accounts.sessions.authenticate(session.token)).to.deep.equal({ userId, sessionId: session.sessionId });
+  });
+
+  it('refuses a wrong password or unknown address alike', async () => {
+    expect(await refusal(accounts.accounts.login('ann@example.test', 'wrong'))).to.be.instanceOf(UnauthenticatedError);
+    expect(await refusal(accounts.accounts.login('nobody@example.test', 'secret words'))).to.be.instanceOf(UnauthenticatedError);
+  });
+
+  it('refuses the 11th attempt within 15 minutes after 10 failures, even with the right password, then forgives', async () => {
+    for (let i = 0; i < 10; i++) await refusal(accounts.accounts.login('ann@example.test', `wrong ${i}`));
+    const limited = await refusal(accounts.accounts.login('ann@example.test', 'secret words'));
+    expect(limited).to.be.instanceOf(RateLimitedError);
+    expect((limited as RateLimitedError).retryAfterSeconds).to.be.within(1, 15 * 60);
+    deps.advance(15 * 60 * 1000 + 1);
+    expect((await accounts.accounts.login('ann@example.test', 'secret words')).user.id).to.equal(userId);
+  });
+
+  it('ends a session and closes its sockets in one step', async () => {
+    const { session } = await accounts.accounts.login('ann@example.test', 'secret words');
+    await accounts.accounts.endSession(session.sessionId);
+    expect(await accounts.sessions.authenticate(session.token)).to.equal(null);
+    expect(deps.publisher.closedAuthSessions).to.deep.equal([session.sessionId]);
+  });
+
+  it('refuses an empty cookie token without a lookup', async () => {
+    expect(await accounts.sessions.authenticate('')).to.equal(null);
+  });
+
+  it('updates name and password, says "name" for no change, and refuses an invalid name or empty password', async () => {
+    expect(await accounts.accounts.updateInfo(userId, 'Ann', 'secret words')).to.equal('name');
+    expect(await accounts.accounts.updateInfo(userId, '안나', 'new secret')).to.equal('success');
+    expect((await accounts.accounts.login('ann@example.test', 'new secret')).user.name).to.equal('안나');
+    expect(await refusal(accounts.accounts.updateInfo(userId, '1nvalid', 'x'))).to.be.instanceOf(InvalidError);
+    expect(await refusal(accounts.accounts.updateInfo(userId, 'Ann', ''))).to.be.instanceOf(InvalidError);
+  });
+});
