@@ -35,8 +35,6 @@ export interface NameAndEmail { name: string; email: string }
 export interface UserSummary { userId: number; name: string; email: string }
 export interface SignUpRequest { name: string; password: string; email: string }
 export interface SignUpResponse { name: string }
-export interface VerificationSendRequest { email: string }
-export interface VerificationVerifyRequest { email: string; code: number | string }
 export interface UpdateInfoRequest { name: string; password: string }
 export interface UpdateInfoResponse { status: 'success' | 'name' }
 export interface ErrorResponse { error: string; message: string }
@@ -81,11 +79,6 @@ export interface ChatMessage {
   systemEvent?: SystemEvent;
 }
 
-/**
- * GET chatHistory query: `page` (0 = newest 20) or `beforeId` (the 20 messages before that
- * messageId, for paging without gaps while new messages arrive). Each page is oldest first.
- */
-export interface ChatHistoryQuery { chatRoomId: number; page?: number; beforeId?: number }
 
 export interface ChatHistoryResponse {
   totalPages: number;
@@ -94,11 +87,7 @@ export interface ChatHistoryResponse {
   messages: ChatMessage[];
 }
 
-export interface CreateRoomRequest { targetUserId: number; targetUserName?: string }
 export interface CreateRoomResponse { chatRoomId: number }
-export interface UpdateSubjectRequest { chatRoomId: number; chatRoomName: string }
 export interface RoomSearchResponse { allUsers: UserSummary[]; chatRoomUsers: number[] }
-export interface AddUserRequest { chatRoomId: number; userId: number }
-export interface NotificationRequest { chatRoomId: number }
 
 export interface IceServer { urls: string | string[]; username?: string; credential?: string }

@@ -15,9 +15,6 @@ export type AppHandler = (user: StompPrincipal, body: string) => Promise<void> |
 
 export class StompHandlerError extends Error {}
 
-/** Decides whether a user may SUBSCRIBE to a destination. */
-export type SubscriptionAuthorizer = (user: StompPrincipal, destination: string) => Promise<boolean> | boolean;
-
 export interface Publisher {
   /** Every subscriber of the destination receives a MESSAGE. */
   publish(destination: string, body: string | object): void;
