@@ -40,6 +40,13 @@ async function main(): Promise<void> {
     port: Number(process.env.PORT ?? 0),
     router: benchRouter(() => broker!),
     log,
+    // Benchmarks publish thousands of frames a second from one socket, and every client comes
+    // from 127.0.0.1: the product's per-connection limits would measure themselves.
+    limits: {
+      budget: { framesPerSecond: 1e9, frameBurst: 1e9, bytesPerSecond: 1e12, byteBurst: 1e12 },
+      maxConnectionsPerUser: 1e9,
+      maxConnectionsPerAddress: 1e9,
+    },
     // Cookie sid=bench-{n} is user n; no cookie is a fresh anonymous user, so load tools written
     // for any STOMP broker (no cookies) can connect.
     authenticator: {

@@ -43,6 +43,8 @@ function optionalString(o: Json, key: string, max: number): string | undefined {
 }
 
 const SDP_MAX = 32 * 1024;
+/** SDP and ICE candidates are flat objects; anything nested deeper is not one. */
+const SDP_MAX_DEPTH = 8;
 /**
  * Only bounds what is decoded: the message rule (1 to 3000 characters after trimming, in
  * rules.ts) is checked by the handler on the trimmed text.
@@ -72,9 +74,26 @@ export interface CallEvent {
   reason?: 'busy' | 'timeout' | 'rejected' | 'disconnected' | 'answered-elsewhere';
 }
 
+/**
+ * Whether a parsed JSON value nests deeper than maxDepth, found without recursion: a body of
+ * 64 KiB can nest 32 000 levels, which a recursive walk (JSON.stringify among them) would not
+ * survive.
+ */
+export function nestsDeeperThan(value: unknown, maxDepth: number): boolean {
+  const stack: Array<[unknown, number]> = [[value, 0]];
+  while (stack.length > 0) {
+    const [v, depth] = stack.pop()!;
+    if (typeof v !== 'object' || v === null) continue;
+    if (depth >= maxDepth) return true;
+    for (const child of Object.values(v)) stack.push([child, depth + 1]);
+  }
+  return false;
+}
+
 function sdpLike(o: Json, key: string): unknown {
   const v = o[key];
   if (v === undefined || v === null) throw new PayloadError(`${key} is required`);
+  if (nestsDeeperThan(v, SDP_MAX_DEPTH)) throw new PayloadError(`${key} is nested too deeply`);
   if (JSON.stringify(v).length > SDP_MAX) throw new PayloadError(`${key} is too large`);
   return v;
 }

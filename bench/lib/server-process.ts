@@ -31,7 +31,8 @@ export function startServer(options: StartServerOptions = {}): Promise<ServerPro
   const [cmd, args] = options.cpus ? ['taskset', ['-c', options.cpus, process.execPath, ...node]] : [process.execPath, node];
   const child: ChildProcess = spawn(cmd, args, {
     cwd: ROOT,
-    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', ...options.env },
+    // Every load client of a benchmark connects from 127.0.0.1: lift the per-address cap.
+    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', MAX_CONNECTIONS_PER_ADDRESS: '1000000', ...options.env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const stderr: string[] = [];

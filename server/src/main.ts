@@ -73,11 +73,20 @@ export async function start(initialConfig: Config, options: StartOptions = {}): 
     log: log.child({ component: 'stomp' }),
     fanout: (topic, message) => app.publish(topic, message),
     sessionStillValid: async (token, authSessionId) => (await features.authenticator.authenticate(token))?.sessionId === authSessionId,
+    connectTimeoutMs: config.connectTimeoutMs,
+    maxConnectionsPerUser: config.maxConnectionsPerUser,
+    maxConnectionsPerAddress: config.maxConnectionsPerAddress,
   });
   const features = createFeatures({ config, db, log, clock, publisher: broker });
   const { authenticator } = features;
   router = createFeatureRouter(features.list.flatMap((f) => (f.stomp ? [f.stomp] : [])));
-  mountWebSocket(app, { publicOrigin: config.publicOrigin, authenticator, broker, log: log.child({ component: 'websocket' }) });
+  mountWebSocket(app, {
+    publicOrigin: config.publicOrigin,
+    authenticator,
+    broker,
+    log: log.child({ component: 'websocket' }),
+    trustedProxies: config.trustedProxies,
+  });
 
   const http = new HttpTransport({
     publicOrigin: config.publicOrigin,
@@ -85,6 +94,7 @@ export async function start(initialConfig: Config, options: StartOptions = {}): 
     staticDir: config.staticDir,
     authenticator,
     log,
+    trustedProxies: config.trustedProxies,
   });
   http.add([healthRoute(db), ...features.list.flatMap((f) => f.routes ?? [])]);
   http.mount(app);

@@ -4,6 +4,7 @@
 // slow-consumer policy in slow-consumer.ts.
 import type { Logger } from '../log';
 import type { Publisher, StompPrincipal } from './api';
+import { DEFAULT_BUDGET, type BudgetLimits } from './budget';
 import { HEARTBEAT_TICK_MS, SERVER_HEARTBEAT } from './heartbeat';
 import { MultiMap } from './multimap';
 import type { StompRouter } from './router';
@@ -23,9 +24,19 @@ export interface BrokerOptions {
   /** A socket with more unsent bytes than this is a slow consumer and is closed (default SLOW_CONSUMER_BYTES). */
   slowConsumerBytes?: number;
   heartbeat?: { send: number; receive: number };
+  /** What one connection may send per second (default DEFAULT_BUDGET). */
+  budget?: BudgetLimits;
+  /** A socket that has not completed CONNECT this long after opening is closed (default 10 s). */
+  connectTimeoutMs?: number;
+  /** Open sockets one user may hold; the next is refused with an ERROR (default 20). */
+  maxConnectionsPerUser?: number;
+  /** Open sockets one client address may hold (default 200). */
+  maxConnectionsPerAddress?: number;
   /** A millisecond clock wrapped to int32 (see SessionHost.now). */
   now?: () => number;
 }
+
+export const CONNECTION_LIMITS = { connectTimeoutMs: 10_000, perUser: 20, perAddress: 200 };
 
 const STOP_GRACE_MS = 1000;
 
@@ -33,11 +44,16 @@ export class Broker implements Publisher, SessionHost {
   readonly router: StompRouter;
   readonly serverName = 'letschat/0.1';
   readonly heartbeat: { send: number; receive: number };
+  readonly budget: BudgetLimits;
+  readonly connectTimeoutMs: number;
   readonly now: () => number;
   private readonly log: Logger;
   private readonly all = new Set<StompSession>();
   private readonly byUser = new MultiMap<number, StompSession>();
   private readonly byAuthSession = new MultiMap<string, StompSession>();
+  /** Open sockets (connected or not) per user and per client address, for the connection caps. */
+  private readonly openByUser = new Map<number, number>();
+  private readonly openByAddress = new Map<string, number>();
   private readonly subscriptions: SubscriptionRegistry;
   private readonly disconnectListeners: Array<(user: StompPrincipal, remaining: number) => void> = [];
   /** Per connected user, bumped by unsubscribeUser (see StompSession's SUBSCRIBE). */
@@ -51,6 +67,8 @@ export class Broker implements Publisher, SessionHost {
     this.router = options.router;
     this.log = options.log;
     this.heartbeat = options.heartbeat ?? SERVER_HEARTBEAT;
+    this.budget = options.budget ?? DEFAULT_BUDGET;
+    this.connectTimeoutMs = options.connectTimeoutMs ?? CONNECTION_LIMITS.connectTimeoutMs;
     this.subscriptions = new SubscriptionRegistry(options.fanout);
     // Milliseconds since the broker started, wrapped to int32: V8 then keeps every session's
     // timestamps as small integers in the object itself, not as a 16-byte heap number each.
@@ -66,10 +84,19 @@ export class Broker implements Publisher, SessionHost {
     return `${this.idPrefix}-${(this.nextConnectionId++).toString(36)}`;
   }
 
-  /** The WebSocket is open (not yet CONNECTed). */
+  /** The WebSocket is open (not yet CONNECTed). Over a connection cap it is refused with an ERROR. */
   opened(session: StompSession): void {
     this.all.add(session);
     this.byAuthSession.add(session.principal.authSessionId, session);
+    const byUser = count(this.openByUser, session.principal.userId, +1);
+    const byAddress = count(this.openByAddress, session.remoteAddress, +1);
+    const perUser = this.options.maxConnectionsPerUser ?? CONNECTION_LIMITS.perUser;
+    const perAddress = this.options.maxConnectionsPerAddress ?? CONNECTION_LIMITS.perAddress;
+    if (byUser > perUser) {
+      session.fail(`more than ${perUser} connections for this user`, { code: CLOSE.policy, body: 'Too many open connections: close other tabs or devices.' });
+    } else if (byAddress > perAddress) {
+      session.fail(`more than ${perAddress} connections from this address`, { code: CLOSE.policy });
+    }
   }
 
   connected(session: StompSession): void {
@@ -82,7 +109,10 @@ export class Broker implements Publisher, SessionHost {
     const subs = session.takeSubscriptions();
     for (let i = 0; i < subs.length; i += 2) this.subscriptions.remove(session, subs[i], subs[i + 1], true);
     session.closed();
-    this.all.delete(session);
+    if (this.all.delete(session)) {
+      count(this.openByUser, session.principal.userId, -1);
+      count(this.openByAddress, session.remoteAddress, -1);
+    }
     this.byAuthSession.delete(session.principal.authSessionId, session);
     if (!wasConnected) return;
     this.byUser.delete(session.principal.userId, session);
@@ -184,8 +214,10 @@ export class Broker implements Publisher, SessionHost {
         session.endAsSlowConsumer();
         continue;
       }
-      if (session.keepAlive(now) === 'silent') {
-        this.log.info({ userId: session.principal.userId, connection: session.principal.connectionId }, 'closed a silent STOMP client');
+      const outcome = session.keepAlive(now);
+      if (outcome !== 'ok') {
+        const why = outcome === 'silent' ? 'closed a silent STOMP client' : 'closed a socket that never sent CONNECT';
+        this.log.info({ userId: session.principal.userId, connection: session.principal.connectionId }, why);
       }
     }
   }
@@ -203,4 +235,12 @@ export class Broker implements Publisher, SessionHost {
       if (!valid) this.closeAuthSession(authSessionId);
     }
   }
+}
+
+/** Adds delta to the key's count, dropping the key at zero; answers the new count. */
+function count<K>(counts: Map<K, number>, key: K, delta: number): number {
+  const n = (counts.get(key) ?? 0) + delta;
+  if (n > 0) counts.set(key, n);
+  else counts.delete(key);
+  return n;
 }

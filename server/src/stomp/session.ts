@@ -4,7 +4,8 @@
 import { PayloadError } from '../../../common/payloads';
 import { StompHandlerError, type StompPrincipal } from './api';
 import { CLIENT_COMMANDS, frame, serialize, type Frame, type StompVersion } from './frame';
-import { isBeatDue, isSilent, negotiateHeartbeats } from './heartbeat';
+import { FRAMES_PER_TURN, FrameBudget, type BudgetLimits } from './budget';
+import { elapsedMs, isBeatDue, isSilent, negotiateHeartbeats } from './heartbeat';
 import { intern } from './intern';
 import { StompParseError, StompParser } from './parser';
 import type { HandlerRoute, StompRouter } from './router';
@@ -28,6 +29,10 @@ export interface SessionHost {
   readonly serverName: string;
   /** Smallest intervals this server offers and asks for (the CONNECTED heart-beat header). */
   readonly heartbeat: { send: number; receive: number };
+  /** What one connection may send per second (budget.ts). */
+  readonly budget: BudgetLimits;
+  /** A socket that has not completed CONNECT this long after opening is closed. */
+  readonly connectTimeoutMs: number;
   /** Milliseconds, wrapped to int32 so timestamps stay small integers; compared wrap-aware. */
   now(): number;
   connected(session: StompSession): void;
@@ -45,12 +50,24 @@ export const CLOSE = { normal: 1000, protocol: 1002, policy: 1008, tooBig: 1009,
 
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 
-/** Per-connection limits, so one client cannot grow the server's memory without bound. */
+/**
+ * Per-connection limits, so one client cannot grow the server's memory without bound. With the
+ * parser's limits (a frame of at most 64 KiB) they bound what a session can hold: see
+ * docs/architecture.md, "Limits per session".
+ */
 export const SESSION_LIMITS = {
-  /** Frames received while an earlier one is still being handled. */
+  /** Frames received while an earlier one is still being handled, and their bytes. */
   pendingFrames: 1000,
-  /** SENDs held in open transactions, all together. */
+  pendingBytes: 1024 * 1024,
+  /** SENDs held in open transactions, all together, and their bytes. */
   transactionFrames: 1000,
+  transactionBytes: 1024 * 1024,
+  /** Characters of a subscription id. */
+  subscriptionId: 128,
+  /** Transactions open at once. */
+  openTransactions: 16,
+  /** Characters of a transaction name. */
+  transactionName: 128,
   subscriptions: 256,
 };
 
@@ -79,6 +96,12 @@ export class StompSession {
   private expectEvery = 0;
   private lastReceived = 0;
   private lastSent = 0;
+  private openedAt = 0;
+  /** Made at the first message: an idle session holds none. */
+  private budget: FrameBudget | null = null;
+  /** Bytes of the frames in `queue`, and of the SENDs held in transactions. */
+  private queuedBytes = 0;
+  private heldBytes = 0;
   /**
    * Subscriptions as id, destination pairs in one flat array ([id0, destination0, id1, …]), null
    * when there are none: no Map and no object per subscription (memory per idle session). The ack
@@ -113,7 +136,7 @@ export class StompSession {
 
   opened(socket: StompSocket): void {
     this.liveSocket = socket;
-    this.lastReceived = this.lastSent = this.host.now();
+    this.openedAt = this.lastReceived = this.lastSent = this.host.now();
   }
 
   /** Unsent bytes waiting on the socket (the slow-consumer check). */
@@ -128,8 +151,16 @@ export class StompSession {
     this.liveSocket.end(CLOSE.policy, 'slow consumer');
   }
 
-  /** The heart-beat check of one tick (heartbeat.ts): a beat when one is due; 'silent' closes the session. */
-  keepAlive(now: number): 'ok' | 'silent' {
+  /**
+   * The check of one tick: a socket that has not completed CONNECT in time is closed
+   * ('no-connect', a trickle of bytes does not count); then heart-beats (heartbeat.ts): a beat
+   * when one is due, and a client silent too long is closed ('silent').
+   */
+  keepAlive(now: number): 'ok' | 'silent' | 'no-connect' {
+    if (this.currentState === 'new' && elapsedMs(now, this.openedAt) > this.host.connectTimeoutMs) {
+      this.fail(`no CONNECT within ${Math.round(this.host.connectTimeoutMs / 1000)} s of opening`, { code: CLOSE.policy });
+      return 'no-connect';
+    }
     if (this.currentState !== 'connected') return 'ok';
     if (isSilent(now, this.lastReceived, this.expectEvery)) {
       this.fail('no heart-beat from the client', { code: CLOSE.policy });
@@ -142,14 +173,24 @@ export class StompSession {
   /** One WebSocket message: any bytes, any number of frames or parts of frames. */
   receive(bytes: Uint8Array): void {
     if (this.state === 'ending' || this.state === 'closed') return;
-    this.lastReceived = this.host.now();
+    const now = (this.lastReceived = this.host.now());
+    const budget = (this.budget ??= new FrameBudget(this.host.budget, now));
+    if (!budget.spend(0, bytes.length, now)) {
+      this.fail(`more than ${this.host.budget.bytesPerSecond} bytes a second sent`, { code: CLOSE.policy });
+      return;
+    }
     const parser = (this.parser ??= new StompParser());
     parser.version = this.version;
     const { frames, error } = parser.push(bytes);
     // Between frames the parser holds nothing, so an idle session keeps none (memory per session).
     if (!parser.midFrame && !error) this.parser = null;
-    for (const f of frames) this.enqueue(f);
-    if (error) this.enqueue(error);
+    if (frames.length > 0 && !budget.spend(frames.length, 0, now)) {
+      this.fail(`more than ${this.host.budget.framesPerSecond} frames a second sent`, { code: CLOSE.policy });
+      return;
+    }
+    const works: Work[] = frames;
+    if (error) works.push(error);
+    if (works.length > 0) this.enqueueAll(works);
   }
 
   /** The socket is gone: pending work and open transactions are dropped. */
@@ -157,7 +198,9 @@ export class StompSession {
     this.currentState = 'closed';
     this.liveSocket = null;
     this.queue = null;
+    this.queuedBytes = 0;
     this.transactions = null;
+    this.heldBytes = 0;
     this.parser = null;
   }
 
@@ -172,7 +215,9 @@ export class StompSession {
     this.sendFrame(frame('ERROR', headers, body));
     this.currentState = 'ending';
     this.queue = null;
+    this.queuedBytes = 0;
     this.transactions = null;
+    this.heldBytes = 0;
     // A close reason is at most 123 bytes of UTF-8: keep a short ASCII form of the message.
     this.liveSocket?.end(options.code ?? CLOSE.protocol, message.replace(/[^\x20-\x7e]/g, '?').slice(0, 120));
   }
@@ -187,23 +232,46 @@ export class StompSession {
     this.liveSocket.send(bytes, false);
   }
 
-  private enqueue(work: Work): void {
-    if (this.busy) {
-      const queue = (this.queue ??= []);
-      if (queue.length >= SESSION_LIMITS.pendingFrames) {
-        this.fail(`more than ${SESSION_LIMITS.pendingFrames} frames awaiting processing`, { code: CLOSE.policy });
-        return;
-      }
-      queue.push(work);
+  /** Queues the message's frames, then handles them unless an earlier frame is still being handled. */
+  private enqueueAll(works: Work[]): void {
+    const queue = (this.queue ??= []);
+    let bytes = 0;
+    for (const work of works) bytes += sizeOf(work);
+    if (queue.length + works.length > SESSION_LIMITS.pendingFrames || this.queuedBytes + bytes > SESSION_LIMITS.pendingBytes) {
+      this.fail(`more than ${SESSION_LIMITS.pendingFrames} frames or ${SESSION_LIMITS.pendingBytes} bytes awaiting processing`, { code: CLOSE.policy });
       return;
     }
-    this.run(work);
+    this.queuedBytes += bytes;
+    for (const work of works) queue.push(work);
+    if (!this.busy) this.run(this.next());
   }
 
-  /** Frames are handled one after another; an async one holds the rest until it settles. */
+  /** The next queued frame; the queue is dropped once empty (memory per idle session). */
+  private next(): Work | undefined {
+    const work = this.queue?.shift();
+    if (work === undefined) this.queue = null;
+    else this.queuedBytes -= sizeOf(work);
+    return work;
+  }
+
+  /**
+   * Frames are handled one after another; an async one holds the rest until it settles. After
+   * FRAMES_PER_TURN in one go the session yields, so other sockets run between its batches.
+   */
   private run(work: Work | undefined): void {
+    let handled = 0;
     while (work !== undefined) {
       if (this.state === 'ending' || this.state === 'closed') return;
+      if (handled++ === FRAMES_PER_TURN) {
+        (this.queue ??= []).unshift(work);
+        this.queuedBytes += sizeOf(work);
+        this.busy = true;
+        setImmediate(() => {
+          this.busy = false;
+          this.run(this.next());
+        });
+        return;
+      }
       let pending: Promise<void> | void;
       try {
         pending = this.handle(work);
@@ -218,7 +286,7 @@ export class StompSession {
           .then(
             () => {
               this.busy = false;
-              this.run(this.queue?.shift());
+              this.run(this.next());
             },
             (err: unknown) => {
               this.busy = false;
@@ -229,7 +297,7 @@ export class StompSession {
           .catch((err: unknown) => this.host.handlerFailed(this, '', err));
         return;
       }
-      work = this.queue?.shift();
+      work = this.next();
     }
   }
 
@@ -328,9 +396,10 @@ export class StompSession {
     if (tx) {
       let held = 0;
       for (const sends of this.transactions!.values()) held += sends.length;
-      if (held >= SESSION_LIMITS.transactionFrames) {
-        throw new Refusal(`more than ${SESSION_LIMITS.transactionFrames} frames held in transactions`, CLOSE.policy);
+      if (held >= SESSION_LIMITS.transactionFrames || this.heldBytes + sizeOf(f) > SESSION_LIMITS.transactionBytes) {
+        throw new Refusal(`more than ${SESSION_LIMITS.transactionFrames} frames or ${SESSION_LIMITS.transactionBytes} bytes held in transactions`, CLOSE.policy);
       }
+      this.heldBytes += sizeOf(f);
       tx.push({ frame: f, route });
       this.receipt(f);
       return;
@@ -396,6 +465,7 @@ export class StompSession {
     const destination = this.required(f, 'destination');
     const id = this.version === '1.0' ? f.headers.get('id') ?? destination : this.required(f, 'id');
     if (!ACK_MODES.has(f.headers.get('ack') ?? 'auto')) throw new Refusal(`ack must be auto, client or client-individual`);
+    if (id.length > SESSION_LIMITS.subscriptionId) throw new Refusal(`subscription ids are at most ${SESSION_LIMITS.subscriptionId} characters`, CLOSE.policy);
     if (this.indexOfSubscription(id) >= 0) throw new Refusal(`subscription id ${JSON.stringify(id)} is already in use`);
     if (this.subscriptionCount >= SESSION_LIMITS.subscriptions) {
       throw new Refusal(`more than ${SESSION_LIMITS.subscriptions} subscriptions`, CLOSE.policy);
@@ -457,7 +527,13 @@ export class StompSession {
 
   private begin(f: Frame): void {
     const tx = this.required(f, 'transaction');
+    if (tx.length > SESSION_LIMITS.transactionName) {
+      throw new Refusal(`transaction names are at most ${SESSION_LIMITS.transactionName} characters`, CLOSE.policy);
+    }
     if (this.transactions?.has(tx)) throw new Refusal(`transaction ${JSON.stringify(tx)} is already open`);
+    if ((this.transactions?.size ?? 0) >= SESSION_LIMITS.openTransactions) {
+      throw new Refusal(`more than ${SESSION_LIMITS.openTransactions} transactions open`, CLOSE.policy);
+    }
     (this.transactions ??= new Map()).set(tx, []);
     this.receipt(f);
   }
@@ -466,7 +542,7 @@ export class StompSession {
     const tx = this.required(f, 'transaction');
     const held = this.transactions?.get(tx);
     if (!held) throw new Refusal(`no transaction ${JSON.stringify(tx)} is open`);
-    this.transactions!.delete(tx);
+    this.closeTransaction(tx, held);
     for (const { frame: sent, route } of held) {
       await this.apply(sent, route);
       if (this.currentState !== 'connected') return;
@@ -476,13 +552,21 @@ export class StompSession {
 
   private abort(f: Frame): void {
     const tx = this.required(f, 'transaction');
-    if (!this.transactions?.delete(tx)) throw new Refusal(`no transaction ${JSON.stringify(tx)} is open`);
+    const held = this.transactions?.get(tx);
+    if (!held) throw new Refusal(`no transaction ${JSON.stringify(tx)} is open`);
+    this.closeTransaction(tx, held);
     this.receipt(f);
+  }
+
+  private closeTransaction(tx: string, held: HeldSend[]): void {
+    this.transactions!.delete(tx);
+    for (const { frame } of held) this.heldBytes -= sizeOf(frame);
   }
 
   private disconnect(f: Frame): void {
     this.receipt(f);
     this.transactions = null;
+    this.heldBytes = 0;
     this.currentState = 'ending';
     this.liveSocket?.end(CLOSE.normal, 'disconnected');
   }
@@ -502,4 +586,12 @@ function withPair(subs: string[] | null, id: string, destination: string): strin
 function toRefusal(err: unknown): unknown {
   if (err instanceof StompHandlerError || err instanceof PayloadError) return new Refusal(err.message, CLOSE.policy);
   return err;
+}
+
+/** Roughly what a frame holds in memory: its body and header text (a parse error holds nothing). */
+function sizeOf(work: Work): number {
+  if (work instanceof StompParseError) return 0;
+  let bytes = work.command.length + work.body.length;
+  for (const [key, value] of work.headers) bytes += key.length + value.length;
+  return bytes;
 }

@@ -7,6 +7,7 @@ import type { HttpRequest as UwsRequest, HttpResponse as UwsResponse, TemplatedA
 import { parse as parseCookies, serialize as serializeCookie, type SerializeOptions } from 'cookie';
 import mime from 'mime-types';
 import type { Logger } from '../log';
+import { clientAddress } from './client-address';
 import { HttpError } from './errors';
 
 export const MAX_BODY_BYTES = 64 * 1024;
@@ -65,6 +66,8 @@ export interface HttpOptions {
   staticDir: string;
   authenticator: SessionAuthenticator;
   log: Logger;
+  /** Proxies whose X-Forwarded-For names the client (see client-address.ts). */
+  trustedProxies?: readonly string[];
 }
 
 export function cookie(name: string, value: string, options: SerializeOptions & { secure: boolean }): string {
@@ -172,7 +175,7 @@ export class HttpTransport {
       path: req.getUrl(),
       query: req.getQuery() ?? '',
       headers,
-      remoteAddress: Buffer.from(res.getRemoteAddressAsText()).toString(),
+      remoteAddress: clientAddress(Buffer.from(res.getRemoteAddressAsText()).toString(), headers['x-forwarded-for'] ?? '', this.options.trustedProxies ?? []),
     };
     const state = { aborted: false };
     res.onAborted(() => {

@@ -8,6 +8,7 @@ import type { Broker } from '../stomp/broker';
 import { intern } from '../stomp/intern';
 import { StompSession } from '../stomp/session';
 import { UWS_MAX_BACKPRESSURE } from '../stomp/slow-consumer';
+import { clientAddress } from './client-address';
 import { SESSION_COOKIE, type SessionAuthenticator } from './http';
 
 /** Subprotocols in order of preference; a client offering several gets exactly one back. */
@@ -26,6 +27,8 @@ export interface WebSocketOptions {
   authenticator: SessionAuthenticator;
   broker: Broker;
   log: Logger;
+  /** Proxies whose X-Forwarded-For names the client (see client-address.ts). */
+  trustedProxies?: readonly string[];
 }
 
 /** uWS copies the upgrade's user data into its own plain object, so the session rides inside one. */
@@ -60,7 +63,8 @@ export function mountWebSocket(app: TemplatedApp, options: WebSocketOptions): vo
     const origin = req.getHeader('origin');
     const token = parseCookies(req.getHeader('cookie'))[SESSION_COOKIE];
     // Shared copy: sockets from one address (a proxy, a NAT, a load test) hold one string between them.
-    const remoteAddress = intern(Buffer.from(res.getRemoteAddressAsText()).toString());
+    const peer = Buffer.from(res.getRemoteAddressAsText()).toString();
+    const remoteAddress = intern(clientAddress(peer, req.getHeader('x-forwarded-for'), options.trustedProxies ?? []));
     let aborted = false;
     res.onAborted(() => {
       aborted = true;

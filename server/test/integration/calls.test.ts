@@ -182,6 +182,16 @@ forEachDatabase('voice call signalling', (db) => {
     expect(await refused(third.stomp.send(app.callHangup, { targetUserId: 'bob' }))).to.match(/targetUserId/);
   });
 
+  it('refuses an sdp nested 5000 deep with an ERROR naming it, not an internal error', async () => {
+    const [alice, bob] = await Promise.all([party('Alice'), party('Bob')]);
+    await alice.stomp.send(app.callInitiate, { targetUserId: bob.user.userId });
+    await event(bob.inbox.incoming);
+    await bob.stomp.send(app.callAccept, { targetUserId: alice.user.userId });
+    await event(alice.inbox.accepted);
+    const deep = `{"targetUserId":${bob.user.userId},"sdp":${'['.repeat(5000)}${']'.repeat(5000)}}`;
+    expect(await refused(alice.stomp.send(app.callOffer, deep))).to.match(/sdp is nested too deeply/);
+  });
+
   it('refuses a call to oneself and a call to a user who does not exist', async () => {
     const alice = await party('Alice');
     expect(await refused(alice.stomp.send(app.callInitiate, { targetUserId: alice.user.userId }))).to.match(/targetUserId/);

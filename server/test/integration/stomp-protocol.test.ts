@@ -458,7 +458,11 @@ describe('STOMP over the /websocket endpoint', function () {
 
     it('answers ERROR past the limits on transaction frames and subscriptions', async () => {
       const a = await connected();
-      a.send('BEGIN\ntransaction:t\n\n\0' + 'SEND\ndestination:/app/record\ntransaction:t\n\nx\0'.repeat(SESSION_LIMITS.transactionFrames + 1));
+      // In two messages, each within what one message may queue (SESSION_LIMITS.pendingFrames).
+      const half = SESSION_LIMITS.transactionFrames / 2;
+      a.send('BEGIN\ntransaction:t\n\n\0' + 'SEND\ndestination:/app/record\ntransaction:t\n\nx\0'.repeat(half) + 'SEND\ndestination:/app/record\ntransaction:t\nreceipt:half\n\nx\0');
+      expect((await a.nextFrame()).headers.get('receipt-id')).to.equal('half');
+      a.send('SEND\ndestination:/app/record\ntransaction:t\n\nx\0'.repeat(half));
       await expectError(a, /transactions/);
       const b = await connected();
       b.send(Array.from({ length: SESSION_LIMITS.subscriptions + 1 }, (_, i) => `SUBSCRIBE\nid:${i}\ndestination:/topic/open.many\n\n\0`).join(''));

@@ -5,7 +5,7 @@ import uWS from 'uWebSockets.js';
 import type { Logger } from '../../src/log';
 import type { SessionAuthenticator } from '../../src/transport/http';
 import { mountWebSocket } from '../../src/transport/ws';
-import { Broker } from '../../src/stomp/broker';
+import { Broker, type BrokerOptions } from '../../src/stomp/broker';
 import type { StompRouter } from '../../src/stomp/router';
 
 export interface StandaloneOptions {
@@ -19,6 +19,9 @@ export interface StandaloneOptions {
   heartbeat?: { send: number; receive: number };
   /** Re-check connected login sessions with the authenticator this often (off when absent). */
   revalidateEveryMs?: number;
+  /** The broker's limits, when a test wants them small. */
+  limits?: Pick<BrokerOptions, 'budget' | 'connectTimeoutMs' | 'maxConnectionsPerUser' | 'maxConnectionsPerAddress'>;
+  trustedProxies?: string[];
 }
 
 export interface StandaloneServer {
@@ -43,6 +46,7 @@ export async function startStandalone(options: StandaloneOptions): Promise<Stand
     log: options.log,
     fanout: (topic, message) => app.publish(topic, message),
     heartbeat: options.heartbeat,
+    ...options.limits,
     ...(options.revalidateEveryMs
       ? {
           revalidateEveryMs: options.revalidateEveryMs,
@@ -51,7 +55,7 @@ export async function startStandalone(options: StandaloneOptions): Promise<Stand
         }
       : {}),
   });
-  mountWebSocket(app, { publicOrigin, authenticator: options.authenticator, broker, log: options.log });
+  mountWebSocket(app, { publicOrigin, authenticator: options.authenticator, broker, log: options.log, trustedProxies: options.trustedProxies });
   app.any('/*', (res) => {
     res.writeStatus('404 Not Found').end();
   });

@@ -212,10 +212,12 @@ export interface RawOptions {
   cookie?: string;
   origin?: string;
   protocols?: string[];
+  /** Further upgrade headers (X-Forwarded-For from a proxy, say). */
+  headers?: Record<string, string>;
 }
 
 export function openRawStomp(server: HasUrl, options: RawOptions = {}): Promise<RawStomp> {
-  const headers: Record<string, string> = {};
+  const headers: Record<string, string> = { ...options.headers };
   if (options.cookie) headers.cookie = options.cookie;
   if (options.origin) headers.origin = options.origin;
   const socket = new WebSocket(stompUrl(server), options.protocols ?? ['v12.stomp'], { headers });

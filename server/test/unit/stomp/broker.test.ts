@@ -3,6 +3,7 @@
 import { expect } from 'chai';
 import pino from 'pino';
 import { Broker } from '../../../src/stomp/broker';
+import { FRAMES_PER_TURN } from '../../../src/stomp/budget';
 import { StompParser } from '../../../src/stomp/parser';
 import { createFeatureRouter } from '../../../src/stomp/router';
 import { StompSession, type StompSocket } from '../../../src/stomp/session';
@@ -292,5 +293,29 @@ describe('the broker’s heart-beat clock', () => {
     await aTick();
     expect(socket.sent.some((t) => t.startsWith('ERROR'))).to.equal(true);
     expect(socket.ended).to.equal(1008);
+  });
+});
+
+describe('a session handling a burst of frames', () => {
+  it('handles them in batches, yielding to the event loop in between, and in order', async () => {
+    const broker = new Broker({ router: createFeatureRouter([]), log: pino({ level: 'silent' }), fanout: () => {} });
+    try {
+      const s = new StompSession(broker, { userId: 1, authSessionId: 'a', connectionId: 'c' }, '127.0.0.1', 't');
+      const socket = new FakeSocket();
+      s.opened(socket);
+      broker.opened(s);
+      s.receive(Buffer.from('CONNECT\naccept-version:1.2\n\n\0'));
+      socket.sent = [];
+      const receipts = () => socket.sent.map((m) => /receipt-id:(\S+)/.exec(m)?.[1]).filter(Boolean);
+      s.receive(Buffer.from(Array.from({ length: 500 }, (_, i) => `ACK\nid:a\nreceipt:r${i}\n\n\0`).join('')));
+      // One batch now; the rest after other sockets' callbacks have had their turn.
+      expect(receipts()).to.have.length(FRAMES_PER_TURN);
+      await new Promise((r) => setImmediate(r));
+      expect(receipts()).to.have.length(2 * FRAMES_PER_TURN);
+      while (receipts().length < 500) await new Promise((r) => setImmediate(r));
+      expect(receipts()).to.deep.equal(Array.from({ length: 500 }, (_, i) => `r${i}`));
+    } finally {
+      await broker.stop();
+    }
   });
 });

@@ -1,0 +1,25 @@
+import { expect } from 'chai';
+import { decode, nestsDeeperThan, PayloadError } from './payloads';
+
+describe('decoding call signals', () => {
+  it('refuses an sdp nested 5000 deep with a PayloadError, without overflowing the stack', () => {
+    const body = `{"targetUserId":2,"sdp":${'['.repeat(5000)}${']'.repeat(5000)}}`;
+    expect(() => decode.sdp(body)).to.throw(PayloadError, 'sdp is nested too deeply');
+    const candidate = `{"targetUserId":2,"candidate":{"a":${'{"b":'.repeat(3000)}1${'}'.repeat(3000)}}}`;
+    expect(() => decode.iceCandidate(candidate)).to.throw(PayloadError, 'candidate is nested too deeply');
+  });
+
+  it('takes a real offer and candidate as they are', () => {
+    const sdp = { type: 'offer', sdp: 'v=0\r\no=- 1 2 IN IP4 127.0.0.1\r\n' };
+    expect(decode.sdp(JSON.stringify({ targetUserId: 2, sdp })).sdp).to.deep.equal(sdp);
+    const candidate = { candidate: 'candidate:1 1 udp 1 127.0.0.1 5000 typ host', sdpMid: '0', sdpMLineIndex: 0 };
+    expect(decode.iceCandidate(JSON.stringify({ targetUserId: 2, candidate })).candidate).to.deep.equal(candidate);
+  });
+
+  it('measures nesting of objects and arrays, not of scalars', () => {
+    expect(nestsDeeperThan('text', 0)).to.equal(false);
+    expect(nestsDeeperThan({ a: { b: 1 } }, 2)).to.equal(false);
+    expect(nestsDeeperThan({ a: { b: {} } }, 2)).to.equal(true);
+    expect(nestsDeeperThan([[[]]], 2)).to.equal(true);
+  });
+});
