@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { isSearchableKeyword, isSendableMessage, isValidEmail, isValidName, isValidRoomName, toPositiveId } from './rules';
+import { hasForbiddenCharacters, isSearchableKeyword, isSendableMessage, isValidEmail, isValidName, isValidRoomName, normalizeName, toPositiveId } from './rules';
 
 describe('validation rules (SPEC.md §5)', () => {
   it('accepts names that start with a letter or - . \' and continue with letters, spaces or - . \'', () => {
@@ -41,5 +41,30 @@ describe('validation rules (SPEC.md §5)', () => {
     for (const bad of [0, -1, 1.5, '0', '', ' 7', '7a', '-3', '12345678901234567', Number.MAX_SAFE_INTEGER + 1, null, undefined, {}]) {
       expect(toPositiveId(bad), String(bad)).to.equal(null);
     }
+  });
+  it('allows only the ASCII space as whitespace in a name, and not at its end', () => {
+    for (const bad of ['Alice\uFEFF', 'Al\u00A0ice', 'Al\tice', 'Al\nice', 'Al\rice', 'Al\u2028ice', 'Alice ']) {
+      expect(isValidName(bad), JSON.stringify(bad)).to.equal(false);
+    }
+    expect(isValidName('Mary Ann')).to.equal(true);
+  });
+  it('checks and stores names in NFC, so decomposed Hangul is the same name', () => {
+    const decomposed = '\u1100\u1175\u11B7'; // 김 as three jamo
+    expect(normalizeName(decomposed)).to.equal('김');
+    expect(isValidName(decomposed)).to.equal(true);
+  });
+  it('refuses controls, bidi overrides and lone surrogates in messages and room names', () => {
+    for (const bad of ['a\u0000b', 'a\u0007b', 'a\u0085b', 'a\u202Eb', 'a\u2066b', 'a\uD800b', 'a\uDC00b']) {
+      expect(isSendableMessage(bad), JSON.stringify(bad)).to.equal(false);
+      expect(isValidRoomName(bad), JSON.stringify(bad)).to.equal(false);
+    }
+    expect(isSendableMessage('line one\n\tline two')).to.equal(true);
+    expect(isValidRoomName('a\tb')).to.equal(false);
+    expect(isSendableMessage('웃음 😀 emoji')).to.equal(true);
+    expect(hasForbiddenCharacters('😀', 'name')).to.equal(false);
+  });
+  it('finds nobody for a keyword with control characters', () => {
+    expect(isSearchableKeyword('\u0000')).to.equal(false);
+    expect(isSearchableKeyword('a\u0000')).to.equal(false);
   });
 });

@@ -19,12 +19,35 @@ export const LIMITS = {
   candidateRepeats: 60,
 } as const;
 
-// Starts with an English or Korean letter or one of - . ' and continues with letters,
-// whitespace or - . ' (SPEC.md §5). Korean covers syllables and compatibility jamo.
-const NAME_PATTERN = /^[A-Za-z\u3131-\u318E\uAC00-\uD7A3\-.'][A-Za-z\u3131-\u318E\uAC00-\uD7A3\s\-.']*$/;
+// Starts with an English or Korean letter or one of - . ' and continues with letters, spaces or
+// - . ' (SPEC.md §5). Korean covers syllables and compatibility jamo. The only whitespace is the
+// ASCII space, and not at the end: CR, LF, tab, U+00A0, U+2028 or U+FEFF would let "Alice\uFEFF"
+// pass for "Alice".
+const NAME_PATTERN = /^[A-Za-z\u3131-\u318E\uAC00-\uD7A3\-.'](?:[A-Za-z\u3131-\u318E\uAC00-\uD7A3 \-.']*[A-Za-z\u3131-\u318E\uAC00-\uD7A3\-.'])?$/;
 
+/** A name as it is checked and stored: Unicode NFC, so decomposed Hangul is the same name. */
+export function normalizeName(name: string): string {
+  return name.normalize('NFC');
+}
+
+/** Whether the name, once normalised (normalizeName), follows the name rule. */
 export function isValidName(name: string): boolean {
-  return name.length >= 1 && name.length <= LIMITS.name && NAME_PATTERN.test(name);
+  const normalized = normalizeName(name);
+  return normalized.length >= 1 && normalized.length <= LIMITS.name && NAME_PATTERN.test(normalized);
+}
+
+/**
+ * Characters no text we store may hold: NUL and the other C0 controls (a message keeps newline
+ * and tab), DEL and the C1 controls, the bidi overrides and isolates that make text read
+ * differently from what it is (U+202A–U+202E, U+2066–U+2069), and lone surrogates.
+ */
+// eslint-disable-next-line no-control-regex -- finding control characters is the point
+const FORBIDDEN_IN_MESSAGES = /[\u0000-\u0008\u000B-\u001F\u007F-\u009F\u202A-\u202E\u2066-\u2069\uD800-\uDFFF]/u;
+// eslint-disable-next-line no-control-regex -- finding control characters is the point
+const FORBIDDEN_IN_NAMES = /[\u0000-\u001F\u007F-\u009F\u202A-\u202E\u2066-\u2069\uD800-\uDFFF]/u;
+
+export function hasForbiddenCharacters(text: string, kind: 'message' | 'name'): boolean {
+  return (kind === 'message' ? FORBIDDEN_IN_MESSAGES : FORBIDDEN_IN_NAMES).test(text);
 }
 
 // Deliberately simple: one @, something on each side, a dot in the domain, no spaces or
@@ -49,19 +72,22 @@ export function normalizeEmail(email: string): string {
   return email.trim().toLowerCase();
 }
 
-/** A search keyword that is empty or only % after trimming sends no request (SPEC.md §5). */
+/**
+ * A search keyword that is empty or only % after trimming sends no request (SPEC.md §5); one
+ * with control characters finds nobody either (SQLite's LIKE stops at a NUL and would match all).
+ */
 export function isSearchableKeyword(keyword: string): boolean {
   const trimmed = keyword.trim();
-  return trimmed.length > 0 && trimmed !== '%' && trimmed.length <= LIMITS.searchInput;
+  return trimmed.length > 0 && trimmed !== '%' && trimmed.length <= LIMITS.searchInput && !hasForbiddenCharacters(trimmed, 'name');
 }
 
 /** Non-blank and at most 3000 characters once trimmed: the trimmed text is what is stored. */
 export function isSendableMessage(content: string): boolean {
   const trimmed = content.trim();
-  return trimmed.length > 0 && trimmed.length <= LIMITS.message;
+  return trimmed.length > 0 && trimmed.length <= LIMITS.message && !hasForbiddenCharacters(trimmed, 'message');
 }
 
 export function isValidRoomName(name: string): boolean {
   const trimmed = name.trim();
-  return trimmed.length > 0 && trimmed.length <= LIMITS.roomName;
+  return trimmed.length > 0 && trimmed.length <= LIMITS.roomName && !hasForbiddenCharacters(trimmed, 'name');
 }

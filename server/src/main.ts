@@ -29,17 +29,26 @@ export function uwsImplementation(): 'native' | 'fallback' {
   return String(uWS.App).includes('[native code]') ? 'native' : 'fallback';
 }
 
+/** A database that has not answered by then counts as down: a probe must not hang with it. */
+export const HEALTH_TIMEOUT_MS = 2000;
+
 function healthRoute(db: Knex): Route {
   return {
     method: 'GET',
     path: '/healthz',
     public: true,
     async handle() {
+      let timer: NodeJS.Timeout | undefined;
+      const timedOut = new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new Error('database did not answer')), HEALTH_TIMEOUT_MS);
+      });
       try {
-        await ping(db);
+        await Promise.race([ping(db), timedOut]);
         return { json: { status: 'ok' } };
       } catch {
         return { status: 503, json: { status: 'unavailable', message: 'database unreachable' } };
+      } finally {
+        clearTimeout(timer);
       }
     },
   };

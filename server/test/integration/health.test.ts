@@ -1,5 +1,7 @@
 import { expect } from 'chai';
-import { forEachDatabase } from '../support/databases';
+import knexFactory from 'knex';
+import net from 'node:net';
+import { forEachDatabase, isMysqlReachable, IN_CI, MYSQL_ADMIN_URL } from '../support/databases';
 import { startTestServer } from '../support/test-server';
 import { uwsImplementation, type RunningServer } from '../../src/main';
 import { ApiClient } from '../support/api-client';
@@ -40,5 +42,70 @@ forEachDatabase('GET /healthz', (db) => {
     const res = await new ApiClient(server.url).get('/api/nope');
     expect(res.status).to.equal(404);
     expect(res.body.error).to.equal('not_found');
+  });
+});
+
+/**
+ * A TCP proxy in front of the shared MariaDB that can stop passing bytes: a database that is
+ * frozen, not gone (the shared server itself is never touched).
+ */
+async function freezableProxy(target: URL): Promise<{ port: number; freeze(): void; close(): Promise<void> }> {
+  let frozen = false;
+  const sockets = new Set<net.Socket>();
+  const server = net.createServer((client) => {
+    const upstream = net.connect(Number(target.port || 3306), target.hostname);
+    for (const s of [client, upstream]) {
+      sockets.add(s);
+      s.on('error', () => {});
+    }
+    client.on('data', (d) => !frozen && upstream.write(d));
+    upstream.on('data', (d) => !frozen && client.write(d));
+    client.on('close', () => upstream.destroy());
+    upstream.on('close', () => client.destroy());
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    port: (server.address() as net.AddressInfo).port,
+    freeze: () => {
+      frozen = true;
+    },
+    close: () => {
+      for (const s of sockets) s.destroy();
+      return new Promise((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
+describe('GET /healthz with a frozen database', function () {
+  this.timeout(30_000);
+
+  it('answers 503 within its own time limit instead of hanging with the database', async function () {
+    if (!(await isMysqlReachable())) {
+      if (IN_CI) throw new Error('MariaDB is required under CI');
+      console.warn('SKIPPED: MariaDB is not reachable');
+      this.skip();
+    }
+    const name = `letschat_t_frozen_${process.pid}`;
+    const admin = knexFactory({ client: 'mysql2', connection: { uri: MYSQL_ADMIN_URL } as never, pool: { min: 0, max: 1 } });
+    await admin.raw(`CREATE DATABASE IF NOT EXISTS \`${name}\` CHARACTER SET utf8mb4`);
+    const proxy = await freezableProxy(new URL(MYSQL_ADMIN_URL));
+    const viaProxy = new URL(MYSQL_ADMIN_URL);
+    viaProxy.port = String(proxy.port);
+    viaProxy.pathname = `/${name}`;
+    const server = await startTestServer({ databaseUrl: viaProxy.toString() });
+    try {
+      expect((await new ApiClient(server.url).get('/healthz')).status).to.equal(200);
+      proxy.freeze();
+      // Without its own limit the probe waited as long as the database (75 s seen); the test's
+      // 30 s timeout fails it then.
+      const res = await new ApiClient(server.url).get('/healthz');
+      expect(res.status).to.equal(503);
+      expect(res.body).to.deep.include({ status: 'unavailable' });
+    } finally {
+      await proxy.close();
+      await server.stop().catch(() => {});
+      await admin.raw(`DROP DATABASE IF EXISTS \`${name}\``);
+      await admin.destroy();
+    }
   });
 });

@@ -142,6 +142,19 @@ forEachDatabase('chat messages over STOMP', (db) => {
     expect((await history(a, roomId)).messages).to.deep.equal([]);
   });
 
+  it('refuses a message with NUL, other controls, a bidi override or a lone surrogate, and keeps newlines and tabs', async () => {
+    const a = await member('Sender');
+    const b = await member('Receiver');
+    const roomId = await roomOf(a, b);
+    for (const content of ['a\u0000b', 'a\u001bb', 'a\u0085b', 'invoice\u202Egnp.exe', 'a\uD800b']) {
+      const fresh = { ...a, stomp: await connect(a.client.cookieHeader()) };
+      expect(await refusal(say(fresh, roomId, content)), JSON.stringify(content)).to.match(/control or bidi-override/);
+    }
+    const fresh = { ...a, stomp: await connect(a.client.cookieHeader()) };
+    await say(fresh, roomId, 'line one\n\tline two');
+    expect((await history(a, roomId)).messages.map((m: { content: string }) => m.content)).to.deep.equal(['line one\n\tline two']);
+  });
+
   it('stores a message of 3000 characters once the whitespace around it is trimmed', async () => {
     const a = await member('Trimmer');
     const b = await member('Reader');

@@ -176,6 +176,15 @@ forEachDatabase('sign-in with Google and Kakao', (db) => {
     expect(browser.cookies.has('sid')).to.equal(false);
   });
 
+  it('refuses a verified address over 100 characters like any invalid one, with no account made', async () => {
+    const email = `${'a'.repeat(95)}@example.test`;
+    googleUser({ email });
+    const { browser, callback } = await signIn('google');
+    expect(callback.headers.get('location')).to.equal('/login?oauthError=google');
+    expect(browser.cookies.has('sid')).to.equal(false);
+    expect(await server.db('users').where({ email }).first()).to.equal(undefined);
+  });
+
   it('makes a valid display name from a provider name our name rule would refuse', async () => {
     googleUser({ name: 'R2-D2 🤖' });
     const { browser } = await signIn('google');

@@ -80,6 +80,14 @@ forEachDatabase('chat rooms over REST', (db) => {
       expect(percent.body.map((u) => u.email)).to.deep.equal(['pct100%off@example.test']);
     });
 
+    it('answers [] for a keyword holding a NUL or another control character, on every database', async () => {
+      for (const keyword of ['\u0000', 'a\u0000', '\u0007']) {
+        const res = await me.client.get(`${api.userSearch}?keyword=${encodeURIComponent(keyword)}`);
+        expect(res.status).to.equal(200);
+        expect(res.body, JSON.stringify(keyword)).to.deep.equal([]);
+      }
+    });
+
     it('answers [] for an empty, blank or %-only keyword', async () => {
       for (const keyword of ['', '   ', '%', ' % ']) {
         const res = await me.client.get(`${api.userSearch}?keyword=${encodeURIComponent(keyword)}`);
@@ -242,6 +250,9 @@ forEachDatabase('chat rooms over REST', (db) => {
       const roomId = await createRoom(a, b);
       for (const chatRoomName of ['', '   ', 'x'.repeat(51), 5]) {
         expect((await a.client.post(api.updateSubject, { chatRoomId: roomId, chatRoomName })).status, String(chatRoomName)).to.equal(400);
+      }
+      for (const chatRoomName of ['a\u0000b', 'a\nb', '\u202Eevil', 'a\uDC00']) {
+        expect((await a.client.post(api.updateSubject, { chatRoomId: roomId, chatRoomName })).status, JSON.stringify(chatRoomName)).to.equal(400);
       }
       expect((await a.client.post(api.updateSubject, { chatRoomId: roomId, chatRoomName: 'x'.repeat(50) })).status).to.equal(200);
       const stranger = await member('Intruder');

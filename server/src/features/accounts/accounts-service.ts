@@ -1,6 +1,6 @@
 // Account rules: logging in (with the per-address failure limit), sessions, profile reads and
 // updates. Routes decode input and call exactly one of these.
-import { isValidName, normalizeEmail } from '../../../../common/rules';
+import { isValidName, normalizeEmail, normalizeName } from '../../../../common/rules';
 import { InvalidError, RateLimitedError, UnauthenticatedError } from '../errors';
 import type { Publisher } from '../../stomp/api';
 import type { Clock } from '../types';
@@ -72,8 +72,9 @@ export class AccountsService {
    * Sets name and password. 'name' (and no change) when the name is the current one and the
    * password is the current password: there is nothing to update.
    */
-  async updateInfo(userId: number, name: string, password: string): Promise<'success' | 'name'> {
-    if (!isValidName(name)) throw new InvalidError('invalid name', 'invalid_name');
+  async updateInfo(userId: number, rawName: string, password: string): Promise<'success' | 'name'> {
+    if (!isValidName(rawName)) throw new InvalidError('invalid name', 'invalid_name');
+    const name = normalizeName(rawName);
     if (password.length === 0) throw new InvalidError('the password must not be empty', 'empty_password');
     const user = await this.profile(userId);
     if (user.name === name && user.passwordHash && (await verifyPassword(user.passwordHash, password))) return 'name';

@@ -3,7 +3,7 @@
 // userId naming someone else is refused, never trusted.
 import { app } from '../../../../common/destinations';
 import { decode } from '../../../../common/payloads';
-import { isSendableMessage, LIMITS } from '../../../../common/rules';
+import { hasForbiddenCharacters, isSendableMessage, LIMITS } from '../../../../common/rules';
 import type { AppHandler, StompPrincipal } from '../../stomp/api';
 import { ForbiddenError, InvalidError } from '../errors';
 import type { ReadMarkers } from './read-markers';
@@ -20,6 +20,7 @@ export function chatHandlers(sender: MessageSender, readMarkers: ReadMarkers): R
     [app.privateMessage]: async (user, body) => {
       const p = decode.privateMessage(body);
       if (p.senderId !== undefined && p.senderId !== user.userId) throw new ForbiddenError('senderId is not the signed-in user');
+      if (hasForbiddenCharacters(p.content, 'message')) throw new InvalidError('content holds control or bidi-override characters');
       if (!isSendableMessage(p.content)) throw new InvalidError(`content must be 1 to ${LIMITS.message} characters`);
       await sender.sendUserMessage(user.userId, p.chatRoomId, p.content.trim(), p.clientMsgId ?? null);
     },

@@ -2,6 +2,7 @@
 // provider's URL with a one-time state; finish checks that state against the browser's
 // cookie, exchanges the code, reads the profile and finds or makes the local account.
 import { api, type OAuthProvider } from '../../../../common/api';
+import { isValidEmail } from '../../../../common/rules';
 import type { Clock } from '../types';
 import type { Config, OAuthClientConfig } from '../../config';
 import { randomToken, sha256Hex, timingSafeEqualStrings } from '../accounts/tokens';
@@ -87,6 +88,8 @@ export class OAuthService {
     const linked = await this.repo.userIdFor(provider, profile.subject);
     if (linked !== null) return linked;
     if (!profile.email) throw new OAuthLoginError(`${provider} gave no e-mail address (consent to share it is required)`);
+    // Refused like any invalid address (over 100 characters among them): it could never sign in.
+    if (!isValidEmail(profile.email)) throw new OAuthLoginError(`${provider} gave an address that is not valid here`);
     // An address the provider has not checked proves nothing. Joining an account on it would
     // hand that account to whoever typed the address into their provider profile; creating one
     // would squat the address and stay linked when the real owner later joins it.

@@ -1,7 +1,7 @@
 // What Google's and Kakao's user-info endpoints say about a person, reduced to what we need.
 // Pure functions: they only read JSON.
 import type { OAuthProvider } from '../../../../common/api';
-import { LIMITS, isValidName, normalizeEmail } from '../../../../common/rules';
+import { LIMITS, isValidName, normalizeEmail, normalizeName } from '../../../../common/rules';
 
 export interface OAuthProfile {
   /** The provider's stable id for the person. */
@@ -64,7 +64,7 @@ function cleaned(raw: string): string {
 export function displayName(profile: Pick<OAuthProfile, 'name' | 'email'>): string {
   for (const candidate of [profile.name, profile.email?.split('@')[0]]) {
     if (!candidate) continue;
-    const name = cleaned(candidate);
+    const name = normalizeName(cleaned(candidate));
     if (isValidName(name)) return name;
   }
   return 'User';
