@@ -54,6 +54,38 @@ function healthRoute(db: Knex): Route {
   };
 }
 
+/** The port could not be taken (another server holds it, or no permission). */
+export class ListenError extends Error {}
+
+// The typings lack the (host, port, options, callback) form the native listen has, and the
+// ListenOptions enum they declare is not exported at run time.
+const LIBUS_LISTEN_EXCLUSIVE_PORT = 1;
+type ListenWithOptions = (host: string, port: number, options: number, cb: (socket: uWS.us_listen_socket | false) => void) => void;
+
+/**
+ * uWS shares a port silently by default (SO_REUSEPORT): a second server would start and split
+ * the traffic. The product takes its port alone, so a taken port fails at once.
+ */
+function listenExclusively(app: uWS.TemplatedApp, host: string, port: number): Promise<uWS.us_listen_socket> {
+  return new Promise((resolve, reject) => {
+    (app.listen as unknown as ListenWithOptions).call(app, host, port, LIBUS_LISTEN_EXCLUSIVE_PORT, (socket) =>
+      socket ? resolve(socket) : reject(new ListenError(`cannot listen on ${host}:${port}: the port is in use or not allowed`)),
+    );
+  });
+}
+
+/** One line for a person: where to open the app, where data and mail go. */
+export function startupLine(config: Config): string {
+  const data = config.databaseUrl.startsWith('sqlite:')
+    ? `SQLite ${config.databaseUrl.slice('sqlite:'.length) || ':memory:'}`
+    : `MySQL ${new URL(config.databaseUrl).host}${new URL(config.databaseUrl).pathname}`;
+  const mail = config.smtpUrl ? `mail via ${new URL(config.smtpUrl).host}` : `mail in ${config.mailDir.replace(/\/*$/, '/')}`;
+  return `Let's Chat on ${config.publicUrl} — ${data}, ${mail}`;
+}
+
+/** After SIGTERM or SIGINT the process exits within this, finished or not. */
+const STOP_DEADLINE_MS = 10_000;
+
 export async function start(initialConfig: Config, options: StartOptions = {}): Promise<RunningServer> {
   const log = options.log ?? createLogger(initialConfig.logLevel);
   const clock = options.clock ?? Date.now;
@@ -65,10 +97,9 @@ export async function start(initialConfig: Config, options: StartOptions = {}): 
   // Listen first so that PORT=0 resolves to a real port before anything derives PUBLIC_URL
   // from it; uWS consults routes per request, so they may be added after listening.
   const app = uWS.App();
-  const listenSocket = await new Promise<uWS.us_listen_socket>((resolve, reject) => {
-    app.listen(initialConfig.host, initialConfig.port, (socket) =>
-      socket ? resolve(socket) : reject(new Error(`cannot listen on ${initialConfig.host}:${initialConfig.port}`)),
-    );
+  const listenSocket = await listenExclusively(app, initialConfig.host, initialConfig.port).catch(async (err: unknown) => {
+    await db.destroy();
+    throw err;
   });
   const port = uWS.us_socket_local_port(listenSocket);
   const config = withListeningPort(initialConfig, port);
@@ -133,14 +164,18 @@ if (require.main === module) {
   const config = loadConfig();
   start(config).then(
     (server) => {
+      process.stdout.write(`${startupLine(server.config)}\n`);
       const shutdown = () => {
+        setTimeout(() => process.exit(1), STOP_DEADLINE_MS).unref();
         server.stop().then(() => process.exit(0), () => process.exit(1));
       };
       process.once('SIGTERM', shutdown);
       process.once('SIGINT', shutdown);
     },
-    (err) => {
-      console.error(JSON.stringify({ level: 'fatal', msg: 'failed to start', err: String(err?.stack ?? err) }));
+    (err: unknown) => {
+      const message = err instanceof Error ? err.message : String(err);
+      console.error(`Let's Chat could not start: ${message}`);
+      console.error(JSON.stringify({ level: 'fatal', msg: 'failed to start', err: String((err as Error)?.stack ?? err) }));
       process.exit(1);
     },
   );

@@ -186,7 +186,10 @@ export class Broker implements Publisher, SessionHost {
   /** Closes every socket (server shutdown) and stops the timers. */
   async stop(): Promise<void> {
     for (const t of this.timers) clearInterval(t);
-    for (const session of [...this.all]) session.socket?.end(1001, 'server shutting down');
+    // Told with an ERROR, so clients know to come back (to another node, or this one restarted).
+    for (const session of [...this.all]) {
+      session.fail('server shutting down; reconnect', { code: CLOSE.goingAway, body: 'The server is restarting. Reconnect in a few seconds.' });
+    }
     // Graceful closes finish when clients answer; disconnect listeners (presence) run meanwhile,
     // before the caller closes the database. A client that does not answer is cut.
     const deadline = Date.now() + STOP_GRACE_MS;

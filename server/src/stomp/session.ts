@@ -46,7 +46,7 @@ export interface SessionHost {
 
 export const SUPPORTED_VERSIONS: StompVersion[] = ['1.2', '1.1', '1.0'];
 
-export const CLOSE = { normal: 1000, protocol: 1002, policy: 1008, tooBig: 1009, internal: 1011 } as const;
+export const CLOSE = { normal: 1000, goingAway: 1001, protocol: 1002, policy: 1008, tooBig: 1009, internal: 1011 } as const;
 
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 

@@ -37,7 +37,8 @@ function fileMailer(dir: string, from: string, log: Logger): Mailer {
       await fs.mkdir(dir, { recursive: true });
       const file = path.join(dir, `${new Date().toISOString().replace(/[:.]/g, '-')}-${crypto.randomBytes(4).toString('hex')}.eml`);
       await fs.writeFile(file, info.message as Buffer);
-      log.info({ to: message.to, subject: message.subject, file }, `mail to ${message.to} written to ${file}: ${message.subject}`);
+      // No mail server here: the text (a verification code among it) is in this line too.
+      log.info({ to: message.to, subject: message.subject, file, text: message.text }, `mail to ${message.to} written to ${file}: ${message.subject}`);
     },
   };
 }
