@@ -103,7 +103,7 @@ forEachDatabase('voice call signalling', (db) => {
     await alice.stomp.send(app.callInitiate, { targetUserId: bob.user.userId, userId: alice.user.userId });
     await Promise.all([event(bob.inbox.incoming), event(otherInbox.incoming)]);
     await bob.stomp.send(app.callAccept, { targetUserId: alice.user.userId, userId: bob.user.userId });
-    expect(await event(otherInbox.hangup)).to.deep.equal({ userId: alice.user.userId, targetUserId: bob.user.userId, reason: 'answered-elsewhere' });
+    expect(await event(otherInbox.hangup)).to.deep.equal({ userId: alice.user.userId, targetUserId: alice.user.userId, reason: 'answered-elsewhere' });
     await bob.inbox.hangup.nothingWithin(QUIET_MS);
     await alice.stomp.send(app.callOffer, { targetUserId: bob.user.userId, sdp: { type: 'offer', sdp: 'v=0' } });
     expect(await event(bob.inbox.offer)).to.include({ userId: alice.user.userId });
@@ -128,7 +128,7 @@ forEachDatabase('voice call signalling', (db) => {
     await bob.stomp.send(app.callIceCandidate, { targetUserId: alice.user.userId, candidate });
     expect(await event(alice.inbox['ice-candidate'])).to.deep.equal({ candidate, userId: bob.user.userId, targetUserId: alice.user.userId });
     await alice.stomp.send(app.callHangup, { targetUserId: bob.user.userId });
-    expect(await event(bob.inbox.hangup)).to.deep.equal({ userId: alice.user.userId, targetUserId: bob.user.userId });
+    expect(await event(bob.inbox.hangup)).to.deep.equal({ userId: alice.user.userId, targetUserId: alice.user.userId });
   });
 
   it('lets no third user inject offers, answers, candidates or a hang-up into another pair’s call', async () => {
@@ -182,6 +182,19 @@ forEachDatabase('voice call signalling', (db) => {
     expect(await refused(third.stomp.send(app.callHangup, { targetUserId: 'bob' }))).to.match(/targetUserId/);
   });
 
+  it('gives every hang-up the peer\'s id in targetUserId, a number like the incoming event\'s userId (as the original server did)', async () => {
+    const [alice, bob] = await Promise.all([party('Alice'), party('Bob')]);
+    await alice.stomp.send(app.callInitiate, { targetUserId: bob.user.userId });
+    const incoming = (await bob.inbox.incoming.next()).json<Record<string, unknown>>();
+    expect(typeof incoming.userId).to.equal('number');
+    await bob.stomp.send(app.callAccept, { targetUserId: alice.user.userId });
+    await event(alice.inbox.accepted);
+    await bob.stomp.send(app.callHangup, { targetUserId: alice.user.userId });
+    const hangup = (await alice.inbox.hangup.next()).json<Record<string, unknown>>();
+    expect(hangup).to.deep.equal({ userId: bob.user.userId, targetUserId: bob.user.userId });
+    expect(typeof hangup.targetUserId).to.equal(typeof incoming.userId);
+  });
+
   it('refuses an sdp nested 5000 deep with an ERROR naming it, not an internal error', async () => {
     const [alice, bob] = await Promise.all([party('Alice'), party('Bob')]);
     await alice.stomp.send(app.callInitiate, { targetUserId: bob.user.userId });
@@ -224,8 +237,8 @@ forEachDatabase('voice call signalling', (db) => {
     const [alice, bob] = await Promise.all([party('Alice'), party('Bob')]);
     await alice.stomp.send(app.callInitiate, { targetUserId: bob.user.userId });
     await event(bob.inbox.incoming);
-    expect(await event(alice.inbox.hangup)).to.deep.equal({ userId: bob.user.userId, targetUserId: alice.user.userId, reason: 'timeout' });
-    expect(await event(bob.inbox.hangup)).to.deep.equal({ userId: alice.user.userId, targetUserId: bob.user.userId, reason: 'timeout' });
+    expect(await event(alice.inbox.hangup)).to.deep.equal({ userId: bob.user.userId, targetUserId: bob.user.userId, reason: 'timeout' });
+    expect(await event(bob.inbox.hangup)).to.deep.equal({ userId: alice.user.userId, targetUserId: alice.user.userId, reason: 'timeout' });
     await bob.stomp.send(app.callAccept, { targetUserId: alice.user.userId });
     await alice.inbox.accepted.nothingWithin(QUIET_MS);
   });
@@ -238,7 +251,7 @@ forEachDatabase('voice call signalling', (db) => {
     await secondTab.disconnect();
     await alice.inbox.hangup.nothingWithin(QUIET_MS);
     await bob.stomp.client.deactivate({ force: true });
-    expect(await event(alice.inbox.hangup)).to.deep.equal({ userId: bob.user.userId, targetUserId: alice.user.userId, reason: 'disconnected' });
+    expect(await event(alice.inbox.hangup)).to.deep.equal({ userId: bob.user.userId, targetUserId: bob.user.userId, reason: 'disconnected' });
   });
 
   describe('GET /api/call/ice-servers', () => {

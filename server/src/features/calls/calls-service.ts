@@ -38,6 +38,16 @@ interface Call {
 
 export type InitiateOutcome = 'ringing' | 'busy' | 'already-ringing';
 
+/**
+ * A hang-up as its receiver gets it: `userId` and `targetUserId` both name the receiver's peer
+ * in the call, as the original server sent it (its client ends the call only when targetUserId
+ * is its peer). The same for hang-ups the server makes (timeout, a dropped connection, answered
+ * on another tab).
+ */
+function hangupFrom(peer: number, reason?: CallEvent['reason']): CallEvent {
+  return reason ? { userId: peer, targetUserId: peer, reason } : { userId: peer, targetUserId: peer };
+}
+
 export class CallService {
   /** Both parties of a call map to the same record. */
   private readonly byUser = new Map<number, Call>();
@@ -88,7 +98,7 @@ export class CallService {
     call.cancelRing();
     call.phase = 'active';
     this.ports.deliver(caller, 'accepted', { userId: callee });
-    this.ports.deliver(callee, 'hangup', { userId: caller, targetUserId: callee, reason: 'answered-elsewhere' }, acceptedOn);
+    this.ports.deliver(callee, 'hangup', hangupFrom(caller, 'answered-elsewhere'), acceptedOn);
     return true;
   }
 
@@ -114,7 +124,7 @@ export class CallService {
     const call = this.callBetween(from, to);
     if (!call) return false;
     this.end(call);
-    this.ports.deliver(to, 'hangup', { userId: from, targetUserId: to });
+    this.ports.deliver(to, 'hangup', hangupFrom(from));
     return true;
   }
 
@@ -124,7 +134,7 @@ export class CallService {
     if (!call) return false;
     this.end(call);
     const peer = call.caller === userId ? call.callee : call.caller;
-    this.ports.deliver(peer, 'hangup', { userId, targetUserId: peer, reason: 'disconnected' });
+    this.ports.deliver(peer, 'hangup', hangupFrom(userId, 'disconnected'));
     return true;
   }
 
@@ -136,8 +146,8 @@ export class CallService {
   private ringTimedOut(call: Call): void {
     if (this.byUser.get(call.caller) !== call || call.phase !== 'ringing') return;
     this.end(call);
-    this.ports.deliver(call.caller, 'hangup', { userId: call.callee, targetUserId: call.caller, reason: 'timeout' });
-    this.ports.deliver(call.callee, 'hangup', { userId: call.caller, targetUserId: call.callee, reason: 'timeout' });
+    this.ports.deliver(call.caller, 'hangup', hangupFrom(call.callee, 'timeout'));
+    this.ports.deliver(call.callee, 'hangup', hangupFrom(call.caller, 'timeout'));
   }
 
   private callBetween(a: number, b: number): Call | undefined {

@@ -84,7 +84,7 @@ describe('the call state machine', () => {
     expect(ports.take()).to.deep.equal([
       { to: ALICE, signal: 'accepted', event: { userId: BOB } },
       // The callee's other tabs stop ringing; the tab that accepted is left out.
-      { to: BOB, signal: 'hangup', event: { userId: ALICE, targetUserId: BOB, reason: 'answered-elsewhere' }, except: TAB },
+      { to: BOB, signal: 'hangup', event: { userId: ALICE, targetUserId: ALICE, reason: 'answered-elsewhere' }, except: TAB },
     ]);
     expect(ports.timers.every((t) => t.cancelled)).to.equal(true);
   });
@@ -167,8 +167,8 @@ describe('the call state machine', () => {
     ring();
     ports.elapse();
     expect(ports.take()).to.deep.equal([
-      { to: ALICE, signal: 'hangup', event: { userId: BOB, targetUserId: ALICE, reason: 'timeout' } },
-      { to: BOB, signal: 'hangup', event: { userId: ALICE, targetUserId: BOB, reason: 'timeout' } },
+      { to: ALICE, signal: 'hangup', event: { userId: BOB, targetUserId: BOB, reason: 'timeout' } },
+      { to: BOB, signal: 'hangup', event: { userId: ALICE, targetUserId: ALICE, reason: 'timeout' } },
     ]);
     expect(calls.accept(BOB, ALICE, TAB)).to.equal(false);
   });
@@ -183,7 +183,7 @@ describe('the call state machine', () => {
   it('ends a ringing call when the caller hangs up, telling the callee', () => {
     ring();
     expect(calls.hangup(ALICE, BOB)).to.equal(true);
-    expect(ports.take()).to.deep.equal([{ to: BOB, signal: 'hangup', event: { userId: ALICE, targetUserId: BOB } }]);
+    expect(ports.take()).to.deep.equal([{ to: BOB, signal: 'hangup', event: { userId: ALICE, targetUserId: ALICE } }]);
     expect(calls.accept(BOB, ALICE, TAB)).to.equal(false);
     expect(ports.timers.every((t) => t.cancelled)).to.equal(true);
   });
@@ -191,7 +191,7 @@ describe('the call state machine', () => {
   it('ends an active call when either side hangs up, and frees both for new calls', () => {
     connect();
     expect(calls.hangup(BOB, ALICE)).to.equal(true);
-    expect(ports.take()).to.deep.equal([{ to: ALICE, signal: 'hangup', event: { userId: BOB, targetUserId: ALICE } }]);
+    expect(ports.take()).to.deep.equal([{ to: ALICE, signal: 'hangup', event: { userId: BOB, targetUserId: BOB } }]);
     expect(calls.relay(ALICE, BOB, 'offer', { sdp: 'x' })).to.equal(false);
     expect(calls.initiate(BOB, 'Bob', CAROL)).to.equal('ringing');
     expect(calls.initiate(ALICE, 'Alice', BOB)).to.equal('busy');
@@ -200,14 +200,14 @@ describe('the call state machine', () => {
   it('hangs up on the peer when a party’s last connection drops', () => {
     connect();
     expect(calls.disconnected(BOB)).to.equal(true);
-    expect(ports.take()).to.deep.equal([{ to: ALICE, signal: 'hangup', event: { userId: BOB, targetUserId: ALICE, reason: 'disconnected' } }]);
+    expect(ports.take()).to.deep.equal([{ to: ALICE, signal: 'hangup', event: { userId: BOB, targetUserId: BOB, reason: 'disconnected' } }]);
     expect(calls.disconnected(ALICE)).to.equal(false);
   });
 
   it('hangs up on a ringing callee when the caller’s last connection drops', () => {
     ring();
     calls.disconnected(ALICE);
-    expect(ports.take()).to.deep.equal([{ to: BOB, signal: 'hangup', event: { userId: ALICE, targetUserId: BOB, reason: 'disconnected' } }]);
+    expect(ports.take()).to.deep.equal([{ to: BOB, signal: 'hangup', event: { userId: ALICE, targetUserId: ALICE, reason: 'disconnected' } }]);
   });
 
   it('cancels every ring timer when stopped', () => {
