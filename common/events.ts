@@ -79,7 +79,7 @@ export function isRefreshSignal(value: unknown): boolean {
   return value === true;
 }
 
-const HANGUP_REASONS: ReadonlyArray<NonNullable<CallEvent['reason']>> = ['busy', 'timeout', 'rejected', 'disconnected', 'answered-elsewhere'];
+const HANGUP_REASONS: ReadonlyArray<NonNullable<CallEvent['reason']>> = ['busy', 'timeout', 'rejected', 'disconnected', 'answered-elsewhere', 'unavailable'];
 
 /**
  * A message on /queue/call/{signal}/{uid}, or null when it names no valid sender. Ids may be

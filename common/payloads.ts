@@ -71,7 +71,7 @@ export interface CallEvent {
   targetUserId?: number;
   sdp?: unknown;
   candidate?: unknown;
-  reason?: 'busy' | 'timeout' | 'rejected' | 'disconnected' | 'answered-elsewhere';
+  reason?: 'busy' | 'timeout' | 'rejected' | 'disconnected' | 'answered-elsewhere' | 'unavailable';
 }
 
 /**

@@ -114,6 +114,8 @@ export const ko = {
     microphoneDenied: '통화를 위해 마이크 권한을 확인해주세요.',
     peerRejected: '상대방이 통화를 거절했습니다.',
     peerBusy: '상대방이 통화 중입니다. 잠시 후 다시 걸어주세요.',
+    noAnswer: '상대방이 응답하지 않습니다.',
+    unavailable: '상대방과 연결할 수 없습니다. 잠시 후 다시 걸어주세요.',
     callFailed: '통화 실패. 마이크 권한을 확인해주세요.',
   },
 

@@ -205,11 +205,22 @@ forEachDatabase('voice call signalling', (db) => {
     expect(await refused(alice.stomp.send(app.callOffer, deep))).to.match(/sdp is nested too deeply/);
   });
 
-  it('refuses a call to oneself and a call to a user who does not exist', async () => {
+  it('refuses a call to oneself, and answers a call to nobody with an unavailable hang-up, not an ERROR', async () => {
     const alice = await party('Alice');
     expect(await refused(alice.stomp.send(app.callInitiate, { targetUserId: alice.user.userId }))).to.match(/targetUserId/);
     const again = await party('Alice again');
-    expect(await refused(again.stomp.send(app.callInitiate, { targetUserId: 999_999 }))).to.match(/not a user/);
+    await again.stomp.send(app.callInitiate, { targetUserId: 999_999 });
+    expect(await event(again.inbox.hangup)).to.deep.equal({ userId: 999_999, targetUserId: 999_999, reason: 'unavailable' });
+  });
+
+  it('answers a call to a user with no open connection at once with an unavailable hang-up', async () => {
+    const alice = await party('Alice');
+    const { user: offline } = await newLoggedInUser(server, { name: 'Offline' });
+    await alice.stomp.send(app.callInitiate, { targetUserId: offline.userId });
+    expect(await event(alice.inbox.hangup)).to.deep.equal({ userId: offline.userId, targetUserId: offline.userId, reason: 'unavailable' });
+    // Nothing rings: Alice can call again at once, and is not held busy.
+    await alice.stomp.send(app.callInitiate, { targetUserId: offline.userId });
+    expect(await event(alice.inbox.hangup)).to.include({ reason: 'unavailable' });
   });
 
   it('answers busy to a caller whose callee is already ringing or in a call', async () => {

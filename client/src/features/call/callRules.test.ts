@@ -62,6 +62,7 @@ describe('call rules', () => {
       expect(decideSignal('incoming', 2, 'hangup', { userId: 2 })).to.deep.equal({ kind: 'peerHungUp', unanswered: true });
       expect(decideSignal('outgoing', 2, 'hangup', { userId: 2 })).to.deep.equal({ kind: 'peerHungUp', unanswered: true });
       expect(decideSignal('connected', 2, 'hangup', { userId: 2 })).to.deep.equal({ kind: 'peerHungUp', unanswered: false });
+      expect(decideSignal('outgoing', 2, 'hangup', { userId: 2, reason: 'timeout' })).to.deep.equal({ kind: 'peerHungUp', unanswered: true, reason: 'timeout' });
     });
 
     it('passes offers, answers and candidates only once the call is accepted', () => {

@@ -67,7 +67,7 @@ export type SignalDecision =
   | { kind: 'ring'; peer: CallPeer }
   | { kind: 'peerAccepted' }
   | { kind: 'peerRejected'; busy: boolean }
-  | { kind: 'peerHungUp'; unanswered: boolean }
+  | { kind: 'peerHungUp'; unanswered: boolean; reason?: CallEvent['reason'] }
   | { kind: 'offer' }
   | { kind: 'answer' }
   | { kind: 'candidate' }
@@ -94,7 +94,7 @@ export function decideSignal(phase: CallPhase, peerUserId: number | null, signal
         ? { kind: 'peerRejected', busy: event.reason === 'busy' }
         : { kind: 'ignore', reason: 'rejected outside an outgoing call' };
     case 'hangup':
-      return { kind: 'peerHungUp', unanswered: phase === 'incoming' || phase === 'outgoing' };
+      return { kind: 'peerHungUp', unanswered: phase === 'incoming' || phase === 'outgoing', ...(event.reason ? { reason: event.reason } : {}) };
     case 'offer':
       return phase === 'connecting' || phase === 'connected' ? { kind: 'offer' } : { kind: 'ignore', reason: 'offer before the call was accepted' };
     case 'answer':

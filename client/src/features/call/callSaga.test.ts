@@ -113,16 +113,29 @@ describe('call saga', () => {
       expect(h.alerts).to.deep.equal([ko.call.peerBusy]);
     });
 
-    it('clears the ringing state quietly when the unanswered call is hung up by the server', async () => {
+    it('clears the ringing state quietly when the unanswered call is hung up with no reason', async () => {
       await listening(h);
       h.store.dispatch(callActions.callRequested(KIM));
       await eventually(() => h.stomp.sentTo(app.callInitiate).length === 1, 'initiate sent');
-      h.stomp.deliver(queues.call('hangup', ME), { userId: KIM.userId, targetUserId: ME, reason: 'timeout' });
+      h.stomp.deliver(queues.call('hangup', ME), { userId: KIM.userId, targetUserId: KIM.userId });
       await eventually(() => phase(h) === 'idle', 'ringing cleared');
       expect(h.navigations).to.deep.equal([]);
       expect(h.alerts).to.deep.equal([]);
       expect(h.stomp.sentTo(app.callHangup)).to.deep.equal([]);
     });
+
+    for (const [reason, text] of [['timeout', '상대방이 응답하지 않습니다.'], ['unavailable', '상대방과 연결할 수 없습니다. 잠시 후 다시 걸어주세요.']] as const) {
+      it(`says why when the server ends the unanswered call (${reason}) and goes back to /call`, async () => {
+        await listening(h);
+        h.store.dispatch(callActions.callRequested(KIM));
+        await eventually(() => h.stomp.sentTo(app.callInitiate).length === 1, 'initiate sent');
+        h.stomp.deliver(queues.call('hangup', ME), { userId: KIM.userId, targetUserId: KIM.userId, reason });
+        await eventually(() => phase(h) === 'idle', 'call ended');
+        expect(h.alerts).to.deep.equal([text]);
+        expect(h.navigations).to.deep.equal(['/call']);
+        expect(h.stomp.sentTo(app.callHangup)).to.deep.equal([]);
+      });
+    }
 
     it('does not start the call when the microphone is denied', async () => {
       h.rtc.microphoneDenied = true;

@@ -142,9 +142,13 @@ function* awaitAnswer(signals: EventChannel<SignalMessage>, peer: CallPeer): Sag
       case 'peerRejected':
         yield* alertUser(decision.busy ? ko.call.peerBusy : ko.call.peerRejected);
         return { sendHangup: false, navigateTo: CALL_PATH };
-      case 'peerHungUp':
-        // Unanswered (e.g. the server's ring timeout): only the ringing state clears.
-        return QUIET_END;
+      case 'peerHungUp': {
+        // The server ends an unanswered call and says why; without a reason only the ringing clears.
+        const why = decision.reason === 'timeout' ? ko.call.noAnswer : decision.reason === 'unavailable' ? ko.call.unavailable : null;
+        if (why === null) return QUIET_END;
+        yield* alertUser(why);
+        return { sendHangup: false, navigateTo: CALL_PATH };
+      }
       case 'ignore':
         yield* logSkipped(decision.reason);
         break;

@@ -25,6 +25,8 @@ export interface CallPorts {
   schedule(ms: number, fire: () => void): () => void;
   /** The display names of those of the given users that exist. */
   names(userIds: number[]): Promise<Map<number, string>>;
+  /** Whether the user has an open connection a call could ring on. */
+  isReachable(userId: number): boolean;
 }
 
 type Phase = 'ringing' | 'active';
@@ -36,7 +38,7 @@ interface Call {
   cancelRing: () => void;
 }
 
-export type InitiateOutcome = 'ringing' | 'busy' | 'already-ringing';
+export type InitiateOutcome = 'ringing' | 'busy' | 'already-ringing' | 'unavailable';
 
 /**
  * A hang-up as its receiver gets it: `userId` and `targetUserId` both name the receiver's peer
@@ -59,12 +61,18 @@ export class CallService {
 
   /**
    * A call from the signed-in caller to a user id from the wire: the callee's overlay shows the
-   * caller's name, and a call to nobody is refused (InvalidError).
+   * caller's name. A callee who does not exist or has no open connection is answered at once
+   * with a hang-up for the reason 'unavailable', instead of a minute of ringing nobody hears
+   * (and never with an ERROR that would close the caller's socket).
    */
   async ring(caller: number, callee: number): Promise<InitiateOutcome> {
     const names = await this.ports.names([caller, callee]);
     const callerName = names.get(caller);
-    if (!names.has(callee) || callerName === undefined) throw new InvalidError('targetUserId is not a user');
+    if (callerName === undefined) throw new InvalidError('the caller is not a user');
+    if (!names.has(callee) || !this.ports.isReachable(callee)) {
+      this.ports.deliver(caller, 'hangup', hangupFrom(callee, 'unavailable'));
+      return 'unavailable';
+    }
     return this.initiate(caller, callerName, callee);
   }
 

@@ -17,6 +17,7 @@ export function createCalls(deps: Deps, users: UsersRepository): ServerFeature {
         return () => clearTimeout(timer);
       },
       names: (userIds) => users.names(userIds),
+      isReachable: (userId) => publisher.connectionCount(userId) > 0,
     },
     config.callRingTimeoutMs ?? DEFAULT_RING_TIMEOUT_MS,
   );

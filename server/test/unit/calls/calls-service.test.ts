@@ -3,7 +3,6 @@ import type { CallSignal } from '../../../../common/destinations';
 import type { CallEvent } from '../../../../common/payloads';
 import { UsersRepository } from '../../../src/features/accounts/users-repository';
 import { CallService, type CallPorts } from '../../../src/features/calls/calls-service';
-import { InvalidError } from '../../../src/features/errors';
 import { memoryDatabase } from '../../support/memory-deps';
 
 interface Delivery { to: number; signal: CallSignal; event: CallEvent; except?: string }
@@ -23,6 +22,12 @@ class FakePorts implements CallPorts {
     return () => {
       timer.cancelled = true;
     };
+  }
+
+  /** Who has an open connection. */
+  online = new Set([1, 2, 3]);
+  isReachable(userId: number): boolean {
+    return this.online.has(userId);
   }
 
   /** Alice, Bob and Carol exist; nobody else does. */
@@ -219,7 +224,7 @@ describe('the call state machine', () => {
 });
 
 describe('ringing a user id from the wire, with names from the users table', () => {
-  it('rings an existing user with the caller\'s name and refuses a call to nobody', async () => {
+  it('rings an existing user with the caller\'s name, and answers a call to nobody at once with unavailable', async () => {
     const db = await memoryDatabase();
     try {
       const users = new UsersRepository(db);
@@ -227,18 +232,28 @@ describe('ringing a user id from the wire, with names from the users table', () 
       const callee = await users.insert({ email: 'callee@example.test', name: '이영희', passwordHash: null });
       const ports = new FakePorts();
       ports.names = (ids) => users.names(ids);
+      ports.online = new Set([caller, callee]);
       const calls = new CallService(ports, 60_000);
       expect(await calls.ring(caller, callee)).to.equal('ringing');
       expect(ports.take()).to.deep.equal([{ to: callee, signal: 'incoming', event: { userId: caller, name: '김철수' } }]);
-      try {
-        await calls.ring(caller, 99_999);
-        expect.fail('rang nobody');
-      } catch (err) {
-        expect(err).to.be.instanceOf(InvalidError);
-      }
-      expect(ports.take()).to.deep.equal([]);
+      expect(await calls.ring(caller, 99_999)).to.equal('unavailable');
+      expect(ports.take()).to.deep.equal([{ to: caller, signal: 'hangup', event: { userId: 99_999, targetUserId: 99_999, reason: 'unavailable' } }]);
     } finally {
       await db.destroy();
     }
+  });
+});
+
+describe('ringing a user with no open connection', () => {
+  it('answers the caller at once with a hang-up for the reason unavailable, and nothing rings', async () => {
+    const ports = new FakePorts();
+    ports.online = new Set([1]);
+    const calls = new CallService(ports, 60_000);
+    expect(await calls.ring(1, 2)).to.equal('unavailable');
+    expect(ports.take()).to.deep.equal([{ to: 1, signal: 'hangup', event: { userId: 2, targetUserId: 2, reason: 'unavailable' } }]);
+    expect(ports.timers).to.deep.equal([]);
+    // Not busy afterwards: the callee can be rung once they are back.
+    ports.online.add(2);
+    expect(await calls.ring(1, 2)).to.equal('ringing');
   });
 });
