@@ -105,6 +105,12 @@ export class HeadlessCaller {
 
   /** Sends any frame: also the hostile ones tests need (forged ids, injections). */
   send(destination: string, body: object): void {
+    // Once this caller is closing, late sends (an answer finishing after a hang-up) are moot.
+    if (this.closing) return;
+    if (!this.stomp.connected) {
+      this.problems.push(`${this.label} could not send ${destination}: the STOMP connection is gone`);
+      return;
+    }
     this.stomp.publish({ destination, body: JSON.stringify(body), headers: { 'content-type': 'application/json' } });
   }
 

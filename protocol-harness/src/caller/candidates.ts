@@ -11,10 +11,14 @@ export class CandidateBatcher<T> {
   private timer: NodeJS.Timeout | null = null;
   private rounds = 0;
   private windowOver = false;
+  private closed = false;
 
   constructor(private readonly send: (candidate: T) => void) {}
 
   add(candidate: T): void {
+    // A candidate gathered after the call ended (ICE still winding down) goes nowhere: the
+    // connection it would be sent on may be gone, and no timer may outlive the call.
+    if (this.closed) return;
     if (this.windowOver) {
       this.send(candidate);
       return;
@@ -25,15 +29,19 @@ export class CandidateBatcher<T> {
     this.timer = setInterval(() => {
       this.flush();
       if (++this.rounds >= CANDIDATE_ROUNDS) {
-        this.stop();
+        if (this.timer) clearInterval(this.timer);
+        this.timer = null;
         this.windowOver = true;
       }
     }, CANDIDATE_INTERVAL_MS);
   }
 
+  /** Stops the cadence; queued candidates are dropped and later ones ignored. */
   stop(): void {
+    this.closed = true;
     if (this.timer) clearInterval(this.timer);
     this.timer = null;
+    this.queue = [];
   }
 
   private flush(): void {

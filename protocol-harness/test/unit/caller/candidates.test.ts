@@ -52,4 +52,13 @@ describe('local candidate batching', () => {
     clock.tick(CANDIDATE_INTERVAL_MS * 4);
     expect(sent).to.deep.equal(['a']);
   });
+
+  it('starts no timer for a candidate gathered after the call ended', () => {
+    batcher.add('a');
+    batcher.stop();
+    batcher.add('after the end');
+    expect(clock.countTimers()).to.equal(0);
+    clock.tick(CANDIDATE_INTERVAL_MS * 4);
+    expect(sent).to.deep.equal(['a']);
+  });
 });
