@@ -31,6 +31,11 @@ export interface Publisher {
   connectionCount(userId: number): number;
   /** Called when one of the user's connections closes, with the connections left. */
   onDisconnect(listener: (user: StompPrincipal, remaining: number) => void): void;
+  /**
+   * Called when a connection's subscription starts, with a function that sends a MESSAGE to that
+   * subscription alone (news the connection missed before it subscribed, e.g. a call still ringing).
+   */
+  onSubscribe(listener: (user: StompPrincipal, destination: string, deliver: (body: string | object) => void) => void): void;
 }
 
 /** A feature's contribution to the STOMP router. */

@@ -6,6 +6,7 @@ import type { Logger } from '../log';
 import type { Publisher, StompPrincipal } from './api';
 import { DEFAULT_BUDGET, type BudgetLimits } from './budget';
 import { HEARTBEAT_TICK_MS, SERVER_HEARTBEAT } from './heartbeat';
+import { escapeHeader } from './frame';
 import { MultiMap } from './multimap';
 import type { StompRouter } from './router';
 import { CLOSE, type StompSession, type SessionHost } from './session';
@@ -56,6 +57,7 @@ export class Broker implements Publisher, SessionHost {
   private readonly openByAddress = new Map<string, number>();
   private readonly subscriptions: SubscriptionRegistry;
   private readonly disconnectListeners: Array<(user: StompPrincipal, remaining: number) => void> = [];
+  private readonly subscribeListeners: Array<(user: StompPrincipal, destination: string, deliver: (body: string | object) => void) => void> = [];
   /** Per connected user, bumped by unsubscribeUser (see StompSession's SUBSCRIBE). */
   private readonly revocations = new Map<number, number>();
   private readonly timers: NodeJS.Timeout[] = [];
@@ -131,6 +133,16 @@ export class Broker implements Publisher, SessionHost {
 
   subscribed(session: StompSession, id: string, destination: string): void {
     this.subscriptions.add(session, id, destination);
+    for (const listener of this.subscribeListeners) {
+      try {
+        listener(session.principal, destination, (body) => {
+          const raw = session.version === '1.0';
+          session.sendRaw(new MessageText(destination, body, this.messageId()).forSubscription(raw ? id : escapeHeader(id), raw));
+        });
+      } catch (err) {
+        this.log.error({ err, destination }, 'subscribe listener failed');
+      }
+    }
   }
 
   unsubscribed(session: StompSession, id: string, destination: string): void {
@@ -179,6 +191,10 @@ export class Broker implements Publisher, SessionHost {
 
   onDisconnect(listener: (user: StompPrincipal, remaining: number) => void): void {
     this.disconnectListeners.push(listener);
+  }
+
+  onSubscribe(listener: (user: StompPrincipal, destination: string, deliver: (body: string | object) => void) => void): void {
+    this.subscribeListeners.push(listener);
   }
 
   // ---- lifecycle ----

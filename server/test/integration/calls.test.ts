@@ -195,6 +195,26 @@ forEachDatabase('voice call signalling', (db) => {
     expect(typeof hangup.targetUserId).to.equal(typeof incoming.userId);
   });
 
+  it('rings again on a connection that subscribes while the call still rings (the callee reloaded), and not after', async () => {
+    const alice = await party('Alice');
+    const { user: bob, client } = await newLoggedInUser(server, { name: 'Bob' });
+    const firstTab = await connectStomp(server, client.cookieHeader());
+    open.push(firstTab);
+    await firstTab.subscribe(queues.call('incoming', bob.userId));
+    await alice.stomp.send(app.callInitiate, { targetUserId: bob.userId });
+    await firstTab.disconnect();
+    // The page reloads: a new connection subscribes while Alice's call still rings.
+    const reloaded = await connectStomp(server, client.cookieHeader());
+    open.push(reloaded);
+    const incoming = await reloaded.subscribe(queues.call('incoming', bob.userId));
+    expect(await event(incoming)).to.deep.equal({ userId: alice.user.userId, name: 'Alice' });
+    await reloaded.send(app.callReject, { targetUserId: alice.user.userId });
+    await event(alice.inbox.rejected);
+    const later = await connectStomp(server, client.cookieHeader());
+    open.push(later);
+    await (await later.subscribe(queues.call('incoming', bob.userId))).nothingWithin(QUIET_MS);
+  });
+
   it('refuses an sdp nested 5000 deep with an ERROR naming it, not an internal error', async () => {
     const [alice, bob] = await Promise.all([party('Alice'), party('Bob')]);
     await alice.stomp.send(app.callInitiate, { targetUserId: bob.user.userId });

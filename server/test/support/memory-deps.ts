@@ -39,6 +39,7 @@ export class RecordingPublisher implements Publisher {
   onDisconnect(listener: (user: StompPrincipal, remaining: number) => void): void {
     this.listeners.push(listener);
   }
+  onSubscribe(): void {}
   /** What was published to a destination, in order. */
   to(destination: string): unknown[] {
     return this.published.filter((p) => p.destination === destination).map((p) => p.body);

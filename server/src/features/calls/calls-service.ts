@@ -33,6 +33,7 @@ type Phase = 'ringing' | 'active';
 
 interface Call {
   caller: number;
+  callerName: string;
   callee: number;
   phase: Phase;
   cancelRing: () => void;
@@ -87,7 +88,7 @@ export class CallService {
       this.ports.deliver(caller, 'rejected', { userId: callee, reason: 'busy' });
       return 'busy';
     }
-    const call: Call = { caller, callee, phase: 'ringing', cancelRing: () => {} };
+    const call: Call = { caller, callerName, callee, phase: 'ringing', cancelRing: () => {} };
     call.cancelRing = this.ports.schedule(this.ringTimeoutMs, () => this.ringTimedOut(call));
     this.byUser.set(caller, call);
     this.byUser.set(callee, call);
@@ -136,14 +137,28 @@ export class CallService {
     return true;
   }
 
-  /** The user's last connection closed: the call cannot go on, so the peer is told. */
+  /**
+   * The user's last connection closed: the call cannot go on, so the peer is told. Except for a
+   * callee whose call still rings: a page reload looks the same, and the reloaded page is rung
+   * again (incomingFor); the ring timeout still ends a call nobody answers.
+   */
   disconnected(userId: number): boolean {
     const call = this.byUser.get(userId);
     if (!call) return false;
+    if (call.phase === 'ringing' && call.callee === userId) return false;
     this.end(call);
     const peer = call.caller === userId ? call.callee : call.caller;
     this.ports.deliver(peer, 'hangup', hangupFrom(userId, 'disconnected'));
     return true;
+  }
+
+  /**
+   * The incoming-call event of a call still ringing for this callee, or null: a connection that
+   * subscribes meanwhile (the callee reloaded the page) gets it again and rings too.
+   */
+  incomingFor(callee: number): CallEvent | null {
+    const call = this.byUser.get(callee);
+    return call && call.phase === 'ringing' && call.callee === callee ? { userId: call.caller, name: call.callerName } : null;
   }
 
   /** Cancels every ring timer (server shutdown). */

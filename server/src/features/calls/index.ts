@@ -24,6 +24,11 @@ export function createCalls(deps: Deps, users: UsersRepository): ServerFeature {
   publisher.onDisconnect((user, remaining) => {
     if (remaining === 0) calls.disconnected(user.userId);
   });
+  publisher.onSubscribe((user, destination, deliver) => {
+    if (destination !== queues.call('incoming', user.userId)) return;
+    const incoming = calls.incomingFor(user.userId);
+    if (incoming) deliver(incoming);
+  });
   if (config.turnUrls.length > 0 && !config.turnSecret) log.warn('TURN_URLS is set without TURN_SECRET: TURN servers are not offered');
   return {
     routes: callsRoutes(config, deps.clock),

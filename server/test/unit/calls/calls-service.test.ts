@@ -215,6 +215,16 @@ describe('the call state machine', () => {
     expect(ports.take()).to.deep.equal([{ to: BOB, signal: 'hangup', event: { userId: ALICE, targetUserId: ALICE, reason: 'disconnected' } }]);
   });
 
+  it('keeps ringing when the ringing callee\'s last connection drops (a reload), offers the call again, and still times out', () => {
+    ring();
+    expect(calls.disconnected(BOB)).to.equal(false);
+    expect(ports.take()).to.deep.equal([]);
+    expect(calls.incomingFor(BOB)).to.deep.equal({ userId: ALICE, name: 'Alice' });
+    ports.elapse();
+    expect(ports.take().map((d) => [d.to, d.event.reason])).to.deep.equal([[ALICE, 'timeout'], [BOB, 'timeout']]);
+    expect(calls.incomingFor(BOB)).to.equal(null);
+  });
+
   it('cancels every ring timer when stopped', () => {
     ring();
     calls.initiate(CAROL, 'Carol', 4);
