@@ -21,6 +21,7 @@ export function formatReport(r: ScenarioReport): string {
   if (t.firstAudioFrameMs) timings.push(`accept→first audio caller ${ms(t.firstAudioFrameMs.caller)} / callee ${ms(t.firstAudioFrameMs.callee)}`);
   if (timings.length > 0) lines.push(`  timings ${timings.join(', ')}`);
   if (r.audio) lines.push(audioLine('caller', r.audio.caller), audioLine('callee', r.audio.callee));
+  lines.push(`  ended   caller's last reason ${r.lastReason.caller ?? 'none'}, callee's ${r.lastReason.callee ?? 'none'}`);
   if (r.paths) {
     const path = (p: { local: string; remote: string } | null) => (p ? `${p.local}→${p.remote}` : 'unknown');
     lines.push(`  path    caller ${path(r.paths.caller)}, callee ${path(r.paths.callee)}`);

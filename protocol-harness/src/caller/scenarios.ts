@@ -6,7 +6,7 @@ import type { AudioReport } from './audio-meter';
 import { HeadlessCaller, type ReceivedEvent } from './caller';
 import type { SelectedPath } from './peer';
 
-export const SCENARIOS = ['accept', 'reject', 'hangup-while-ringing', 'busy', 'ring-timeout', 'peer-drop'] as const;
+export const SCENARIOS = ['accept', 'reject', 'hangup-while-ringing', 'busy', 'ring-timeout', 'peer-drop', 'unavailable', 'reload-while-ringing'] as const;
 export type ScenarioName = (typeof SCENARIOS)[number];
 
 export const CALLER_TONE_HZ = 440;
@@ -60,6 +60,8 @@ export interface ScenarioReport {
   relayOnly: boolean;
   audio?: { caller: SideAudio; callee: SideAudio };
   paths?: { caller: SelectedPath | null; callee: SelectedPath | null };
+  /** The reason of the last hangup or rejected each side received (null: none had one). */
+  lastReason: { caller: string | null; callee: string | null };
 }
 
 class ExpectationFailed extends Error {}
@@ -106,6 +108,8 @@ interface Run {
   caller: HeadlessCaller;
   callee: HeadlessCaller;
   third: HeadlessCaller | null;
+  /** Signs the callee in again, as a reloaded page does. */
+  reopenCallee(): Promise<HeadlessCaller>;
 }
 
 export async function runScenario(scenario: ScenarioName, input: ScenarioOptions): Promise<ScenarioReport> {
@@ -133,7 +137,8 @@ export async function runScenario(scenario: ScenarioName, input: ScenarioOptions
       const turn = caller.iceServers.some((s) => [s.urls].flat().some((u) => /^turns?:/.test(u)));
       expect.check('the server offers a TURN server for relay-only calls', turn, 'no turn: URL in GET /api/call/ice-servers');
     }
-    const run: Run = { options, expect, timings, report, caller, callee, third };
+    const reopenCallee = () => open('callee (reloaded)', options.callee, CALLEE_TONE_HZ, CALLER_TONE_HZ);
+    const run: Run = { options, expect, timings, report, caller, callee, third, reopenCallee };
     await SCENARIO_RUNNERS[scenario](run);
     for (const side of opened) {
       expect.check(`${side.label} saw no protocol error`, side.problems.length === 0, side.problems.join('; '));
@@ -147,7 +152,13 @@ export async function runScenario(scenario: ScenarioName, input: ScenarioOptions
   } finally {
     await Promise.allSettled(opened.map((c) => c.close()));
   }
-  return { scenario, ok: reason === null, reason, checks: expect.checks, timings, relayOnly: options.relayOnly, ...report };
+  const lastReason = (label: string) => {
+    const events = opened.filter((c) => c.label.startsWith(label)).flatMap((c) => c.received);
+    const last = events.filter((e) => e.signal === 'hangup' || e.signal === 'rejected').sort((a, b) => a.at - b.at).at(-1);
+    return last?.event.reason ?? null;
+  };
+  const lastReasons = { caller: lastReason('caller'), callee: lastReason('callee') };
+  return { scenario, ok: reason === null, reason, checks: expect.checks, timings, relayOnly: options.relayOnly, ...report, lastReason: lastReasons };
 }
 
 function describeForeign(events: ReceivedEvent[]): string {
@@ -285,6 +296,31 @@ const SCENARIO_RUNNERS: Record<ScenarioName, (run: Run) => Promise<void>> = {
     callee.accept(caller.userId);
     const late = await caller.nothingWithin('accepted', QUIET_WINDOW_MS);
     expect.check('an accept after the ring timeout reaches nobody', late === null);
+  },
+
+  async unavailable(run) {
+    const { caller, callee, expect, options } = run;
+    // The callee has no open tab: their connection is gone before the call.
+    await callee.close();
+    caller.initiate(callee.userId);
+    const hangup = await expect.step('caller receives a hangup at once for a callee with no open connection', caller.waitFor('hangup', callee.userId, options.stepTimeoutMs));
+    expect.check('that hangup says the callee is unavailable', hangup.event.reason === 'unavailable', `reason ${hangup.event.reason}`);
+    expect.check('it names the callee in targetUserId', hangup.event.targetUserId === callee.userId, `targetUserId ${hangup.event.targetUserId}`);
+  },
+
+  async 'reload-while-ringing'(run) {
+    const { caller, callee, expect, options } = run;
+    await ring(run);
+    // The callee's page reloads: the connection drops, a new one comes.
+    await callee.drop();
+    const gone = await caller.nothingWithin('hangup', QUIET_WINDOW_MS);
+    expect.check('the call keeps ringing while the callee reloads', gone === null, `hangup ${gone?.event.reason}`);
+    const reloaded = await run.reopenCallee();
+    const incoming = await expect.step('the reloaded callee is rung again', reloaded.waitFor('incoming', caller.userId, options.stepTimeoutMs));
+    expect.check(`the repeated incoming carries the caller's name "${caller.name}"`, incoming.event.name === caller.name, `got ${JSON.stringify(incoming.event.name)}`);
+    reloaded.reject(caller.userId);
+    const rejected = await expect.step('caller receives rejected from the reloaded callee', caller.waitFor('rejected', callee.userId, options.stepTimeoutMs));
+    expect.check('that rejection says rejected', rejected.event.reason === 'rejected', `reason ${rejected.event.reason}`);
   },
 
   async 'peer-drop'(run) {

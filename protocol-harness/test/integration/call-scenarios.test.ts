@@ -78,6 +78,23 @@ forEachDatabase('harness call scenarios', (db) => {
     expect(report.checks).to.include('that hangup says the peer disconnected');
   });
 
+  it('unavailable: a call to a user with no open connection ends at once, saying why', async () => {
+    const report = await run('unavailable');
+    expect(report.checks).to.include('that hangup says the callee is unavailable');
+    expect(report.lastReason).to.deep.equal({ caller: 'unavailable', callee: null });
+  });
+
+  it('reload-while-ringing: the call survives the callee reloading, and the reloaded page rings', async () => {
+    const report = await run('reload-while-ringing');
+    expect(report.checks).to.include('the reloaded callee is rung again');
+    expect(report.lastReason.caller).to.equal('rejected');
+  });
+
+  it('reports each side\'s last reason: a ring timeout on both', async () => {
+    const report = await run('ring-timeout');
+    expect(report.lastReason).to.deep.equal({ caller: 'timeout', callee: 'timeout' });
+  });
+
   it('busy without a third user fails with a reason instead of passing', async () => {
     const [caller, callee] = await Promise.all([createUser(server), createUser(server)]);
     const report = await runScenario('busy', { url: server.url, caller, callee });
