@@ -22,7 +22,7 @@ export function accountsRoutes({ accounts, secureCookies }: AccountsRoutesDeps):
         const body = objectBody(ctx.body);
         const email = stringField(body.email, 'email', LIMITS.loginInput);
         const password = stringField(body.password, 'password', MAX_PASSWORD_LENGTH);
-        const { user, session } = await accounts.login(email, password);
+        const { user, session } = await accounts.login(email, password, ctx.remoteAddress);
         // A new token at every login: the one this browser held before stops working.
         if (ctx.user) await accounts.endSession(ctx.user.sessionId);
         const json: LoginResponse = { name: user.name, userId: user.id };

@@ -10,7 +10,10 @@ import { retryAfterMs, retryAfterSeconds, type RateWindow } from './rate-window'
 import type { NewSession, Sessions } from './sessions';
 import type { User, UsersRepository } from './users-repository';
 
+/** Failed logins an account takes in 15 minutes before addresses that failed on it wait. */
 export const LOGIN_FAILURE_WINDOW: RateWindow = { limit: 10, windowMs: 15 * 60 * 1000 };
+/** Failed logins one client address may make in 15 minutes, whatever the accounts. */
+export const ADDRESS_FAILURE_WINDOW: RateWindow = { limit: 30, windowMs: 15 * 60 * 1000 };
 const LOGIN_MISMATCH = 'email or password does not match';
 
 export interface LoggedIn {
@@ -28,18 +31,30 @@ export class AccountsService {
     private readonly sockets: Pick<Publisher, 'closeAuthSession'>,
   ) {}
 
-  async login(rawEmail: string, password: string): Promise<LoggedIn> {
+  /**
+   * Two limits, both in the database so every node counts the same attempts. Per client address,
+   * across accounts: credential stuffing from one address meets a 429. Per account: failures
+   * slow guessing down, but do not lock the owner out: an address with no recent failures still
+   * gets its password checked, so only the addresses that guessed wrong are held back.
+   */
+  async login(rawEmail: string, password: string, clientAddress: string): Promise<LoggedIn> {
     const email = normalizeEmail(rawEmail);
     const now = this.clock();
     const since = now - LOGIN_FAILURE_WINDOW.windowMs;
     // Record the attempt as a failure before the slow password check, then count only the
     // attempts recorded before it: parallel guesses count each other, so at most `limit` of them
     // are checked, and those stay recorded (as failures) to hold the refusal for later ones.
-    const attempt = await this.failures.record(email, now);
-    const wait = retryAfterMs(await this.failures.timesBefore(email, since, attempt), LOGIN_FAILURE_WINDOW, now);
+    const attempt = await this.failures.record(email, clientAddress, now);
+    const [forAccount, fromAddress] = await Promise.all([
+      this.failures.timesBefore(email, since, attempt),
+      this.failures.timesFromAddressBefore(clientAddress, since, attempt),
+    ]);
+    const addressWait = retryAfterMs(fromAddress, ADDRESS_FAILURE_WINDOW, now);
+    const accountWait = fromAddress.length > 0 ? retryAfterMs(forAccount, LOGIN_FAILURE_WINDOW, now) : 0;
+    const wait = Math.max(addressWait, accountWait);
     if (wait > 0) {
       await this.failures.forget(attempt);
-      throw new RateLimitedError(retryAfterSeconds(wait), 'too many failed logins for this address');
+      throw new RateLimitedError(retryAfterSeconds(wait), 'too many failed logins; try again later');
     }
 
     const user = await this.users.findByEmail(email);

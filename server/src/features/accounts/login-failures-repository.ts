@@ -1,21 +1,31 @@
-// Login attempts per address (epoch milliseconds), for the login rate limit. An attempt is
-// recorded before its password is checked and deleted if it succeeds or is refused, so the rows
-// are the failures plus the attempts still being checked.
+// Login attempts (epoch milliseconds) by e-mail address and by the client address they came
+// from, for the login rate limits. An attempt is recorded before its password is checked and
+// deleted if it succeeds or is refused, so the rows are the failures plus the attempts still
+// being checked.
 import type { Knex } from '../../db/knex';
 
 export class LoginFailuresRepository {
   constructor(private readonly db: Knex) {}
 
   /** Records an attempt about to be checked; returns its id, ordered after every earlier one. */
-  async record(email: string, atMs: number): Promise<number> {
-    const [id] = await this.db('login_failures').insert({ email, failed_at_ms: atMs });
+  async record(email: string, clientAddress: string, atMs: number): Promise<number> {
+    const [id] = await this.db('login_failures').insert({ email, client_address: clientAddress, failed_at_ms: atMs });
     return Number(id);
   }
 
-  /** Times of the address's attempts since `sinceMs` that were recorded before attempt `id`. */
-  async timesBefore(email: string, sinceMs: number, id: number): Promise<number[]> {
+  /** Times of the e-mail address's attempts since `sinceMs` recorded before attempt `id`. */
+  timesBefore(email: string, sinceMs: number, id: number): Promise<number[]> {
+    return this.times({ email }, sinceMs, id);
+  }
+
+  /** Times of the attempts from a client address (on any account) since `sinceMs`, before attempt `id`. */
+  timesFromAddressBefore(clientAddress: string, sinceMs: number, id: number): Promise<number[]> {
+    return this.times({ client_address: clientAddress }, sinceMs, id);
+  }
+
+  private async times(where: Record<string, string>, sinceMs: number, id: number): Promise<number[]> {
     const rows = await this.db('login_failures')
-      .where({ email })
+      .where(where)
       .andWhere('failed_at_ms', '>', sinceMs)
       .andWhere('id', '<', id)
       .select('failed_at_ms');

@@ -29,27 +29,45 @@ describe('account rules on a real database', () => {
   }
 
   it('logs in with the right password, case-insensitively by e-mail, and opens a session that authenticates', async () => {
-    const { user, session } = await accounts.accounts.login(' ANN@example.test ', 'secret words');
+    const { user, session } = await accounts.accounts.login(' ANN@example.test ', 'secret words', '203.0.113.1');
     expect(user.id).to.equal(userId);
     expect(await accounts.sessions.authenticate(session.token)).to.deep.equal({ userId, sessionId: session.sessionId });
   });
 
   it('refuses a wrong password or unknown address alike', async () => {
-    expect(await refusal(accounts.accounts.login('ann@example.test', 'wrong'))).to.be.instanceOf(UnauthenticatedError);
-    expect(await refusal(accounts.accounts.login('nobody@example.test', 'secret words'))).to.be.instanceOf(UnauthenticatedError);
+    expect(await refusal(accounts.accounts.login('ann@example.test', 'wrong', '203.0.113.1'))).to.be.instanceOf(UnauthenticatedError);
+    expect(await refusal(accounts.accounts.login('nobody@example.test', 'secret words', '203.0.113.1'))).to.be.instanceOf(UnauthenticatedError);
   });
 
   it('refuses the 11th attempt within 15 minutes after 10 failures, even with the right password, then forgives', async () => {
-    for (let i = 0; i < 10; i++) await refusal(accounts.accounts.login('ann@example.test', `wrong ${i}`));
-    const limited = await refusal(accounts.accounts.login('ann@example.test', 'secret words'));
+    for (let i = 0; i < 10; i++) await refusal(accounts.accounts.login('ann@example.test', `wrong ${i}`, '203.0.113.1'));
+    const limited = await refusal(accounts.accounts.login('ann@example.test', 'secret words', '203.0.113.1'));
     expect(limited).to.be.instanceOf(RateLimitedError);
     expect((limited as RateLimitedError).retryAfterSeconds).to.be.within(1, 15 * 60);
     deps.advance(15 * 60 * 1000 + 1);
-    expect((await accounts.accounts.login('ann@example.test', 'secret words')).user.id).to.equal(userId);
+    expect((await accounts.accounts.login('ann@example.test', 'secret words', '203.0.113.1')).user.id).to.equal(userId);
+  });
+
+  it('lets the owner in from a clean address while the guesser\'s address waits (a slow-down, not a lockout)', async () => {
+    const attacker = '198.51.100.66';
+    for (let i = 0; i < 10; i++) await refusal(accounts.accounts.login('ann@example.test', `guess ${i}`, attacker));
+    expect(await refusal(accounts.accounts.login('ann@example.test', 'secret words', attacker))).to.be.instanceOf(RateLimitedError);
+    const owner = await accounts.accounts.login('ann@example.test', 'secret words', '203.0.113.7');
+    expect(owner.user.id).to.equal(userId);
+  });
+
+  it('holds back an address that fails on many accounts (credential stuffing), whatever the accounts', async () => {
+    const stuffer = '198.51.100.99';
+    for (let i = 0; i < 30; i++) {
+      expect(await refusal(accounts.accounts.login(`victim${i}@example.test`, 'password1', stuffer))).to.be.instanceOf(UnauthenticatedError);
+    }
+    expect(await refusal(accounts.accounts.login('ann@example.test', 'secret words', stuffer))).to.be.instanceOf(RateLimitedError);
+    // Another address is not held back by it.
+    expect((await accounts.accounts.login('ann@example.test', 'secret words', '203.0.113.8')).user.id).to.equal(userId);
   });
 
   it('ends a session and closes its sockets in one step', async () => {
-    const { session } = await accounts.accounts.login('ann@example.test', 'secret words');
+    const { session } = await accounts.accounts.login('ann@example.test', 'secret words', '203.0.113.1');
     await accounts.accounts.endSession(session.sessionId);
     expect(await accounts.sessions.authenticate(session.token)).to.equal(null);
     expect(deps.publisher.closedAuthSessions).to.deep.equal([session.sessionId]);
@@ -62,7 +80,7 @@ describe('account rules on a real database', () => {
   it('updates name and password, says "name" for no change, and refuses an invalid name or empty password', async () => {
     expect(await accounts.accounts.updateInfo(userId, 'Ann', 'secret words')).to.equal('name');
     expect(await accounts.accounts.updateInfo(userId, '안나', 'new secret')).to.equal('success');
-    expect((await accounts.accounts.login('ann@example.test', 'new secret')).user.name).to.equal('안나');
+    expect((await accounts.accounts.login('ann@example.test', 'new secret', '203.0.113.1')).user.name).to.equal('안나');
     expect(await refusal(accounts.accounts.updateInfo(userId, '1nvalid', 'x'))).to.be.instanceOf(InvalidError);
     expect(await refusal(accounts.accounts.updateInfo(userId, 'Ann', ''))).to.be.instanceOf(InvalidError);
   });
