@@ -28,6 +28,8 @@ forEachDatabase('e-mail verification and sign-up', (db) => {
   beforeEach(() => {
     client = new ApiClient(server.url);
     smtp.failWith = null;
+    // Every test's requests come from 127.0.0.1: each starts after the per-client window.
+    now += 10 * MINUTE;
   });
 
   /** Asks for a code and returns it as read from the received mail. */
@@ -87,6 +89,17 @@ forEachDatabase('e-mail verification and sign-up', (db) => {
     expect(refused.headers.get('retry-after')).to.equal('180');
     now += 3 * MINUTE;
     expect((await client.post(api.verificationSend, { email })).status).to.equal(200);
+  });
+
+  it('sends codes to at most five addresses per client in five minutes, then 429 with Retry-After', async () => {
+    for (let i = 0; i < 5; i++) await sendAndReadCode(freshAddress());
+    const sentBefore = smtp.mails.length;
+    const refused = await client.post(api.verificationSend, { email: freshAddress() });
+    expect(refused.status).to.equal(429);
+    expect(Number(refused.headers.get('retry-after'))).to.be.within(1, 300);
+    expect(smtp.mails.length, 'no mail sent for the refused request').to.equal(sentBefore);
+    now += 5 * MINUTE;
+    await sendAndReadCode(freshAddress());
   });
 
   it('verifies the right code (as a number or a string) and refuses a wrong one with 400', async () => {

@@ -19,15 +19,25 @@ export class VerificationRepository {
   constructor(private readonly db: Knex) {}
 
   /** Logs a send and returns its id (so a failed mail can take it back); older sends are forgotten. */
-  async recordSend(email: string, atMs: number, forgetBeforeMs: number): Promise<number> {
-    await this.db('email_verification_sends').where({ email }).andWhere('sent_at_ms', '<=', forgetBeforeMs).delete();
-    const [id] = await this.db('email_verification_sends').insert({ email, sent_at_ms: atMs });
+  async recordSend(email: string, clientAddress: string, atMs: number, forgetBeforeMs: number): Promise<number> {
+    await this.db('email_verification_sends').where('sent_at_ms', '<=', forgetBeforeMs).andWhere((q) => q.where({ email }).orWhere({ client_address: clientAddress })).delete();
+    const [id] = await this.db('email_verification_sends').insert({ email, client_address: clientAddress, sent_at_ms: atMs });
     return Number(id);
   }
 
-  async sendTimesSince(email: string, sinceMs: number, exceptId: number): Promise<number[]> {
+  /** Times of the sends to this e-mail address since `sinceMs`, but `exceptId`. */
+  sendTimesSince(email: string, sinceMs: number, exceptId: number): Promise<number[]> {
+    return this.sendTimes({ email }, sinceMs, exceptId);
+  }
+
+  /** Times of the sends asked from this client address (to any e-mail address) since `sinceMs`, but `exceptId`. */
+  sendTimesFromAddressSince(clientAddress: string, sinceMs: number, exceptId: number): Promise<number[]> {
+    return this.sendTimes({ client_address: clientAddress }, sinceMs, exceptId);
+  }
+
+  private async sendTimes(where: Record<string, string>, sinceMs: number, exceptId: number): Promise<number[]> {
     const rows = await this.db('email_verification_sends')
-      .where({ email })
+      .where(where)
       .andWhere('sent_at_ms', '>', sinceMs)
       .andWhereNot({ id: exceptId })
       .select('sent_at_ms');

@@ -19,7 +19,7 @@ export function verificationRoutes(verification: VerificationService): Route[] {
       public: true,
       async handle(ctx) {
         const email = stringField(objectBody(ctx.body).email, 'email', MAX_EMAIL_FIELD);
-        await verification.sendCode(email);
+        await verification.sendCode(email, ctx.remoteAddress);
         return { json: { status: 'sent' } };
       },
     },

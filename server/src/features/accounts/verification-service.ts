@@ -15,6 +15,8 @@ import type { VerificationRepository } from './verification-repository';
 export const CODE_TTL_MS = LIMITS.verificationCodeTtlMs;
 /** Three codes per address in five minutes; the fourth is refused. */
 export const SEND_WINDOW: RateWindow = { limit: 3, windowMs: 5 * 60 * 1000 };
+/** Five codes per client address in five minutes, to whatever addresses: no mailing from one client. */
+export const CLIENT_SEND_WINDOW: RateWindow = { limit: 5, windowMs: 5 * 60 * 1000 };
 export const MAX_WRONG_TRIES = 5;
 export const VERIFIED_FOR_MS = 30 * 60 * 1000;
 
@@ -35,14 +37,17 @@ export class VerificationService {
     return email;
   }
 
-  async sendCode(rawEmail: string): Promise<void> {
+  async sendCode(rawEmail: string, clientAddress: string): Promise<void> {
     const email = this.address(rawEmail);
     if (await this.users.findByEmail(email)) throw new EmailTakenError();
     const now = this.clock();
     // Record first, then count the others: concurrent requests cannot all slip under the limit.
-    const sendId = await this.repo.recordSend(email, now, now - SEND_WINDOW.windowMs);
-    const earlier = await this.repo.sendTimesSince(email, now - SEND_WINDOW.windowMs, sendId);
-    const wait = retryAfterMs(earlier, SEND_WINDOW, now);
+    const sendId = await this.repo.recordSend(email, clientAddress, now, now - SEND_WINDOW.windowMs);
+    const [toAddress, fromClient] = await Promise.all([
+      this.repo.sendTimesSince(email, now - SEND_WINDOW.windowMs, sendId),
+      this.repo.sendTimesFromAddressSince(clientAddress, now - CLIENT_SEND_WINDOW.windowMs, sendId),
+    ]);
+    const wait = Math.max(retryAfterMs(toAddress, SEND_WINDOW, now), retryAfterMs(fromClient, CLIENT_SEND_WINDOW, now));
     if (wait > 0) {
       await this.repo.deleteSend(sendId);
       throw new RateLimitedError(retryAfterSeconds(wait), 'too many codes asked for this address; try again later');
