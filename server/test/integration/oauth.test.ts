@@ -5,6 +5,7 @@ import { api, type OAuthProvider } from '../../../common/api';
 import type { RunningServer } from '../../src/main';
 import { ApiClient, type ApiResponse } from '../support/api-client';
 import { forEachDatabase } from '../support/databases';
+import { PENDING_LIMITS } from '../../src/features/oauth/oauth-service';
 import { startTestServer } from '../support/test-server';
 import { createUser } from '../support/users';
 
@@ -225,6 +226,19 @@ forEachDatabase('sign-in with Google and Kakao', (db) => {
     const state = new URL(start.body.url).searchParams.get('state')!;
     const res = await browser.get(`${api.oauthCallback('kakao')}?error=access_denied&state=${state}`);
     expect(res.headers.get('location')).to.equal('/login?oauthError=kakao');
+  });
+
+  it('bounds the sign-ins one client address may have in progress: and the next start answers 429 with Retry-After', async () => {
+    // Earlier tests of this suite left some starts unfinished from this address too.
+    const pending = async () => Number((await server.db('oauth_pending_logins').where({ client_address: '127.0.0.1' }).count({ n: '*' }).first())?.n ?? 0);
+    while ((await pending()) < PENDING_LIMITS.perAddress) {
+      expect((await new ApiClient(server.url).get(api.oauthLogin('kakao'))).status).to.equal(200);
+    }
+    const refused = await new ApiClient(server.url).get(api.oauthLogin('google'));
+    expect(refused.status).to.equal(429);
+    expect(refused.headers.get('retry-after')).to.equal('60');
+    expect(await pending()).to.equal(PENDING_LIMITS.perAddress);
+    await server.db('oauth_pending_logins').where({ client_address: '127.0.0.1' }).delete();
   });
 
   it('answers 503 for a provider that is not configured', async () => {

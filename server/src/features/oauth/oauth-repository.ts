@@ -5,10 +5,21 @@ import type { Knex } from '../../db/knex';
 export class OAuthRepository {
   constructor(private readonly db: Knex) {}
 
-  async savePending(stateHash: string, provider: OAuthProvider, codeVerifier: string, expiresAtMs: number, nowMs: number): Promise<void> {
+  async savePending(stateHash: string, provider: OAuthProvider, codeVerifier: string, clientAddress: string, expiresAtMs: number, nowMs: number): Promise<void> {
     // Abandoned logins are pruned as new ones start.
     await this.db('oauth_pending_logins').where('expires_at_ms', '<=', nowMs).delete();
-    await this.db('oauth_pending_logins').insert({ state_hash: stateHash, provider, code_verifier: codeVerifier, expires_at_ms: expiresAtMs });
+    await this.db('oauth_pending_logins').insert({
+      state_hash: stateHash, provider, code_verifier: codeVerifier, client_address: clientAddress, expires_at_ms: expiresAtMs,
+    });
+  }
+
+  /** Pending (unexpired) logins: all of them, and those started from one client address. */
+  async pendingCounts(clientAddress: string, nowMs: number): Promise<{ all: number; fromAddress: number }> {
+    const [all, fromAddress] = await Promise.all([
+      this.db('oauth_pending_logins').where('expires_at_ms', '>', nowMs).count({ n: '*' }).first(),
+      this.db('oauth_pending_logins').where({ client_address: clientAddress }).andWhere('expires_at_ms', '>', nowMs).count({ n: '*' }).first(),
+    ]);
+    return { all: Number(all?.n ?? 0), fromAddress: Number(fromAddress?.n ?? 0) };
   }
 
   /** Takes a pending login out (one use only); its verifier, or null when unknown, spent or expired. */

@@ -34,8 +34,8 @@ export function oauthRoutes({ oauth, accounts, secureCookies, log }: OAuthRoutes
       method: 'GET',
       path: api.oauthLogin(provider),
       public: true,
-      async handle() {
-        const { url, state } = await oauth.start(provider);
+      async handle(ctx) {
+        const { url, state } = await oauth.start(provider, ctx.remoteAddress);
         const json: OAuthStartResponse = { url };
         return { json, setCookies: [stateCookie(provider, state, STATE_TTL_MS)] };
       },

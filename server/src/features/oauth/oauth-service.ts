@@ -6,7 +6,7 @@ import { isValidEmail } from '../../../../common/rules';
 import type { Clock } from '../types';
 import type { Config, OAuthClientConfig } from '../../config';
 import { randomToken, sha256Hex, timingSafeEqualStrings } from '../accounts/tokens';
-import { NotConfiguredError } from '../errors';
+import { NotConfiguredError, RateLimitedError } from '../errors';
 import { DuplicateEmailError, type UsersRepository } from '../accounts/users-repository';
 import type { OAuthRepository } from './oauth-repository';
 import { codeChallengeS256 } from './pkce';
@@ -14,6 +14,11 @@ import { PROFILE_READERS, displayName, type OAuthProfile } from './profiles';
 import { exchangeCode, fetchUserInfo } from './provider-client';
 
 export const STATE_TTL_MS = 10 * 60 * 1000;
+/**
+ * Sign-ins in progress (each a row until used or expired): at most this many from one client
+ * address, and in all, so starting logins cannot fill the database.
+ */
+export const PENDING_LIMITS = { perAddress: 20, total: 50_000 };
 
 const SCOPES: Record<OAuthProvider, string> = {
   google: 'openid email profile',
@@ -49,13 +54,17 @@ export class OAuthService {
   }
 
   /** The provider's authorisation URL and the state the browser must bring back. */
-  async start(provider: OAuthProvider): Promise<{ url: string; state: string }> {
+  async start(provider: OAuthProvider, clientAddress: string): Promise<{ url: string; state: string }> {
     const client = this.client(provider);
     if (!client) throw new NotConfiguredError(`${provider} sign-in is not configured on this server`, 'oauth_not_configured');
+    const now = this.clock();
+    const pending = await this.repo.pendingCounts(clientAddress, now);
+    if (pending.fromAddress >= PENDING_LIMITS.perAddress || pending.all >= PENDING_LIMITS.total) {
+      throw new RateLimitedError(60, 'too many sign-ins in progress; try again later');
+    }
     const state = randomToken();
     const verifier = randomToken();
-    const now = this.clock();
-    await this.repo.savePending(sha256Hex(state), provider, verifier, now + STATE_TTL_MS, now);
+    await this.repo.savePending(sha256Hex(state), provider, verifier, clientAddress, now + STATE_TTL_MS, now);
     const url = new URL(client.authUrl);
     url.searchParams.set('response_type', 'code');
     url.searchParams.set('client_id', client.clientId);
