@@ -35,7 +35,11 @@ export interface NameAndEmail { name: string; email: string }
 export interface UserSummary { userId: number; name: string; email: string }
 export interface SignUpRequest { name: string; password: string; email: string }
 export interface SignUpResponse { name: string }
-export interface UpdateInfoRequest { name: string; password: string }
+/**
+ * `password` is the spec's one field, "current or new password". When it is a new password, the
+ * server also needs `currentPassword` (ours; not needed for an account that has none yet).
+ */
+export interface UpdateInfoRequest { name: string; password: string; currentPassword?: string }
 export interface UpdateInfoResponse { status: 'success' | 'name' }
 export interface ErrorResponse { error: string; message: string }
 

@@ -74,6 +74,7 @@ export const ko = {
     name: '이름',
     password: '현재 또는 새 비밀번호',
     confirmPassword: '비밀번호 확인',
+    currentPassword: '현재 비밀번호',
     submit: '수정하기',
     back: '채팅 목록으로',
     messages: {
@@ -83,6 +84,8 @@ export const ko = {
       sameName: '같은이름으로 업데이트 할 수 없습니다',
       failed: '유효하지 않은 이름 또는 비밀번호입니다.',
       tryLater: '잠시 후 다시 시도해주세요.',
+      currentPasswordRequired: '비밀번호를 바꾸려면 현재 비밀번호를 입력해주세요.',
+      wrongCurrentPassword: '현재 비밀번호가 일치하지 않습니다.',
       updating: '수정하는 중...',
       updated: '회원정보 수정이 완료되었습니다!',
     },

@@ -3,6 +3,7 @@ import { api } from '../../../common/api';
 import type { RunningServer } from '../../src/main';
 import { ApiClient } from '../support/api-client';
 import { forEachDatabase } from '../support/databases';
+import { connectStomp } from '../support/stomp-client';
 import { startTestServer } from '../support/test-server';
 import { createUser, loginClient, newLoggedInUser } from '../support/users';
 
@@ -21,7 +22,7 @@ forEachDatabase('profile updates, login limit and request refusals', (db) => {
   describe('PATCH /api/user/info', () => {
     it('sets a new name and password: {status:"success"}, the new password logs in and the old one no longer does', async () => {
       const { user, client } = await newLoggedInUser(server, { name: 'Before' });
-      const res = await client.patch(api.userInfo, { name: '새 이름', password: 'new secret' });
+      const res = await client.patch(api.userInfo, { name: '새 이름', password: 'new secret', currentPassword: user.password });
       expect(res.status).to.equal(200);
       expect(res.body).to.deep.equal({ status: 'success' });
       expect((await client.get(api.nameAndEmail)).body.name).to.equal('새 이름');
@@ -39,7 +40,7 @@ forEachDatabase('profile updates, login limit and request refusals', (db) => {
 
     it('changes the password alone when the name is unchanged', async () => {
       const { user, client } = await newLoggedInUser(server, { name: 'Same' });
-      expect((await client.patch(api.userInfo, { name: 'Same', password: 'other' })).body).to.deep.equal({ status: 'success' });
+      expect((await client.patch(api.userInfo, { name: 'Same', password: 'other', currentPassword: user.password })).body).to.deep.equal({ status: 'success' });
       expect((await new ApiClient(server.url).post(api.login, { email: user.email, password: 'other' })).status).to.equal(200);
     });
 
@@ -52,6 +53,31 @@ forEachDatabase('profile updates, login limit and request refusals', (db) => {
       }
       expect((await client.get(api.nameAndEmail)).body.name).to.equal('Keep');
       expect((await new ApiClient(server.url).post(api.login, { email: user.email, password: user.password })).status).to.equal(200);
+    });
+
+    it('changes the name alone with the current password in the one field, needing nothing more', async () => {
+      const { user, client } = await newLoggedInUser(server, { name: 'Old Name' });
+      expect((await client.patch(api.userInfo, { name: 'New Name', password: user.password })).body).to.deep.equal({ status: 'success' });
+      expect((await new ApiClient(server.url).post(api.login, { email: user.email, password: user.password })).status).to.equal(200);
+    });
+
+    it('refuses a new password without the current one, or with a wrong one, with 403 and changes nothing', async () => {
+      const { user, client } = await newLoggedInUser(server, { name: 'Guarded' });
+      const without = await client.patch(api.userInfo, { name: 'Guarded', password: 'stolen session' });
+      expect([without.status, without.body.error]).to.deep.equal([403, 'current_password_required']);
+      const wrong = await client.patch(api.userInfo, { name: 'Guarded', password: 'stolen session', currentPassword: 'a guess' });
+      expect([wrong.status, wrong.body.error]).to.deep.equal([403, 'wrong_current_password']);
+      expect((await new ApiClient(server.url).post(api.login, { email: user.email, password: user.password })).status).to.equal(200);
+    });
+
+    it('ends every other session of the user when the password changes, and keeps this one', async () => {
+      const { user, client } = await newLoggedInUser(server, { name: 'Many Devices' });
+      const otherDevice = await loginClient(server, user);
+      const otherSocket = await connectStomp(server, otherDevice.cookieHeader());
+      expect((await client.patch(api.userInfo, { name: 'Many Devices', password: 'fresh secret', currentPassword: user.password })).status).to.equal(200);
+      expect((await otherDevice.get(api.userId)).status).to.equal(401);
+      await otherSocket.closed;
+      expect((await client.get(api.userId)).status).to.equal(200);
     });
 
     it('answers 401 without a session', async () => {

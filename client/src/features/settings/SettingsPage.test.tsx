@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import { cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
 import { api } from '../../../../common/api';
 import { createFakeServices, eventually, httpError, type FakeRoute } from '../../app/fakeServices';
+import { HttpError } from '../../services/http';
 import { renderApp } from '../../app/renderApp.test-support';
 import SettingsPage from './SettingsPage';
 
@@ -74,5 +75,24 @@ describe('the settings page', () => {
     await eventually(() => services.navigations.length > 0, 'navigation');
     expect(services.navigations[0].to).to.equal('/chat-list');
     expect(services.requests[0].body).to.deep.equal({ name: '김철수', password: 'new-pw' });
+  });
+
+  it('asks for the current password only when the server says the password changes, then sends it', async () => {
+    const { services } = renderSettings(profile, (request) => {
+      const body = request.body as { currentPassword?: string };
+      if (body.currentPassword === undefined) throw new HttpError(403, { error: 'current_password_required', message: 'needed' });
+      if (body.currentPassword !== 'old-pw') throw new HttpError(403, { error: 'wrong_current_password', message: 'wrong' });
+      return { status: 'success' };
+    });
+    expect(screen.queryByLabelText('현재 비밀번호')).to.equal(null);
+    fill('홍길동', 'new-pw', 'new-pw');
+    await waitFor(() => expect(status()).to.equal('비밀번호를 바꾸려면 현재 비밀번호를 입력해주세요.'));
+    fireEvent.change(screen.getByLabelText('현재 비밀번호'), { target: { value: 'a guess' } });
+    fireEvent.click(screen.getByRole('button', { name: '수정하기' }));
+    await waitFor(() => expect(status()).to.equal('현재 비밀번호가 일치하지 않습니다.'));
+    fireEvent.change(screen.getByLabelText('현재 비밀번호'), { target: { value: 'old-pw' } });
+    fireEvent.click(screen.getByRole('button', { name: '수정하기' }));
+    await waitFor(() => expect(status()).to.equal('회원정보 수정이 완료되었습니다!'));
+    expect(services.requests.at(-1)!.body).to.deep.equal({ name: '홍길동', password: 'new-pw', currentPassword: 'old-pw' });
   });
 });

@@ -30,6 +30,7 @@ function SettingsForm({ profile }: { profile: NameAndEmail }) {
   const dispatch = useAppDispatch();
   const state = useAppSelector(selectSettings);
   const [fields, setFields] = useState<ProfileValues>({ name: profile.name, password: '', confirmPassword: '' });
+  const [currentPassword, setCurrentPassword] = useState('');
 
   useEffect(() => {
     dispatch(settingsActions.pageOpened());
@@ -37,7 +38,7 @@ function SettingsForm({ profile }: { profile: NameAndEmail }) {
 
   const onSubmit = (event: FormEvent) => {
     event.preventDefault();
-    dispatch(settingsActions.updateSubmitted(fields));
+    dispatch(settingsActions.updateSubmitted(state.needsCurrentPassword ? { ...fields, currentPassword } : fields));
   };
 
   const tone = state.failed ? 'error' : state.done ? 'success' : 'neutral';
@@ -50,6 +51,17 @@ function SettingsForm({ profile }: { profile: NameAndEmail }) {
       <form className="form" onSubmit={onSubmit} noValidate>
         <TextField label={t.email} type="email" name="email" value={profile.email} readOnly disabled />
         <ProfileFields labels={t} values={fields} onChange={setFields} />
+        {state.needsCurrentPassword && (
+          <TextField
+            label={t.currentPassword}
+            type="password"
+            name="currentPassword"
+            autoComplete="current-password"
+            value={currentPassword}
+            onChange={(e) => setCurrentPassword(e.target.value)}
+            autoFocus
+          />
+        )}
         <StatusLine text={state.message ? t.messages[state.message] : ''} tone={tone} testId="settings-status" />
         <Button type="submit" block busy={state.pending} disabled={state.done}>
           {t.submit}

@@ -6,7 +6,7 @@ import { api, type UpdateInfoRequest, type UpdateInfoResponse } from '../../../.
 import { isValidName, LIMITS } from '../../../../common/rules';
 import { paths } from '../../app/paths';
 import { service } from '../../app/sagaContext';
-import { NetworkError } from '../../services/http';
+import { HttpError, NetworkError } from '../../services/http';
 import { settingsActions, type SettingsForm, type SettingsMessage } from './settingsSlice';
 
 export function settingsProblem(form: SettingsForm): SettingsMessage | null {
@@ -14,6 +14,16 @@ export function settingsProblem(form: SettingsForm): SettingsMessage | null {
   if (!isValidName(form.name)) return 'invalidName';
   if (form.password !== form.confirmPassword) return 'passwordMismatch';
   return null;
+}
+
+/** A new password needs the current one: the server says which is missing or wrong. */
+function failureMessage(error: unknown): SettingsMessage {
+  if (error instanceof NetworkError) return 'tryLater';
+  if (error instanceof HttpError && error.status === 403) {
+    if (error.body?.error === 'current_password_required') return 'currentPasswordRequired';
+    if (error.body?.error === 'wrong_current_password') return 'wrongCurrentPassword';
+  }
+  return 'failed';
 }
 
 export function* updateProfile(action: PayloadAction<SettingsForm>): SagaIterator {
@@ -26,12 +36,13 @@ export function* updateProfile(action: PayloadAction<SettingsForm>): SagaIterato
   yield put(settingsActions.updateStarted());
   let response: UpdateInfoResponse;
   try {
-    const body: UpdateInfoRequest = { name: action.payload.name, password: action.payload.password };
+    const { name, password, currentPassword } = action.payload;
+    const body: UpdateInfoRequest = currentPassword ? { name, password, currentPassword } : { name, password };
     response = yield call([http, http.patch], api.userInfo, body);
   } catch (error) {
     const logError = yield* service('logError');
     yield call(logError, 'user info update', error);
-    yield put(settingsActions.updateFailed(error instanceof NetworkError ? 'tryLater' : 'failed'));
+    yield put(settingsActions.updateFailed(failureMessage(error)));
     return;
   }
   if (response.status === 'name') {

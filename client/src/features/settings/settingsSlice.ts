@@ -10,14 +10,18 @@ export interface SettingsState {
   failed: boolean;
   /** The update went through: the page is about to go to /chat-list. */
   done: boolean;
+  /** The server said the password changes: the form asks for the current one too. */
+  needsCurrentPassword: boolean;
 }
 
-const initialState: SettingsState = { pending: false, message: null, failed: false, done: false };
+const initialState: SettingsState = { pending: false, message: null, failed: false, done: false, needsCurrentPassword: false };
 
 export interface SettingsForm {
   name: string;
   password: string;
   confirmPassword: string;
+  /** Shown and sent only once the server asked for it. */
+  currentPassword?: string;
 }
 
 const settingsSlice = createSlice({
@@ -41,6 +45,7 @@ const settingsSlice = createSlice({
       state.pending = false;
       state.message = action.payload;
       state.failed = true;
+      if (action.payload === 'currentPasswordRequired' || action.payload === 'wrongCurrentPassword') state.needsCurrentPassword = true;
     },
   },
 });

@@ -67,7 +67,9 @@ export function accountsRoutes({ accounts, secureCookies }: AccountsRoutesDeps):
         const body = objectBody(ctx.body);
         const name = stringField(body.name, 'name', LIMITS.name);
         const password = stringField(body.password, 'password', MAX_PASSWORD_LENGTH);
-        const json: UpdateInfoResponse = { status: await accounts.updateInfo(userOf(ctx).userId, name, password) };
+        const currentPassword = body.currentPassword === undefined ? null : stringField(body.currentPassword, 'currentPassword', MAX_PASSWORD_LENGTH);
+        const { userId, sessionId } = userOf(ctx);
+        const json: UpdateInfoResponse = { status: await accounts.updateInfo(userId, sessionId, name, password, currentPassword) };
         return { json };
       },
     },

@@ -1,7 +1,7 @@
 // Account rules: logging in (with the per-address failure limit), sessions, profile reads and
 // updates. Routes decode input and call exactly one of these.
 import { isValidName, normalizeEmail, normalizeName } from '../../../../common/rules';
-import { InvalidError, RateLimitedError, UnauthenticatedError } from '../errors';
+import { ForbiddenError, InvalidError, RateLimitedError, UnauthenticatedError } from '../errors';
 import type { Publisher } from '../../stomp/api';
 import type { Clock } from '../types';
 import type { LoginFailuresRepository } from './login-failures-repository';
@@ -84,16 +84,27 @@ export class AccountsService {
   }
 
   /**
-   * Sets name and password. 'name' (and no change) when the name is the current one and the
-   * password is the current password: there is nothing to update.
+   * Sets name and password. The spec's one password field holds the current password (the name
+   * alone changes) or a new one: then the current password must come too, unless the account
+   * has none yet (OAuth), and every other login session of the user ends, its sockets closed.
+   * 'name' (and no change) when the name is the current one and the password is the current
+   * password: there is nothing to update.
    */
-  async updateInfo(userId: number, rawName: string, password: string): Promise<'success' | 'name'> {
+  async updateInfo(userId: number, sessionId: string, rawName: string, password: string, currentPassword: string | null): Promise<'success' | 'name'> {
     if (!isValidName(rawName)) throw new InvalidError('invalid name', 'invalid_name');
     const name = normalizeName(rawName);
     if (password.length === 0) throw new InvalidError('the password must not be empty', 'empty_password');
     const user = await this.profile(userId);
-    if (user.name === name && user.passwordHash && (await verifyPassword(user.passwordHash, password))) return 'name';
-    await this.users.update(userId, { name, passwordHash: await hashPassword(password) });
+    const keepsPassword = user.passwordHash !== null && (await verifyPassword(user.passwordHash, password));
+    if (user.name === name && keepsPassword) return 'name';
+    if (!keepsPassword && user.passwordHash !== null) {
+      if (currentPassword === null) throw new ForbiddenError('changing the password needs the current password', 'current_password_required');
+      if (!(await verifyPassword(user.passwordHash, currentPassword))) throw new ForbiddenError('the current password does not match', 'wrong_current_password');
+    }
+    await this.users.update(userId, { name, passwordHash: keepsPassword ? user.passwordHash! : await hashPassword(password) });
+    if (!keepsPassword) {
+      for (const other of await this.sessions.othersOf(userId, sessionId)) await this.endSession(other);
+    }
     return 'success';
   }
 }

@@ -35,6 +35,12 @@ export class SessionsRepository {
     await this.db('sessions').where({ id }).delete();
   }
 
+  /** Ids of the user's sessions but one. */
+  async idsOfUserExcept(userId: number, exceptId: number): Promise<number[]> {
+    const rows = await this.db<SessionRow>('sessions').where({ user_id: userId }).andWhereNot({ id: exceptId }).select('id');
+    return rows.map((r) => Number(r.id));
+  }
+
   /** Removes the user's sessions idle since before the cutoff (they can never be used again). */
   async deleteIdleOf(userId: number, cutoffMs: number): Promise<void> {
     await this.db('sessions').where({ user_id: userId }).andWhere('last_seen_at_ms', '<', cutoffMs).delete();

@@ -42,6 +42,11 @@ export class Sessions implements SessionAuthenticator {
     return { userId: session.userId, sessionId: String(session.id) };
   }
 
+  /** The ids of the user's other login sessions (all but `keepSessionId`). */
+  async othersOf(userId: number, keepSessionId: string): Promise<string[]> {
+    return (await this.repo.idsOfUserExcept(userId, Number(keepSessionId))).map(String);
+  }
+
   async destroy(sessionId: string): Promise<void> {
     const id = Number(sessionId);
     if (Number.isSafeInteger(id)) await this.repo.delete(id);
