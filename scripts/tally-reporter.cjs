@@ -1,0 +1,25 @@
+// Mocha's spec reporter, plus a tally of this run for `make test`'s closing line: each test
+// counted once, by its full title, as failed if it failed at all (mocha reports a test twice when
+// an uncaught error follows its failure or its pass). Appends one JSON line to $TEST_TALLY_FILE.
+const fs = require('node:fs');
+const { reporters } = require('mocha');
+
+class TallyReporter extends reporters.Spec {
+  constructor(runner, options) {
+    super(runner, options);
+    const passed = new Set();
+    const failed = new Set();
+    let pending = 0;
+    runner.on('pass', (test) => passed.add(test.fullTitle()));
+    runner.on('fail', (test) => failed.add(test.fullTitle()));
+    runner.on('pending', () => pending++);
+    runner.once('end', () => {
+      const file = process.env.TEST_TALLY_FILE;
+      if (!file) return;
+      const passedOnly = [...passed].filter((title) => !failed.has(title)).length;
+      fs.appendFileSync(file, `${JSON.stringify({ passed: passedOnly, failed: failed.size, pending })}\n`);
+    });
+  }
+}
+
+module.exports = TallyReporter;
