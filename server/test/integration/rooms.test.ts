@@ -64,20 +64,32 @@ forEachDatabase('chat rooms over REST', (db) => {
       await member('Underxscore', 'underxscore@example.test');
     });
 
-    it('finds users whose name or e-mail contains the keyword, with userId, name and email only', async () => {
-      const res = await me.client.get<UserSummary[]>(`${api.userSearch}?keyword=${encodeURIComponent('score@')}`);
+    it('finds users whose name contains the keyword, or whose whole e-mail or local part it is, with userId, name and email only', async () => {
+      const res = await me.client.get<UserSummary[]>(`${api.userSearch}?keyword=${encodeURIComponent('UNDER_SCORE@example.test')}`);
       expect(res.status).to.equal(200);
-      expect(res.body.map((u) => u.email).sort()).to.deep.equal(['under_score@example.test', 'underxscore@example.test']);
+      expect(res.body.map((u) => u.email)).to.deep.equal(['under_score@example.test']);
       for (const u of res.body) expect(Object.keys(u).sort()).to.deep.equal(['email', 'name', 'userId']);
+      const byLocalPart = await me.client.get<UserSummary[]>(`${api.userSearch}?keyword=underxscore`);
+      expect(byLocalPart.body.map((u) => u.email)).to.deep.equal(['underxscore@example.test']);
       const byName = await me.client.get<UserSummary[]>(`${api.userSearch}?keyword=percent`);
       expect(byName.body.map((u) => u.name)).to.deep.equal(['Percent Lover']);
     });
 
+    it('does not list the directory for a single character, "@", a domain or part of an address', async () => {
+      for (const keyword of ['e', '@', '@example.test', 'example.test', 'score@', 'pct100']) {
+        const res = await me.client.get<UserSummary[]>(`${api.userSearch}?keyword=${encodeURIComponent(keyword)}`);
+        expect(res.status).to.equal(200);
+        expect(res.body.map((u) => u.email), keyword).to.deep.equal([]);
+      }
+    });
+
     it('matches % and _ literally', async () => {
-      const underscore = await me.client.get<UserSummary[]>(`${api.userSearch}?keyword=${encodeURIComponent('under_')}`);
+      const underscore = await me.client.get<UserSummary[]>(`${api.userSearch}?keyword=${encodeURIComponent('under_score')}`);
       expect(underscore.body.map((u) => u.email)).to.deep.equal(['under_score@example.test']);
-      const percent = await me.client.get<UserSummary[]>(`${api.userSearch}?keyword=${encodeURIComponent('0%o')}`);
+      const percent = await me.client.get<UserSummary[]>(`${api.userSearch}?keyword=${encodeURIComponent('pct100%off')}`);
       expect(percent.body.map((u) => u.email)).to.deep.equal(['pct100%off@example.test']);
+      const wildcard = await me.client.get<UserSummary[]>(`${api.userSearch}?keyword=${encodeURIComponent('under%')}`);
+      expect(wildcard.body).to.deep.equal([]);
     });
 
     it('answers [] for a keyword holding a NUL or another control character, on every database', async () => {

@@ -39,9 +39,14 @@ export interface PublicUser {
   email: string;
 }
 
+/** The keyword with LIKE's % and _ (and the escape '!') matched literally (ESCAPE '!'). */
+function literal(keyword: string): string {
+  return keyword.replace(/[!%_]/g, '!$&');
+}
+
 /** LIKE pattern for "contains", with % and _ in the keyword matched literally (ESCAPE '!'). */
 export function containsPattern(keyword: string): string {
-  return `%${keyword.replace(/[!%_]/g, '!$&')}%`;
+  return `%${literal(keyword)}%`;
 }
 
 export class UsersRepository {
@@ -57,12 +62,21 @@ export class UsersRepository {
     return row ? toUser(row) : null;
   }
 
-  /** Users whose name or e-mail contains the keyword, literally and case-insensitively. */
+  /**
+   * Users whose name contains the keyword (literally, case-insensitively), or whose e-mail
+   * address is the keyword or has it as its whole local part: a fragment such as "@" or a
+   * domain does not list the directory.
+   */
   async search(keyword: string, limit: number): Promise<PublicUser[]> {
-    const pattern = containsPattern(keyword);
+    const email = keyword.toLowerCase();
     const rows = await this.db<UserRow>('users')
       .select('id', 'name', 'email')
-      .where((q) => q.whereRaw("name like ? escape '!'", [pattern]).orWhereRaw("email like ? escape '!'", [pattern]))
+      .where((q) =>
+        q
+          .whereRaw("name like ? escape '!'", [containsPattern(keyword)])
+          .orWhere('email', email)
+          .orWhereRaw("email like ? escape '!'", [`${literal(email)}@%`]),
+      )
       .orderBy('id')
       .limit(limit);
     return rows.map((r) => ({ id: Number(r.id), name: r.name, email: r.email }));

@@ -1,14 +1,19 @@
 // Finding people (SPEC.md §5 Searches): a trimmed keyword that is empty or just % finds nobody
-// without a query; the invite screen also learns who is already in the room.
+// without a query, and so does one of a single character; names match by substring, e-mail
+// addresses only whole or by their whole local part. The invite screen also learns who is
+// already in the room.
 import type { RoomSearchResponse, UserSummary } from '../../../../common/api';
 import { isSearchableKeyword, LIMITS } from '../../../../common/rules';
 import { InvalidError } from '../errors';
 import type { ChatDeps } from './chat-deps';
 import { requireMember } from './membership';
 
+/** A single character (or "@") would list the whole directory: a search needs two. */
+export const MIN_DIRECTORY_KEYWORD = 2;
+
 export async function searchUsers({ users }: Pick<ChatDeps, 'users'>, keyword: string): Promise<UserSummary[]> {
   if (keyword.length > LIMITS.searchInput) throw new InvalidError(`keyword is longer than ${LIMITS.searchInput} characters`);
-  if (!isSearchableKeyword(keyword)) return [];
+  if (!isSearchableKeyword(keyword) || keyword.trim().length < MIN_DIRECTORY_KEYWORD) return [];
   const found = await users.search(keyword.trim(), LIMITS.searchResults);
   return found.map((u) => ({ userId: u.id, name: u.name, email: u.email }));
 }

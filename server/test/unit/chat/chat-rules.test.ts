@@ -141,8 +141,11 @@ describe('chat rules on a real database', () => {
     await expectRefusal(parts.chat.readMarkers.roomOpened('tab-2', park, roomId), NotAMemberError);
   });
 
-  it('finds users by a literal part of their name or e-mail, and nobody for an empty or % keyword', async () => {
-    expect((await searchUsers(parts.chat, 'lee@')).map((u) => u.userId)).to.deep.equal([lee]);
+  it('finds users by a literal part of their name or their whole e-mail local part, and nobody for an empty, % or one-character keyword', async () => {
+    expect((await searchUsers(parts.chat, 'lee')).map((u) => u.userId)).to.deep.equal([lee]);
+    expect((await searchUsers(parts.chat, '영희')).map((u) => u.userId)).to.deep.equal([lee]);
+    expect(await searchUsers(parts.chat, 'lee@')).to.deep.equal([]);
+    expect(await searchUsers(parts.chat, '이')).to.deep.equal([]);
     expect(await searchUsers(parts.chat, ' % ')).to.deep.equal([]);
     expect(await searchUsers(parts.chat, '_')).to.deep.equal([]);
     await expectRefusal(searchUsers(parts.chat, 'x'.repeat(256)), InvalidError);
