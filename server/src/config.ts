@@ -35,6 +35,8 @@ export interface Config {
   connectTimeoutMs: number;
   /** Proxies whose X-Forwarded-For names the client's address (HAProxy, nginx in front). */
   trustedProxies: string[];
+  /** Bearer token that opens GET /metrics; unset: /metrics answers 404. */
+  metricsToken: string | null;
   logLevel: string;
 }
 
@@ -111,6 +113,7 @@ export function loadConfig(env: Env = process.env): Config {
     maxConnectionsPerAddress: int(env, 'MAX_CONNECTIONS_PER_ADDRESS', 200, 1, 1_000_000),
     connectTimeoutMs: int(env, 'STOMP_CONNECT_TIMEOUT_MS', 10_000, 100, 600_000),
     trustedProxies: list(env, 'TRUSTED_PROXIES'),
+    metricsToken: env.METRICS_TOKEN || null,
     logLevel: env.LOG_LEVEL || 'info',
   };
 }

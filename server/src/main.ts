@@ -1,11 +1,13 @@
 // Composition root: config → db → features → HTTP + STOMP transport. start() and stop() let
 // tests run a real server on port 0.
+import { createHash, timingSafeEqual } from 'node:crypto';
 import uWS from 'uWebSockets.js';
 import { loadConfig, withListeningPort, type Config } from './config';
 import { createDatabase, migrateLatest, ping, type Knex } from './db/knex';
 import { createFeatures } from './features';
 import type { Clock } from './features/types';
 import { createLogger, type Logger } from './log';
+import { Metrics } from './observability/metrics';
 import { HttpTransport, type Route } from './transport/http';
 import { mountWebSocket } from './transport/ws';
 import { Broker } from './stomp/broker';
@@ -27,6 +29,27 @@ export interface StartOptions {
 /** The package silently falls back to a slow JavaScript implementation when its binary cannot load. */
 export function uwsImplementation(): 'native' | 'fallback' {
   return String(uWS.App).includes('[native code]') ? 'native' : 'fallback';
+}
+
+/**
+ * GET /metrics in Prometheus' text format, only for `Authorization: Bearer $METRICS_TOKEN`:
+ * 404 when no token is configured (the route does not exist), 401 without the right one.
+ */
+function metricsRoute(token: string | null, metrics: Metrics): Route {
+  const expected = token === null ? null : createHash('sha256').update(`Bearer ${token}`).digest();
+  return {
+    method: 'GET',
+    path: '/metrics',
+    public: true,
+    async handle(ctx) {
+      if (expected === null) return { status: 404, json: { error: 'not_found', message: 'no such route' } };
+      const given = createHash('sha256').update(ctx.headers.authorization ?? '').digest();
+      if (!timingSafeEqual(given, expected)) {
+        return { status: 401, json: { error: 'unauthorized', message: 'a bearer token is required' }, headers: { 'WWW-Authenticate': 'Bearer' } };
+      }
+      return { text: { contentType: metrics.contentType, body: await metrics.text() } };
+    },
+  };
 }
 
 /** A database that has not answered by then counts as down: a probe must not hang with it. */
@@ -117,7 +140,9 @@ export async function start(initialConfig: Config, options: StartOptions = {}): 
     maxConnectionsPerUser: config.maxConnectionsPerUser,
     maxConnectionsPerAddress: config.maxConnectionsPerAddress,
   });
-  const features = createFeatures({ config, db, log, clock, publisher: broker });
+  const metrics = new Metrics();
+  metrics.observe({ stomp: broker.counters, openSockets: () => broker.sessionCount, connectedSessions: () => broker.connectedCount, db });
+  const features = createFeatures({ config, db, log, clock, publisher: broker, metrics });
   const { authenticator } = features;
   router = createFeatureRouter(features.list.flatMap((f) => (f.stomp ? [f.stomp] : [])));
   mountWebSocket(app, {
@@ -135,8 +160,9 @@ export async function start(initialConfig: Config, options: StartOptions = {}): 
     authenticator,
     log,
     trustedProxies: config.trustedProxies,
+    onResponse: (method, route, status, seconds) => metrics.httpRequest(method, route, status, seconds),
   });
-  http.add([healthRoute(db), ...features.list.flatMap((f) => f.routes ?? [])]);
+  http.add([healthRoute(db), metricsRoute(config.metricsToken, metrics), ...features.list.flatMap((f) => f.routes ?? [])]);
   http.mount(app);
 
   const url = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`;

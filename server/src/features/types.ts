@@ -3,6 +3,7 @@
 import type { Config } from '../config';
 import type { Knex } from '../db/knex';
 import type { Logger } from '../log';
+import type { Metrics } from '../observability/metrics';
 import type { Publisher, StompFeature } from '../stomp/api';
 import type { Route } from '../transport/http';
 import type { Mailer } from './mail/mailer';
@@ -17,6 +18,7 @@ export interface Deps {
   clock: Clock;
   publisher: Publisher;
   mailer: Mailer;
+  metrics: Metrics;
 }
 
 export interface ServerFeature {

@@ -39,6 +39,15 @@ export interface BrokerOptions {
 
 export const CONNECTION_LIMITS = { connectTimeoutMs: 10_000, perUser: 20, perAddress: 200 };
 
+/** What the STOMP layer has done, as plain numbers (metrics read them when scraped). */
+export interface StompCounters {
+  framesIn: number;
+  framesOut: number;
+  published: number;
+  deliveries: number;
+  slowConsumersClosed: number;
+}
+
 const STOP_GRACE_MS = 1000;
 
 export class Broker implements Publisher, SessionHost {
@@ -48,6 +57,7 @@ export class Broker implements Publisher, SessionHost {
   readonly budget: BudgetLimits;
   readonly connectTimeoutMs: number;
   readonly now: () => number;
+  readonly counters: StompCounters = { framesIn: 0, framesOut: 0, published: 0, deliveries: 0, slowConsumersClosed: 0 };
   private readonly log: Logger;
   private readonly all = new Set<StompSession>();
   private readonly byUser = new MultiMap<number, StompSession>();
@@ -156,7 +166,8 @@ export class Broker implements Publisher, SessionHost {
   // ---- Publisher ----
 
   publish(destination: string, body: string | object): void {
-    this.subscriptions.publish(destination, () => new MessageText(destination, body, this.messageId()));
+    this.counters.published++;
+    this.counters.deliveries += this.subscriptions.publish(destination, () => new MessageText(destination, body, this.messageId()));
   }
 
   publishToUser(userId: number, destination: string, body: string | object, exceptConnectionId?: string): void {
@@ -165,7 +176,7 @@ export class Broker implements Publisher, SessionHost {
     for (const session of sessions) {
       if (!session.subscribesTo(destination) || session.principal.connectionId === exceptConnectionId) continue;
       message ??= new MessageText(destination, body, this.messageId());
-      deliverTo(session, destination, message);
+      this.counters.deliveries += deliverTo(session, destination, message);
     }
   }
 
@@ -217,6 +228,13 @@ export class Broker implements Publisher, SessionHost {
     return this.all.size;
   }
 
+  /** Sessions past CONNECT. */
+  get connectedCount(): number {
+    let n = 0;
+    for (const session of this.all) if (session.state === 'connected') n++;
+    return n;
+  }
+
   private messageId(): string {
     return `${this.idPrefix}-${(this.nextMessageId++).toString(36)}`;
   }
@@ -230,6 +248,7 @@ export class Broker implements Publisher, SessionHost {
       const buffered = session.bufferedBytes();
       if (isSlowConsumer(buffered, slowConsumerBytes)) {
         this.log.warn({ userId: session.principal.userId, connection: session.principal.connectionId, buffered }, 'slow consumer closed');
+        this.counters.slowConsumersClosed++;
         session.endAsSlowConsumer();
         continue;
       }

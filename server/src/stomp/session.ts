@@ -33,6 +33,8 @@ export interface SessionHost {
   readonly budget: BudgetLimits;
   /** A socket that has not completed CONNECT this long after opening is closed. */
   readonly connectTimeoutMs: number;
+  /** Frames in and out, counted for the metrics. */
+  readonly counters: { framesIn: number; framesOut: number };
   /** Milliseconds, wrapped to int32 so timestamps stay small integers; compared wrap-aware. */
   now(): number;
   connected(session: StompSession): void;
@@ -184,6 +186,7 @@ export class StompSession {
     const { frames, error } = parser.push(bytes);
     // Between frames the parser holds nothing, so an idle session keeps none (memory per session).
     if (!parser.midFrame && !error) this.parser = null;
+    this.host.counters.framesIn += frames.length;
     if (frames.length > 0 && !budget.spend(frames.length, 0, now)) {
       this.fail(`more than ${this.host.budget.framesPerSecond} frames a second sent`, { code: CLOSE.policy });
       return;
@@ -229,6 +232,7 @@ export class StompSession {
   sendRaw(bytes: Uint8Array | string): void {
     if (!this.liveSocket || this.currentState === 'closed') return;
     this.lastSent = this.host.now();
+    this.host.counters.framesOut++;
     this.liveSocket.send(bytes, false);
   }
 

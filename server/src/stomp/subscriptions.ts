@@ -72,10 +72,15 @@ function topicOf(destination: string, group: Group): string {
   return (group.topic ??= `${destination}\u0000${group.escapedId}\u0000${group.raw ? 'raw' : 'esc'}`);
 }
 
-/** Sends the message to each of the session's subscriptions to the destination. */
-export function deliverTo(session: StompSession, destination: string, message: MessageText): void {
+/** Sends the message to each of the session's subscriptions to the destination; answers how many. */
+export function deliverTo(session: StompSession, destination: string, message: MessageText): number {
   const raw = session.version === '1.0';
-  session.forEachSubscriptionTo(destination, (id) => session.sendRaw(message.forSubscription(raw ? id : escapeHeader(id), raw)));
+  let delivered = 0;
+  session.forEachSubscriptionTo(destination, (id) => {
+    session.sendRaw(message.forSubscription(raw ? id : escapeHeader(id), raw));
+    delivered++;
+  });
+  return delivered;
 }
 
 export class SubscriptionRegistry {
@@ -134,20 +139,19 @@ export class SubscriptionRegistry {
     }
   }
 
-  /** Every subscriber of the destination receives the message; false when there is none. */
-  publish(destination: string, makeMessage: () => MessageText): boolean {
+  /** Every subscriber of the destination receives the message; answers how many deliveries. */
+  publish(destination: string, makeMessage: () => MessageText): number {
     const held = this.held.get(destination);
-    if (!held) return false;
+    if (!held) return 0;
     const message = makeMessage();
-    if (held instanceof StompSession) {
-      deliverTo(held, destination, message);
-      return true;
-    }
+    if (held instanceof StompSession) return deliverTo(held, destination, message);
+    let delivered = 0;
     for (const group of Array.isArray(held) ? held : [held]) {
       const text = message.forSubscription(group.escapedId, group.raw);
       if (group.solo) group.solo.sendRaw(text);
       else this.fanout(topicOf(destination, group), text);
+      delivered += group.members;
     }
-    return true;
+    return delivered;
   }
 }

@@ -40,6 +40,8 @@ export interface RequestContext {
 export interface Reply {
   status?: number;
   json?: unknown;
+  /** A body that is not JSON (the metrics' text format). */
+  text?: { contentType: string; body: string };
   headers?: Record<string, string>;
   setCookies?: string[];
   /** 302 to this location. */
@@ -68,6 +70,8 @@ export interface HttpOptions {
   log: Logger;
   /** Proxies whose X-Forwarded-For names the client (see client-address.ts). */
   trustedProxies?: readonly string[];
+  /** Told of every answered route request (metrics). */
+  onResponse?(method: string, route: string, status: number, seconds: number): void;
 }
 
 export function cookie(name: string, value: string, options: SerializeOptions & { secure: boolean }): string {
@@ -198,13 +202,15 @@ export class HttpTransport {
         this.send(res, state, errorBody(413, 'payload_too_large', `body over ${MAX_BODY_BYTES} bytes`), true);
         return;
       }
-      this.dispatch(route, raw, body).then(
-        (out) => this.send(res, state, out),
-        (err) => {
-          this.options.log.error({ err, path: raw.path }, 'route failed');
-          this.send(res, state, errorBody(500, 'internal', 'internal error'));
-        },
-      );
+      const started = performance.now();
+      const answer = (out: Outgoing) => {
+        this.options.onResponse?.(raw.method, route.path, out.status, (performance.now() - started) / 1000);
+        this.send(res, state, out);
+      };
+      this.dispatch(route, raw, body).then(answer, (err) => {
+        this.options.log.error({ err, path: raw.path }, 'route failed');
+        answer(errorBody(500, 'internal', 'internal error'));
+      });
     };
     if (hasBody) this.readBody(res, state, proceed);
     else proceed(Buffer.alloc(0));
@@ -272,6 +278,14 @@ export class HttpTransport {
   private toOutgoing(reply: Reply): Outgoing {
     if (reply.redirect) {
       return { status: 302, headers: { Location: reply.redirect, 'Cache-Control': 'no-store', ...reply.headers }, setCookies: reply.setCookies ?? [], body: '' };
+    }
+    if (reply.text) {
+      return {
+        status: reply.status ?? 200,
+        headers: { 'Content-Type': reply.text.contentType, 'Cache-Control': 'no-store', ...reply.headers },
+        setCookies: reply.setCookies ?? [],
+        body: reply.text.body,
+      };
     }
     const out = json(reply.status ?? 200, reply.json ?? {}, reply.headers);
     out.setCookies = reply.setCookies ?? [];

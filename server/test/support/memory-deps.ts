@@ -6,6 +6,7 @@ import { loadConfig } from '../../src/config';
 import { createDatabase, migrateLatest, type Knex } from '../../src/db/knex';
 import type { MailMessage, Mailer } from '../../src/features/mail/mailer';
 import type { Deps } from '../../src/features/types';
+import { Metrics } from '../../src/observability/metrics';
 import type { Publisher, StompPrincipal } from '../../src/stomp/api';
 
 export interface Published {
@@ -79,5 +80,6 @@ export async function memoryDeps(): Promise<MemoryDeps> {
     },
     publisher: new RecordingPublisher(),
     mailer: new RecordingMailer(),
+    metrics: new Metrics(),
   };
 }

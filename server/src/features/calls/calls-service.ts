@@ -27,6 +27,8 @@ export interface CallPorts {
   names(userIds: number[]): Promise<Map<number, string>>;
   /** Whether the user has an open connection a call could ring on. */
   isReachable(userId: number): boolean;
+  /** How each call attempt ended up (metrics): ringing, busy, unavailable, accepted, rejected, timeout, hangup, disconnected. */
+  outcome?(outcome: string): void;
 }
 
 type Phase = 'ringing' | 'active';
@@ -72,6 +74,7 @@ export class CallService {
     if (callerName === undefined) throw new InvalidError('the caller is not a user');
     if (!names.has(callee) || !this.ports.isReachable(callee)) {
       this.ports.deliver(caller, 'hangup', hangupFrom(callee, 'unavailable'));
+      this.ports.outcome?.('unavailable');
       return 'unavailable';
     }
     return this.initiate(caller, callerName, callee);
@@ -86,6 +89,7 @@ export class CallService {
     }
     if (existing || this.byUser.has(callee)) {
       this.ports.deliver(caller, 'rejected', { userId: callee, reason: 'busy' });
+      this.ports.outcome?.('busy');
       return 'busy';
     }
     const call: Call = { caller, callerName, callee, phase: 'ringing', cancelRing: () => {} };
@@ -93,6 +97,7 @@ export class CallService {
     this.byUser.set(caller, call);
     this.byUser.set(callee, call);
     this.ports.deliver(callee, 'incoming', { userId: caller, name: callerName });
+    this.ports.outcome?.('ringing');
     return 'ringing';
   }
 
@@ -106,6 +111,7 @@ export class CallService {
     if (!call) return false;
     call.cancelRing();
     call.phase = 'active';
+    this.ports.outcome?.('accepted');
     this.ports.deliver(caller, 'accepted', { userId: callee });
     this.ports.deliver(callee, 'hangup', hangupFrom(caller, 'answered-elsewhere'), acceptedOn);
     return true;
@@ -116,6 +122,7 @@ export class CallService {
     const call = this.ringingBetween(caller, callee);
     if (!call) return false;
     this.end(call);
+    this.ports.outcome?.('rejected');
     this.ports.deliver(caller, 'rejected', { userId: callee, reason: 'rejected' });
     return true;
   }
@@ -133,6 +140,7 @@ export class CallService {
     const call = this.callBetween(from, to);
     if (!call) return false;
     this.end(call);
+    this.ports.outcome?.('hangup');
     this.ports.deliver(to, 'hangup', hangupFrom(from));
     return true;
   }
@@ -148,6 +156,7 @@ export class CallService {
     if (call.phase === 'ringing' && call.callee === userId) return false;
     this.end(call);
     const peer = call.caller === userId ? call.callee : call.caller;
+    this.ports.outcome?.('disconnected');
     this.ports.deliver(peer, 'hangup', hangupFrom(userId, 'disconnected'));
     return true;
   }
@@ -169,6 +178,7 @@ export class CallService {
   private ringTimedOut(call: Call): void {
     if (this.byUser.get(call.caller) !== call || call.phase !== 'ringing') return;
     this.end(call);
+    this.ports.outcome?.('timeout');
     this.ports.deliver(call.caller, 'hangup', hangupFrom(call.callee, 'timeout'));
     this.ports.deliver(call.callee, 'hangup', hangupFrom(call.caller, 'timeout'));
   }

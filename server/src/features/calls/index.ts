@@ -18,6 +18,7 @@ export function createCalls(deps: Deps, users: UsersRepository): ServerFeature {
       },
       names: (userIds) => users.names(userIds),
       isReachable: (userId) => publisher.connectionCount(userId) > 0,
+      outcome: (outcome) => deps.metrics.call(outcome),
     },
     config.callRingTimeoutMs ?? DEFAULT_RING_TIMEOUT_MS,
   );

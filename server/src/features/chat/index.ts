@@ -30,7 +30,7 @@ export function assembleChat(deps: Deps, users: UsersRepository): ChatParts {
   const messages = new MessagesRepository(db);
   const members = new MembersCache((roomId) => rooms.members(roomId), clock);
   const readMarkers = new ReadMarkers(new PresenceTracker(), rooms, clock, log);
-  const writer = new MessageWriter(messages, log);
+  const writer = new MessageWriter(messages, log, (count) => deps.metrics.messagesStored(count));
   const sender = new MessageSender({ messages, writer, members, readMarkers, publisher, clock });
   const chat: ChatDeps = { rooms, messages, users, members, sender, readMarkers, publisher, clock };
   const notifications = new NotificationMail({ rooms, mailer, clock, publicUrl: config.publicUrl });
