@@ -22,10 +22,11 @@ install: node_modules/.installed
 system-deps:
 	@bash scripts/system-deps.sh
 
-dist/index.html: node_modules/.installed webpack.config.ts $(shell find client/src common -type f 2>/dev/null)
+# The client bundle (dist/) and the compiled server (dist-server/: npm start runs no TypeScript).
+dist-server/main.js: node_modules/.installed package.json webpack.config.ts $(shell find client/src common server/src migrations -type f 2>/dev/null)
 	npm run --silent build
 
-build: dist/index.html
+build: dist-server/main.js
 
 typecheck: install
 	npm run --silent typecheck
@@ -53,4 +54,4 @@ bench: install build system-deps
 	npm run --silent bench
 
 clean:
-	rm -rf dist var node_modules/.installed
+	rm -rf dist dist-server var node_modules/.installed

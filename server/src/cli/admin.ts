@@ -5,7 +5,7 @@
 // Each command prints one JSON line on success; errors go to stderr with exit code 1.
 import { Command, CommanderError, InvalidArgumentError } from 'commander';
 import { loadConfig } from '../config';
-import { MIGRATIONS_DIR, createDatabase, migrateLatest, type Knex } from '../db/knex';
+import { createDatabase, migrateLatest, type Knex } from '../db/knex';
 import { createVerifiedUser, InvalidAccountInputError } from '../features/accounts/create-user';
 import { DuplicateEmailError, UsersRepository } from '../features/accounts/users-repository';
 import { seedUsers } from './seed';
@@ -45,8 +45,7 @@ program
   .action(async () => {
     const db = createDatabase(loadConfig().databaseUrl);
     try {
-      const [batch, applied] = (await db.migrate.latest({ directory: MIGRATIONS_DIR, loadExtensions: ['.ts'] })) as [number, string[]];
-      print({ batch, applied });
+      print(await migrateLatest(db));
     } finally {
       await db.destroy();
     }

@@ -3,10 +3,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import knexFactory, { type Knex } from 'knex';
+import { migrationFiles } from './migration-files';
 
 export type { Knex };
-
-export const MIGRATIONS_DIR = path.resolve(__dirname, '../../../migrations');
 
 export function createDatabase(databaseUrl: string): Knex {
   if (databaseUrl.startsWith('sqlite:')) {
@@ -36,8 +35,10 @@ export function createDatabase(databaseUrl: string): Knex {
   });
 }
 
-export async function migrateLatest(db: Knex): Promise<void> {
-  await db.migrate.latest({ directory: MIGRATIONS_DIR, loadExtensions: ['.ts'] });
+/** Applies every pending migration; answers the batch number and the names applied. */
+export async function migrateLatest(db: Knex): Promise<{ batch: number; applied: string[] }> {
+  const [batch, applied] = (await db.migrate.latest({ migrationSource: migrationFiles() })) as [number, string[]];
+  return { batch, applied };
 }
 
 /** A database round trip, for /healthz. */
