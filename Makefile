@@ -2,7 +2,7 @@
 SHELL := /bin/bash
 export NPM_CONFIG_UPDATE_NOTIFIER := false
 
-.PHONY: run test install system-deps build typecheck lint test-unit test-client test-integration test-e2e test-harness bench clean
+.PHONY: soak run test install system-deps build typecheck lint test-unit test-client test-integration test-e2e test-harness bench clean
 
 run: install build
 	npm start
@@ -52,6 +52,11 @@ test-harness: install
 
 bench: install build system-deps
 	npm run --silent bench
+
+# Minutes of load, fuzzing and floods against one server; fails on loss or a growing heap.
+# SOAK_SECONDS (default 600), SOAK_CLIENTS (1000) and SOAK_RATE (1000 msg/s) size it.
+soak: install build
+	npm run --silent soak
 
 clean:
 	rm -rf dist dist-server var node_modules/.installed
