@@ -18,7 +18,7 @@ const knexOnlyInRepositories = {
 const noDatabaseModule = { group: ['**/db/knex'], message: 'Only repositories (*-repository.ts) and the composition root use the database module.' };
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', 'var/**', 'bench/results/**', 'coverage/**', '**/*.js', '**/*.mjs'] },
+  { ignores: ['dist/**', 'node_modules/**', 'var/**', 'bench/results/**', 'coverage/**', '**/*.js', '**/*.mjs', '**/*.cjs'] },
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
   {
