@@ -10,12 +10,12 @@ import { createAppStore } from './app/store';
 import './styles/global.css';
 
 const router = createBrowserRouter(routes);
-// The app's confirmations and alerts (components/Dialog.tsx), above every route.
+// The app's confirmations and alerts (components/Dialog.tsx), above every route; sagas alert through it.
 const dialogs = new DialogQueue();
 const store = createAppStore(
   createBrowserServices((to, options) => {
     void router.navigate(to, options);
-  }),
+  }, dialogs),
 );
 
 const container = document.getElementById('root');
