@@ -49,6 +49,10 @@ export interface ChatSummary {
   lastMessage: string | null;
   lastMessageTime: string | null;
   lastReadAt: string | null;
+  /** Ours: messages after the user's read position (never their own). */
+  unreadCount?: number;
+  /** Ours: the seq of the room's newest message, 0 when it has none. */
+  lastSeq?: number;
 }
 
 /**
@@ -72,6 +76,12 @@ export interface SystemEvent {
 export interface ChatMessage {
   messageId: number;
   chatRoomId?: number;
+  /**
+   * Ours: the message's place in its room, gap-free from 1 in commit order (0 for the leave of
+   * a room deleted with it). Its author (senderId, or a system message's actor) has read the
+   * room up to it.
+   */
+  seq?: number;
   senderId: number | null;
   senderName: string;
   content: string;
@@ -84,11 +94,16 @@ export interface ChatMessage {
 }
 
 
+/** A member in history: ours, lastReadSeq, their read position (every message up to it is read). */
+export type RoomUser = UserSummary & { lastReadSeq?: number };
+
 export interface ChatHistoryResponse {
   totalPages: number;
   chatRoomName: string;
-  users: UserSummary[];
+  users: RoomUser[];
   messages: ChatMessage[];
+  /** Ours, with afterSeq only: more messages follow the ones answered. */
+  hasMore?: boolean;
 }
 
 export interface CreateRoomResponse { chatRoomId: number }

@@ -166,9 +166,12 @@ forEachDatabase('chat rooms over REST', (db) => {
         chatRoomName: 'Newer',
         lastMessage: '"Ann"님이 채팅 이름을 "Newer" (으)로 변경하였습니다',
         lastMessageTime: new Date(now).toISOString(),
-        lastReadAt: null,
+        // Ann renamed it herself: an author has read the room up to their own message.
+        lastReadAt: new Date(now).toISOString(),
+        unreadCount: 0,
+        lastSeq: 1,
       });
-      expect(last).to.deep.equal({ chatRoomId: quiet, chatRoomName: 'Ann, Ben', lastMessage: null, lastMessageTime: null, lastReadAt: null });
+      expect(last).to.deep.equal({ chatRoomId: quiet, chatRoomName: 'Ann, Ben', lastMessage: null, lastMessageTime: null, lastReadAt: null, unreadCount: 0, lastSeq: 0 });
     });
 
     it('shows a room as read after its history was loaded', async () => {
@@ -199,7 +202,7 @@ forEachDatabase('chat rooms over REST', (db) => {
         roomId, senderId: (k + 1) % 2 ? a.user.userId : b.user.userId, content: `m${k + 1}`, clientMsgId: null,
         leftUserId: null, addedUserEmail: null, systemEvent: null, atMs: now + k + 1,
       }));
-      ids = await new MessagesRepository(server.db).insertMany(rows);
+      ids = (await new MessagesRepository(server.db).insertMany(rows)).map((m) => m.id);
     });
 
     it('answers page 0 with the newest 20 in ascending order, and the older pages after it', async () => {
