@@ -136,6 +136,7 @@ export class ReadMarkers {
       ? positions
       : (await this.rooms.readPositions(positions)).filter((stored) =>
           positions.some((p) => p.roomId === stored.roomId && p.userId === stored.userId && p.seq === stored.seq));
-    for (const p of changed) this.events.read(p.roomId, p.userId, p.seq);
+    // Reading an empty room only stamps the time: there is no message to tell of.
+    for (const p of changed) if (p.seq > 0) this.events.read(p.roomId, p.userId, p.seq);
   }
 }
