@@ -7,6 +7,8 @@ import { routes } from './app/routes';
 import { createBrowserServices } from './app/services';
 import { createAppStore } from './app/store';
 import './styles/global.css';
+// Read counts and unread badges (issue 11), shared by the room and the chat list.
+import './features/room/reads.css';
 
 const router = createBrowserRouter(routes);
 const store = createAppStore(
