@@ -6,6 +6,8 @@ export const api = {
   userId: '/api/user/id',
   signUp: '/api/user/sign-up',
   userInfo: '/api/user/info',
+  /** Ours: GET and PATCH the user's preferences. */
+  preferences: '/api/user/preferences',
   userSearch: '/api/user/search',
   oauthLogin: (provider: OAuthProvider) => `/api/oauth/${provider}/login`,
   oauthCallback: (provider: OAuthProvider) => `/api/oauth/${provider}/callback`,
@@ -32,7 +34,13 @@ export interface LoginResponse { name: string; userId: number }
 export interface OAuthStartResponse { url: string }
 export interface UserIdResponse { userId: number }
 export interface NameAndEmail { name: string; email: string }
-export interface UserSummary { userId: number; name: string; email: string }
+export interface UserSummary {
+  userId: number;
+  name: string;
+  email: string;
+  /** Ours (room members in history, search results): the user has at least one open connection. */
+  online?: boolean;
+}
 export interface SignUpRequest { name: string; password: string; email: string }
 export interface SignUpResponse { name: string }
 /**
@@ -41,6 +49,8 @@ export interface SignUpResponse { name: string }
  */
 export interface UpdateInfoRequest { name: string; password: string; currentPassword?: string }
 export interface UpdateInfoResponse { status: 'success' | 'name' }
+/** Ours: the user's preferences; sendTyping: others see when the user is typing (default true). */
+export interface Preferences { sendTyping: boolean }
 export interface ErrorResponse { error: string; message: string }
 
 export interface ChatSummary {

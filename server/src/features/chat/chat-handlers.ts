@@ -8,6 +8,7 @@ import type { AppHandler, StompPrincipal } from '../../stomp/api';
 import { ForbiddenError, InvalidError } from '../errors';
 import type { ReadMarkers } from './read-markers';
 import type { MessageSender } from './send-message';
+import type { Typing } from './typing';
 
 function focusedRoom(user: StompPrincipal, body: string): number {
   const p = decode.presence(body);
@@ -15,7 +16,7 @@ function focusedRoom(user: StompPrincipal, body: string): number {
   return p.chatRoomId;
 }
 
-export function chatHandlers(sender: MessageSender, readMarkers: ReadMarkers): Record<string, AppHandler> {
+export function chatHandlers(sender: MessageSender, readMarkers: ReadMarkers, typing: Typing): Record<string, AppHandler> {
   return {
     [app.privateMessage]: async (user, body) => {
       const p = decode.privateMessage(body);
@@ -33,6 +34,9 @@ export function chatHandlers(sender: MessageSender, readMarkers: ReadMarkers): R
     [app.read]: async (user, body) => {
       const p = decode.read(body);
       await readMarkers.read(user.userId, p.chatRoomId, p.seq);
+    },
+    [app.typing]: async (user, body) => {
+      await typing.typing(user.userId, decode.typing(body).chatRoomId);
     },
   };
 }

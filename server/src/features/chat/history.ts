@@ -6,18 +6,20 @@ import type { ChatHistoryResponse } from '../../../../common/api';
 import { LIMITS } from '../../../../common/rules';
 import { memberAmong } from './membership';
 import type { HistoryPage, MessagesRepository } from './messages-repository';
+import type { OnlineUsers } from './online-users';
 import type { ReadMarkers } from './read-markers';
 import type { RoomsRepository } from './rooms-repository';
 import { toChatMessage } from './send-message';
 
 export interface HistoryDeps {
+  online: Pick<OnlineUsers, 'isOnline'>;
   rooms: RoomsRepository;
   messages: MessagesRepository;
   readMarkers: ReadMarkers;
 }
 
 export async function chatHistory(deps: HistoryDeps, userId: number, roomId: number, which: HistoryPage): Promise<ChatHistoryResponse> {
-  const { rooms, messages, readMarkers } = deps;
+  const { rooms, messages, readMarkers, online } = deps;
   const catchingUp = 'afterSeq' in which;
   // The statements are independent, so they run at once: opening a room costs one round
   // trip's latency, not three. One more row than asked tells whether more follow.
@@ -35,7 +37,11 @@ export async function chatHistory(deps: HistoryDeps, userId: number, roomId: num
   const response: ChatHistoryResponse = {
     totalPages: Math.ceil(lastSeq / LIMITS.historyPageSize),
     chatRoomName: room?.name ?? '',
-    users: users.map((u) => ({ userId: u.id, name: u.name, email: u.email, lastReadSeq: u.id === userId ? Math.max(u.lastReadSeq, readUpTo) : u.lastReadSeq })),
+    users: users.map((u) => ({
+      userId: u.id, name: u.name, email: u.email,
+      lastReadSeq: u.id === userId ? Math.max(u.lastReadSeq, readUpTo) : u.lastReadSeq,
+      online: online.isOnline(u.id),
+    })),
     messages: page.map(toChatMessage),
   };
   if (catchingUp) response.hasMore = hasMore;

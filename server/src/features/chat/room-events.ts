@@ -68,6 +68,16 @@ export class RoomEvents {
     );
   }
 
+  /** A member is typing (already throttled by the caller). */
+  typing(chatRoomId: number, userId: number, name: string): void {
+    this.publish(chatRoomId, { type: 'typing', chatRoomId, userId, name });
+  }
+
+  /** A member came online or went offline: told in each of their rooms. */
+  presence(chatRoomIds: readonly number[], userId: number, online: boolean): void {
+    for (const chatRoomId of chatRoomIds) this.publish(chatRoomId, { type: 'presence', userId, online });
+  }
+
   /** A member's read position moved. */
   read(chatRoomId: number, userId: number, lastReadSeq: number): void {
     this.reads.push(`${chatRoomId}:${userId}`, { type: 'read', chatRoomId, userId, lastReadSeq });

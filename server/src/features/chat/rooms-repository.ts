@@ -83,6 +83,12 @@ export class RoomsRepository {
     return rows.map(toMember);
   }
 
+  /** The ids of the user's rooms. */
+  async roomIdsOf(userId: number): Promise<number[]> {
+    const rows: Array<{ room_id: number }> = await this.db('room_members').select('room_id').where({ user_id: userId });
+    return rows.map((r) => Number(r.room_id));
+  }
+
   async isMember(roomId: number, userId: number): Promise<boolean> {
     const row = await this.db('room_members').select('user_id').where({ room_id: roomId, user_id: userId }).first();
     return row !== undefined;
