@@ -8,6 +8,8 @@ import { routes } from './app/routes';
 import { createBrowserServices } from './app/services';
 import { createAppStore } from './app/store';
 import './styles/global.css';
+// Read counts and unread badges (issue 11), shared by the room and the chat list.
+import './features/room/reads.css';
 
 const router = createBrowserRouter(routes);
 // The app's confirmations and alerts (components/Dialog.tsx), above every route; sagas alert through it.

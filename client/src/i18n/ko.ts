@@ -139,6 +139,7 @@ export const ko = {
     emptyHint: '대화상대를 찾아 대화를 시작해보세요!',
     startConversation: '대화를 시작해보세요',
     unread: '읽지 않은 메시지',
+    unreadCount: (n: number) => `읽지 않은 메시지 ${n}개`,
     time: {
       justNow: '방금',
       minutesAgo: (n: number) => `${n}분 전`,
@@ -187,6 +188,7 @@ export const ko = {
     notifyConfirm: '채팅방의 모든 사용자에게 알림 메일을 보내시겠습니까?',
     notifyLimited: '이메일 전송에 실패했습니다. 알림 메일은 3분에 한 번만 보낼 수 있습니다.',
     notifyFailed: '알림 메일 전송에 실패했습니다. 잠시 후 다시 시도해주세요.',
+    unreadBy: (n: number) => `${n}명이 읽지 않음`,
   },
 
   invite: {

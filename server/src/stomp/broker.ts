@@ -66,6 +66,7 @@ export class Broker implements Publisher, SessionHost {
   private readonly openByUser = new Map<number, number>();
   private readonly openByAddress = new Map<string, number>();
   private readonly subscriptions: SubscriptionRegistry;
+  private readonly connectListeners: Array<(user: StompPrincipal, connections: number) => void> = [];
   private readonly disconnectListeners: Array<(user: StompPrincipal, remaining: number) => void> = [];
   private readonly subscribeListeners: Array<(user: StompPrincipal, destination: string, deliver: (body: string | object) => void) => void> = [];
   /** Per connected user, bumped by unsubscribeUser (see StompSession's SUBSCRIBE). */
@@ -113,6 +114,14 @@ export class Broker implements Publisher, SessionHost {
 
   connected(session: StompSession): void {
     this.byUser.add(session.principal.userId, session);
+    const connections = this.connectionCount(session.principal.userId);
+    for (const listener of this.connectListeners) {
+      try {
+        listener(session.principal, connections);
+      } catch (err) {
+        this.log.error({ err }, 'connect listener failed');
+      }
+    }
   }
 
   /** The WebSocket closed, for whatever reason. */
@@ -198,6 +207,10 @@ export class Broker implements Publisher, SessionHost {
 
   connectionCount(userId: number): number {
     return this.byUser.count(userId);
+  }
+
+  onConnect(listener: (user: StompPrincipal, connections: number) => void): void {
+    this.connectListeners.push(listener);
   }
 
   onDisconnect(listener: (user: StompPrincipal, remaining: number) => void): void {

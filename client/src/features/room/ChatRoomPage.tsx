@@ -9,6 +9,7 @@ import { createUidStore } from '../auth/uid';
 import './chat.css';
 import { Composer } from './Composer';
 import { MessageList } from './MessageList';
+import { useUnreadByOf } from './ReadCount';
 import { RoomHeader } from './RoomHeader';
 import { RoomSidebar } from './RoomSidebar';
 import { invitePath, roomIdFrom } from './roomPaths';
@@ -47,6 +48,7 @@ function ChatRoom({ chatRoomId, userId }: { chatRoomId: number; userId: number }
   }, [dispatch, chatRoomId, userId]);
 
   const needOlder = useCallback(() => dispatch(olderRequested()), [dispatch]);
+  const unreadByOf = useUnreadByOf();
   const closeSidebar = useCallback(() => setSidebarOpen(false), []);
   const ready = room.chatRoomId === chatRoomId && room.status === 'ready';
 
@@ -68,6 +70,7 @@ function ChatRoom({ chatRoomId, userId }: { chatRoomId: number; userId: number }
             hasOlder={room.hasOlder}
             loadingOlder={room.loadingOlder}
             onNeedOlder={needOlder}
+            unreadByOf={unreadByOf}
           />
         ) : (
           <div className="messages">

@@ -7,6 +7,7 @@ import { cx } from '../../components/classNames';
 import { ko } from '../../i18n/ko';
 import { Avatar } from './Avatar';
 import { layoutMessages } from './messageLayout';
+import { ReadCount } from './ReadCount';
 import type { PendingMessage } from './messages';
 
 /** Within this many pixels of the top, older messages load; of the bottom, new ones scroll into view. */
@@ -19,9 +20,11 @@ export interface MessageListProps {
   hasOlder: boolean;
   loadingOlder: boolean;
   onNeedOlder(): void;
+  /** How many members have not read the message with this seq (issue 11); no numbers without it. */
+  unreadByOf?(seq: number): number;
 }
 
-export function MessageList({ messages, pending, myId, hasOlder, loadingOlder, onNeedOlder }: MessageListProps) {
+export function MessageList({ messages, pending, myId, hasOlder, loadingOlder, onNeedOlder, unreadByOf }: MessageListProps) {
   const items = useMemo(() => layoutMessages(messages, pending, myId), [messages, pending, myId]);
   const ref = useRef<HTMLDivElement>(null);
   const seen = useRef({ firstId: null as number | null, lastKey: null as string | null, height: 0, nearBottom: true });
@@ -73,6 +76,7 @@ export function MessageList({ messages, pending, myId, hasOlder, loadingOlder, o
                 {!item.mine && item.showSender && <span className="msg__sender">{item.senderName}</span>}
                 <div className="msg__line">
                   <p className="bubble">{item.content}</p>
+                  {unreadByOf && item.seq !== undefined && <ReadCount count={unreadByOf(item.seq)} />}
                   {item.pending ? (
                     <span className="msg__time">{ko.room.sending}</span>
                   ) : (

@@ -18,6 +18,8 @@ export type MessageItem =
       /** Last of a run: show the time. */
       showTime: boolean;
       time: string;
+      /** The message's seq (for its read count); none while pending. */
+      seq?: number;
     };
 
 const dayFormat = new Intl.DateTimeFormat('ko-KR', { year: 'numeric', month: 'long', day: 'numeric', weekday: 'long' });
@@ -39,6 +41,7 @@ interface Entry {
   content: string;
   at: Date;
   pending: boolean;
+  seq?: number;
 }
 
 export function layoutMessages(messages: readonly ChatMessage[], pending: readonly PendingMessage[], myId: number | null): MessageItem[] {
@@ -51,6 +54,7 @@ export function layoutMessages(messages: readonly ChatMessage[], pending: readon
       content: isSystemMessage(m) ? systemMessageText(m) : m.content,
       at: new Date(m.enrolledAt),
       pending: false,
+      seq: m.seq,
     })),
     // Pending sends always come last: the server will order them after everything we hold.
     ...pending.map((p) => ({ key: `p${p.clientMsgId}`, system: false, senderId: myId, senderName: '', content: p.content, at: new Date(p.createdAt), pending: true })),
@@ -83,6 +87,7 @@ export function layoutMessages(messages: readonly ChatMessage[], pending: readon
       showSender: !sameRun(prev),
       showTime: !sameRun(next),
       time,
+      ...(entry.seq ? { seq: entry.seq } : {}),
     });
   });
   return items;

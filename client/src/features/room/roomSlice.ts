@@ -2,8 +2,8 @@
 // messages in messageId order, the user's sends still waiting for their echo, paging, presence
 // and the e-mail notification button.
 import { createSlice, type PayloadAction } from '@reduxjs/toolkit';
-import type { ChatHistoryResponse, ChatMessage, UserSummary } from '../../../../common/api';
-import { applyToParticipants, isSystemMessage, mergeMessages, newestMessageId, oldestMessageId, unconfirmed, type PendingMessage } from './messages';
+import type { ChatHistoryResponse, ChatMessage, RoomUser } from '../../../../common/api';
+import { applyToParticipants, isSystemMessage, mergeMessages, newestMessageId, newestSeq, oldestMessageId, unconfirmed, type PendingMessage } from './messages';
 
 export type RoomStatus = 'idle' | 'loading' | 'ready';
 /** connecting: never subscribed yet in this visit; live: subscribed; lost: was live, reconnecting. */
@@ -15,7 +15,7 @@ export interface RoomState {
   userId: number | null;
   status: RoomStatus;
   roomName: string;
-  users: UserSummary[];
+  users: RoomUser[];
   messages: ChatMessage[];
   pending: PendingMessage[];
   hasOlder: boolean;
@@ -70,7 +70,7 @@ const roomSlice = createSlice({
       state.hasOlder = page.totalPages > 1;
     },
     /** Messages fetched after a (re)subscription; the page's name and members are the current truth. */
-    caughtUp(state, action: PayloadAction<{ chatRoomName: string; users: UserSummary[]; messages: ChatMessage[] }>) {
+    caughtUp(state, action: PayloadAction<{ chatRoomName: string; users: RoomUser[]; messages: ChatMessage[] }>) {
       state.roomName = action.payload.chatRoomName;
       state.users = action.payload.users;
       state.messages = mergeMessages(state.messages, action.payload.messages);
@@ -159,5 +159,6 @@ type WithRoom = { room: RoomState };
 export const selectRoom = (state: WithRoom) => state.room;
 export const selectOldestMessageId = (state: WithRoom) => oldestMessageId(state.room.messages);
 export const selectNewestMessageId = (state: WithRoom) => newestMessageId(state.room.messages);
+export const selectNewestSeq = (state: WithRoom) => newestSeq(state.room.messages);
 export const selectPending = (state: WithRoom) => state.room.pending;
 export const selectRoomActive = (state: WithRoom) => state.room.active;
