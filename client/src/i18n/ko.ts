@@ -139,6 +139,7 @@ export const ko = {
     emptyHint: '대화상대를 찾아 대화를 시작해보세요!',
     startConversation: '대화를 시작해보세요',
     unread: '읽지 않은 메시지',
+    pickChat: '왼쪽 목록에서 대화할 채팅방을 선택하세요',
     time: {
       justNow: '방금',
       minutesAgo: (n: number) => `${n}분 전`,
@@ -173,6 +174,7 @@ export const ko = {
     messagePlaceholder: '메시지를 입력하세요',
     send: '전송',
     sending: '전송 중',
+    charCount: (used: number, max: number) => `${used.toLocaleString('ko-KR')} / ${max.toLocaleString('ko-KR')}`,
     loadingOlder: '이전 메시지를 불러오는 중...',
     noMessages: '아직 메시지가 없습니다. 첫 메시지를 보내보세요!',
     reconnecting: '연결이 끊겼습니다. 다시 연결하는 중...',

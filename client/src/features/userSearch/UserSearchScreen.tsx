@@ -3,9 +3,10 @@
 // what this screen lets you do with them. The pages import the stylesheet (chat.css), so this
 // renders in the node tests too.
 import type { ReactNode } from 'react';
-import { Link } from 'react-router-dom';
 import type { UserSummary } from '../../../../common/api';
-import { BackIcon, SearchIcon } from '../room/icons';
+import { BackButton } from '../../components/BackButton';
+import { useDocumentTitle } from '../../components/documentTitle';
+import { SearchIcon } from '../room/icons';
 import { SearchBar } from './SearchBar';
 import { UserRow } from './UserRow';
 
@@ -23,13 +24,12 @@ export interface UserSearchScreenProps<U extends UserSummary> {
 
 export function UserSearchScreen<U extends UserSummary>(props: UserSearchScreenProps<U>) {
   const { back, title, results, renderAction } = props;
+  useDocumentTitle(title);
   return (
     <div className="screen-wrap">
       <main className="screen">
         <header className="screen__header">
-          <Link className="icon-btn" to={back.to} aria-label={back.label} title={back.label}>
-            <BackIcon />
-          </Link>
+          <BackButton to={back.to} label={back.label} />
           <h1 className="screen__title">{title}</h1>
         </header>
         <SearchBar placeholder={props.placeholder} buttonLabel={props.searchLabel} busy={props.searching} onSearch={props.onSearch} />
