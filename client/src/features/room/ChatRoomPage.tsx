@@ -19,9 +19,11 @@ import {
   notificationConfirmed,
   olderRequested,
   renameSubmitted,
+  resendRequested,
   roomClosed,
   roomOpened,
   selectRoom,
+  unsentDeleted,
 } from './roomSlice';
 
 export default function ChatRoomPage() {
@@ -68,6 +70,8 @@ function ChatRoom({ chatRoomId, userId }: { chatRoomId: number; userId: number }
             hasOlder={room.hasOlder}
             loadingOlder={room.loadingOlder}
             onNeedOlder={needOlder}
+            onResend={(clientMsgId) => dispatch(resendRequested(clientMsgId))}
+            onDelete={(clientMsgId) => dispatch(unsentDeleted(clientMsgId))}
           />
         ) : (
           <div className="messages">

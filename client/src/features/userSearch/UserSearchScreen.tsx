@@ -6,6 +6,7 @@ import type { ReactNode } from 'react';
 import type { UserSummary } from '../../../../common/api';
 import { BackButton } from '../../components/BackButton';
 import { useDocumentTitle } from '../../components/documentTitle';
+import { ko } from '../../i18n/ko';
 import { SearchIcon } from '../room/icons';
 import { SearchBar } from './SearchBar';
 import { UserRow } from './UserRow';
@@ -16,6 +17,8 @@ export interface UserSearchScreenProps<U extends UserSummary> {
   placeholder: string;
   searchLabel: string;
   searching: boolean;
+  /** A search with a keyword ran: no results then reads '검색 결과가 없습니다' instead of the hint. */
+  searched: boolean;
   onSearch(keyword: string): void;
   emptyHint: string;
   results: readonly U[];
@@ -34,13 +37,17 @@ export function UserSearchScreen<U extends UserSummary>(props: UserSearchScreenP
         </header>
         <SearchBar placeholder={props.placeholder} buttonLabel={props.searchLabel} busy={props.searching} onSearch={props.onSearch} />
         <div className="screen__body">
-          {results.length === 0 ? (
-            <div className="empty-state">
+          {props.searching && results.length === 0 ? (
+            <p className="loading-line" role="status" data-testid="search-loading">
+              {ko.search.searching}
+            </p>
+          ) : results.length === 0 ? (
+            <div className="empty-state" role="status">
               <span className="empty-state__icon"><SearchIcon /></span>
-              <p>{props.emptyHint}</p>
+              <p>{props.searched ? ko.search.noResults : props.emptyHint}</p>
             </div>
           ) : (
-            <ul className="user-rows">
+            <ul className="user-rows" aria-busy={props.searching || undefined}>
               {results.map((user) => (
                 <UserRow key={user.userId} user={user}>
                   {renderAction(user)}
