@@ -4,6 +4,7 @@
 // stores (chatFakes, callFakes) build their saga context from the same FakeHttp and FakeStomp.
 import { HttpError, NetworkError, type HttpClient, type Query } from '../services/http';
 import type { UidStore } from '../features/auth/uid';
+import { createMemoryUnsentStore } from '../features/room/unsentStore';
 import type { RtcService } from '../services/rtc';
 import type { StompService, SubscriptionHandlers } from '../services/stomp';
 import type { NavigateOptions, Services } from './services';
@@ -154,6 +155,7 @@ export function createFakeServices(routes: Record<string, FakeRoute> = {}, initi
   const services: FakeServices = {
     http,
     uid: uidStore,
+    unsent: createMemoryUnsentStore(),
     requests: http.requests,
     navigations: [],
     redirects: [],

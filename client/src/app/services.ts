@@ -4,6 +4,7 @@
 import type { DialogQueue } from '../components/dialogs';
 import { createHttpClient, type HttpClient } from '../services/http';
 import { createUidStore, type UidStore } from '../features/auth/uid';
+import { createUnsentStore, type UnsentStore } from '../features/room/unsentStore';
 import { createBrowserRtc, type RtcService } from '../services/rtc';
 import { createStompService, type StompService } from '../services/stomp';
 
@@ -18,6 +19,8 @@ export interface NavigateOptions {
 export interface Services {
   http: HttpClient;
   uid: UidStore;
+  /** Sends not yet confirmed, per user and room, kept across reloads (local storage). */
+  unsent: UnsentStore;
   /** In-app navigation (react-router). */
   navigate: (to: string, options?: NavigateOptions) => void;
   /** Leaves the app for another address (OAuth providers). */
@@ -38,6 +41,7 @@ export function createBrowserServices(navigate: Services['navigate'], dialogs: D
   return {
     http: createHttpClient(),
     uid: createUidStore(window.localStorage),
+    unsent: createUnsentStore(window.localStorage),
     navigate,
     redirect: (url) => window.location.assign(url),
     logError: (context, error) => console.error(`[${context}]`, error),

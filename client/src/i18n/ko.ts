@@ -7,6 +7,12 @@ export const ko = {
     loading: '불러오는 중...',
   },
 
+  /** The search screens (find user, invite). */
+  search: {
+    searching: '검색 중...',
+    noResults: '검색 결과가 없습니다',
+  },
+
   /** The buttons of the app's confirmation and alert dialogs (components/dialogs.tsx). */
   dialog: {
     ok: '확인',
@@ -140,6 +146,7 @@ export const ko = {
     startConversation: '대화를 시작해보세요',
     unread: '읽지 않은 메시지',
     unreadCount: (n: number) => `읽지 않은 메시지 ${n}개`,
+    pickChat: '왼쪽 목록에서 대화할 채팅방을 선택하세요',
     time: {
       justNow: '방금',
       minutesAgo: (n: number) => `${n}분 전`,
@@ -174,6 +181,14 @@ export const ko = {
     messagePlaceholder: '메시지를 입력하세요',
     send: '전송',
     sending: '전송 중',
+    failed: '전송 실패',
+    resend: '재전송',
+    deleteUnsent: '삭제',
+    resendLabel: (content: string) => `"${content.slice(0, 30)}" 다시 보내기`,
+    deleteLabel: (content: string) => `"${content.slice(0, 30)}" 삭제`,
+    showAll: '전체보기',
+    newMessages: '새 메시지 ↓',
+    charCount: (used: number, max: number) => `${used.toLocaleString('ko-KR')} / ${max.toLocaleString('ko-KR')}`,
     loadingOlder: '이전 메시지를 불러오는 중...',
     noMessages: '아직 메시지가 없습니다. 첫 메시지를 보내보세요!',
     reconnecting: '연결이 끊겼습니다. 다시 연결하는 중...',

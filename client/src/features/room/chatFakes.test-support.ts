@@ -14,8 +14,9 @@ import { userSearchReducer } from '../userSearch/userSearchSlice';
 import { roomSaga } from './roomSaga';
 import { readsReducer } from './readsSlice';
 import { roomReducer } from './roomSlice';
+import { createMemoryUnsentStore } from './unsentStore';
 
-export function createChatTestStore(http: FakeHttp, uidValue: number | null = null) {
+export function createChatTestStore(http: FakeHttp, uidValue: number | null = null, unsent = createMemoryUnsentStore()) {
   const stomp = new FakeStomp();
   const alerts: string[] = [];
   const navigations: Array<{ to: string; options?: NavigateOptions }> = [];
@@ -27,6 +28,7 @@ export function createChatTestStore(http: FakeHttp, uidValue: number | null = nu
       http,
       stomp,
       uid,
+      unsent,
       alert: (message: string) => alerts.push(message),
       navigate: (to: string, options?: NavigateOptions) => navigations.push({ to, options }),
       logError: (context: string, error: unknown) => errors.push(`${context}: ${error instanceof Error ? error.message : String(error)}`),
@@ -44,6 +46,7 @@ export function createChatTestStore(http: FakeHttp, uidValue: number | null = nu
     alerts,
     navigations,
     errors,
+    unsent,
     storedUid: () => stored,
     stop: () => tasks.forEach((t) => t.cancel()),
   };
