@@ -7,6 +7,8 @@ import { routes } from './app/routes';
 import { createBrowserServices } from './app/services';
 import { createAppStore } from './app/store';
 import './styles/global.css';
+// The call overlays and the call bar (CallHost) show above every route.
+import './features/call/call.css';
 
 const router = createBrowserRouter(routes);
 const store = createAppStore(

@@ -131,6 +131,8 @@ export interface FakeServices extends Services {
   requests: RecordedRequest[];
   alerts: string[];
   navigations: Array<{ to: string; options?: NavigateOptions }>;
+  /** What currentPath() answers: the last navigation's path, or the one a test sets. */
+  path: string;
   redirects: string[];
   errors: Array<{ context: string; error: unknown }>;
   /** Replaces or adds the answer for "METHOD path". */
@@ -162,8 +164,11 @@ export function createFakeServices(routes: Record<string, FakeRoute> = {}, initi
     stomp: new FakeStomp(),
     callStomp: new FakeStomp(),
     rtc: inertRtc(),
+    path: '/',
+    currentPath: () => services.path,
     navigate: (to, options) => {
       services.navigations.push({ to, options });
+      services.path = to;
     },
     redirect: (url) => {
       services.redirects.push(url);

@@ -19,6 +19,8 @@ export interface Services {
   uid: UidStore;
   /** In-app navigation (react-router). */
   navigate: (to: string, options?: NavigateOptions) => void;
+  /** The path of the screen shown now. */
+  currentPath: () => string;
   /** Leaves the app for another address (OAuth providers). */
   redirect: (url: string) => void;
   /** Errors the user is told about in words are still logged for whoever debugs (SPEC.md §8). */
@@ -38,6 +40,7 @@ export function createBrowserServices(navigate: Services['navigate']): Services 
     http: createHttpClient(),
     uid: createUidStore(window.localStorage),
     navigate,
+    currentPath: () => window.location.pathname,
     redirect: (url) => window.location.assign(url),
     logError: (context, error) => console.error(`[${context}]`, error),
     alert: (message) => window.alert(message),

@@ -10,6 +10,10 @@ import { callReducer } from './callSlice';
 
 export class FakeMicrophone implements Microphone {
   stopped = false;
+  muted = false;
+  setMuted(muted: boolean) {
+    this.muted = muted;
+  }
   stop() {
     this.stopped = true;
   }
@@ -86,6 +90,8 @@ export function createCallTestStore(http = new FakeHttp({ [`GET ${api.iceServers
   const rtc = new FakeRtc();
   const alerts: string[] = [];
   const navigations: string[] = [];
+  // The screen shown: /call, where the spec's call flows start and end, unless a test moves on.
+  const location = { path: '/call' };
   const errors: string[] = [];
   const sagaMiddleware = createSagaMiddleware({
     context: {
@@ -93,7 +99,11 @@ export function createCallTestStore(http = new FakeHttp({ [`GET ${api.iceServers
       rtc,
       http,
       alert: (message: string) => alerts.push(message),
-      navigate: (to: string) => navigations.push(to),
+      navigate: (to: string) => {
+        navigations.push(to);
+        location.path = to;
+      },
+      currentPath: () => location.path,
       logError: (context: string, error: unknown) => errors.push(`${context}: ${error instanceof Error ? error.message : String(error)}`),
     },
   });
@@ -102,5 +112,5 @@ export function createCallTestStore(http = new FakeHttp({ [`GET ${api.iceServers
     middleware: (getDefault) => getDefault({ thunk: false }).concat(sagaMiddleware),
   });
   const task = sagaMiddleware.run(callSaga);
-  return { store, stomp, rtc, http, alerts, navigations, errors, stop: () => task.cancel() };
+  return { store, stomp, rtc, http, alerts, navigations, errors, location, stop: () => task.cancel() };
 }

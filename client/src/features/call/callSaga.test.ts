@@ -279,6 +279,59 @@ describe('call saga', () => {
     });
   });
 
+  describe('carried on across the app', () => {
+    it('mutes and unmutes the microphone from the slice flag, and a new call starts unmuted', async () => {
+      await answerKim(h);
+      h.store.dispatch(callActions.muteToggled());
+      await eventually(() => h.rtc.microphones[0].muted, 'microphone muted');
+      expect(h.store.getState().call.muted).to.equal(true);
+      h.store.dispatch(callActions.muteToggled());
+      await eventually(() => !h.rtc.microphones[0].muted, 'microphone live again');
+      h.store.dispatch(callActions.muteToggled());
+      h.store.dispatch(callActions.hangUpClicked());
+      await eventually(() => phase(h) === 'idle', 'call ended');
+      expect(h.store.getState().call.muted).to.equal(false);
+    });
+
+    it('mutes a caller whose call still rings, before any connection exists', async () => {
+      await listening(h);
+      h.store.dispatch(callActions.callRequested(KIM));
+      await eventually(() => h.stomp.sentTo(app.callInitiate).length === 1, 'initiate sent');
+      h.store.dispatch(callActions.muteToggled());
+      await eventually(() => h.rtc.microphones[0].muted, 'microphone muted');
+    });
+
+    it('leaves the user on the screen they moved to when the call ends away from /call', async () => {
+      await callKimUntilOffer(h);
+      h.location.path = '/chat-room';
+      h.stomp.deliver(queues.call('hangup', ME), { userId: KIM.userId, targetUserId: KIM.userId });
+      await eventually(() => phase(h) === 'idle', 'call ended');
+      expect(h.navigations).to.deep.equal([]);
+      expect(h.stomp.sentTo(app.callHangup)).to.deep.equal([]);
+    });
+
+    it("remembers a call that rang out for the missed-call line until it is dismissed", async () => {
+      await listening(h);
+      h.stomp.deliver(queues.call('incoming', ME), { userId: KIM.userId, name: KIM.name });
+      await eventually(() => phase(h) === 'incoming', 'ringing');
+      h.stomp.deliver(queues.call('hangup', ME), { userId: KIM.userId, targetUserId: KIM.userId, reason: 'timeout' });
+      await eventually(() => phase(h) === 'idle', 'overlay closed');
+      expect(h.store.getState().call.missedCall).to.deep.equal(KIM);
+      expect(h.stomp.published).to.deep.equal([]);
+      h.store.dispatch(callActions.missedCallDismissed());
+      expect(h.store.getState().call.missedCall).to.equal(null);
+    });
+
+    it('counts no missed call when the caller gives up before the timeout', async () => {
+      await listening(h);
+      h.stomp.deliver(queues.call('incoming', ME), { userId: KIM.userId, name: KIM.name });
+      await eventually(() => phase(h) === 'incoming', 'ringing');
+      h.stomp.deliver(queues.call('hangup', ME), { userId: KIM.userId, targetUserId: KIM.userId });
+      await eventually(() => phase(h) === 'idle', 'overlay closed');
+      expect(h.store.getState().call.missedCall).to.equal(null);
+    });
+  });
+
   describe('user search on /call', () => {
     it('sends no request for a blank or %-only keyword', async () => {
       h.store.dispatch(callActions.searchRequested(' % '));
