@@ -3,6 +3,7 @@
 // implementation in createBrowserServices, and a fake in fakeServices.ts (tests).
 import { createHttpClient, type HttpClient } from '../services/http';
 import { createUidStore, type UidStore } from '../features/auth/uid';
+import { createBrowserRinger, type Ringer } from '../services/ringer';
 import { createBrowserRtc, type RtcService } from '../services/rtc';
 import { createStompService, type StompService } from '../services/stomp';
 
@@ -29,6 +30,8 @@ export interface Services {
   alert: (message: string) => void;
   /** Microphone and peer connections for voice calls. */
   rtc: RtcService;
+  /** The ringing and ring-back tones (Web Audio). */
+  ringer: Ringer;
   /** The call listener's own STOMP connection (its reconnect delay differs, SPEC.md §7). */
   callStomp: StompService;
   /** The app's STOMP connection for the chat list and rooms (5 s reconnect, SPEC.md §7). */
@@ -45,6 +48,7 @@ export function createBrowserServices(navigate: Services['navigate']): Services 
     logError: (context, error) => console.error(`[${context}]`, error),
     alert: (message) => window.alert(message),
     rtc: createBrowserRtc(),
+    ringer: createBrowserRinger(),
     callStomp: createStompService({ reconnectDelayMs: CALL_RECONNECT_DELAY_MS }),
     stomp: createStompService(),
   };

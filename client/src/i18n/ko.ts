@@ -127,6 +127,7 @@ export const ko = {
     callBar: '진행 중인 통화',
     missedCall: (name: string) => `부재중 전화: ${name}`,
     dismissMissedCall: '부재중 전화 알림 닫기',
+    soundBlocked: '브라우저가 소리를 막았습니다. 화면을 한 번 누르면 벨소리가 울립니다.',
   },
 
   chatList: {

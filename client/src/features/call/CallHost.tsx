@@ -47,7 +47,7 @@ export function CallHost() {
   const uid = useSignedInUser();
   const { pathname } = useLocation();
   const dispatch = useAppDispatch();
-  const { phase, peer, elapsedSeconds, muted, expanded } = useAppSelector(selectCall);
+  const { phase, peer, elapsedSeconds, muted, expanded, ring } = useAppSelector(selectCall);
   const inCall = phase !== 'idle' && phase !== 'incoming';
 
   useEffect(() => {
@@ -75,6 +75,7 @@ export function CallHost() {
           callerName={peer.name}
           onAccept={() => dispatch(callActions.acceptClicked())}
           onReject={() => dispatch(callActions.rejectClicked())}
+          ring={ring}
         />
       )}
       {inCall && peer && expanded && (
@@ -86,6 +87,7 @@ export function CallHost() {
           onHangUp={() => dispatch(callActions.hangUpClicked())}
           onToggleMute={() => dispatch(callActions.muteToggled())}
           onCollapse={() => dispatch(callActions.overlayCollapsed())}
+          ring={ring}
         />
       )}
     </>

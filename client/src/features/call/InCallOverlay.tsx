@@ -3,6 +3,8 @@
 // the overlay to the call bar so the user can use the rest of the app during the call.
 import { ko } from '../../i18n/ko';
 import { formatCallDuration } from './callRules';
+import type { CallState } from './callSlice';
+import { RingStatus, ringAttribute } from './RingStatus';
 import { MicIcon, PhoneIcon } from './icons';
 
 const t = ko.call;
@@ -15,11 +17,13 @@ export interface InCallOverlayProps {
   onHangUp(): void;
   onToggleMute(): void;
   onCollapse(): void;
+  /** The ring-back tone while the peer's phone rings. */
+  ring?: CallState['ring'];
 }
 
-export function InCallOverlay({ peerName, connected, elapsedSeconds, muted, onHangUp, onToggleMute, onCollapse }: InCallOverlayProps) {
+export function InCallOverlay({ peerName, connected, elapsedSeconds, muted, onHangUp, onToggleMute, onCollapse, ring = null }: InCallOverlayProps) {
   return (
-    <div className="call-overlay" role="dialog" aria-modal="true" aria-labelledby="in-call-name" data-testid="in-call">
+    <div className="call-overlay" role="dialog" aria-modal="true" aria-labelledby="in-call-name" data-testid="in-call" data-ring={ringAttribute(ring)}>
       <section className="call-overlay__card">
         <button type="button" className="call-overlay__collapse" onClick={onCollapse} aria-label={t.collapse} title={t.collapse}>
           <span aria-hidden="true">⌄</span>
@@ -33,6 +37,7 @@ export function InCallOverlay({ peerName, connected, elapsedSeconds, muted, onHa
         <p className="call-overlay__status" data-testid="call-status" aria-live="polite">
           {connected ? t.inCall : t.connecting}
         </p>
+        <RingStatus ring={ring} />
         {connected && (
           <p className="call-overlay__timer" data-testid="call-timer">
             {formatCallDuration(elapsedSeconds)}

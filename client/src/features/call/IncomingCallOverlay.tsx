@@ -1,6 +1,8 @@
 // Someone is calling (SPEC.md §2): the caller's name with accept and reject.
 import { ko } from '../../i18n/ko';
+import type { CallState } from './callSlice';
 import { PhoneIcon } from './icons';
+import { RingStatus, ringAttribute } from './RingStatus';
 
 const t = ko.call;
 
@@ -8,11 +10,12 @@ export interface IncomingCallOverlayProps {
   callerName: string;
   onAccept(): void;
   onReject(): void;
+  ring?: CallState['ring'];
 }
 
-export function IncomingCallOverlay({ callerName, onAccept, onReject }: IncomingCallOverlayProps) {
+export function IncomingCallOverlay({ callerName, onAccept, onReject, ring = null }: IncomingCallOverlayProps) {
   return (
-    <div className="call-overlay" role="dialog" aria-modal="true" aria-labelledby="incoming-call-title" data-testid="incoming-call">
+    <div className="call-overlay" role="dialog" aria-modal="true" aria-labelledby="incoming-call-title" data-testid="incoming-call" data-ring={ringAttribute(ring)}>
       <section className="call-overlay__card">
         <div className="call-avatar call-avatar--ringing" aria-hidden="true">
           {callerName.slice(0, 1)}
@@ -21,6 +24,7 @@ export function IncomingCallOverlay({ callerName, onAccept, onReject }: Incoming
           {t.incomingTitle}
         </p>
         <h2 className="call-overlay__name">{t.incomingFrom(callerName)}</h2>
+        <RingStatus ring={ring} />
         <div className="call-overlay__actions">
           <button type="button" className="call-round call-round--reject" onClick={onReject}>
             <PhoneIcon hangUp />

@@ -51,6 +51,18 @@ describe('call overlays', () => {
   });
 });
 
+describe('the ring status on the overlays', () => {
+  afterEach(cleanup);
+
+  it('asks for a tap when the browser blocks the ring, and marks the tone that sounds', () => {
+    const { rerender } = render(<IncomingCallOverlay callerName="Kim" onAccept={noop} onReject={noop} ring={{ tone: 'ringing', blocked: true }} />);
+    expect(screen.getByTestId('ring-blocked').textContent).to.equal('브라우저가 소리를 막았습니다. 화면을 한 번 누르면 벨소리가 울립니다.');
+    rerender(<IncomingCallOverlay callerName="Kim" onAccept={noop} onReject={noop} ring={{ tone: 'ringing', blocked: false }} />);
+    expect(screen.queryByTestId('ring-blocked')).to.equal(null);
+    expect(screen.getByTestId('incoming-call').getAttribute('data-ring')).to.equal('ringing');
+  });
+});
+
 describe('call bar', () => {
   afterEach(cleanup);
 

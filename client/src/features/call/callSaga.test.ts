@@ -332,6 +332,70 @@ describe('call saga', () => {
     });
   });
 
+  describe('ring tones', () => {
+    it('rings the callee until the choice, and sounds no tone once the call is accepted', async () => {
+      await listening(h);
+      h.stomp.deliver(queues.call('incoming', ME), { userId: KIM.userId, name: KIM.name });
+      await eventually(() => h.store.getState().call.ring !== null, 'ring state set');
+      expect(h.ringer.playing).to.equal('ringing');
+      expect(h.store.getState().call.ring).to.deep.equal({ tone: 'ringing', blocked: false });
+      h.store.dispatch(callActions.acceptClicked());
+      await eventually(() => h.rtc.peers.length === 1, 'peer connection created');
+      expect(h.ringer.playing).to.equal(null);
+      expect(h.store.getState().call.ring).to.equal(null);
+    });
+
+    it('plays the ring-back tone to the caller until the peer answers', async () => {
+      await listening(h);
+      h.store.dispatch(callActions.callRequested(KIM));
+      await eventually(() => h.ringer.playing === 'ringback', 'ring-back sounding');
+      h.stomp.deliver(queues.call('accepted', ME), { userId: KIM.userId });
+      await eventually(() => h.stomp.sentTo(app.callOffer).length === 1, 'offer sent');
+      expect(h.ringer.playing).to.equal(null);
+    });
+
+    it('silences the ring-back before telling the caller the peer rejected', async () => {
+      let playingAtAlert: unknown = 'not alerted';
+      const s = createCallTestStore();
+      try {
+        await listening(s);
+        s.store.dispatch(callActions.callRequested(KIM));
+        await eventually(() => s.ringer.playing === 'ringback', 'ring-back sounding');
+        const alerts = s.alerts;
+        alerts.push = (...messages: string[]) => {
+          playingAtAlert = s.ringer.playing;
+          return Array.prototype.push.apply(alerts, messages);
+        };
+        s.stomp.deliver(queues.call('rejected', ME), { userId: KIM.userId, reason: 'rejected' });
+        await eventually(() => s.store.getState().call.phase === 'idle', 'call ended');
+        expect(s.alerts).to.deep.equal(['상대방이 통화를 거절했습니다.']);
+        expect(playingAtAlert).to.equal(null);
+      } finally {
+        s.stop();
+      }
+    });
+
+    it('says the ring is blocked by the browser until the first tap, then rings', async () => {
+      h.ringer.blocked = true;
+      await listening(h);
+      h.stomp.deliver(queues.call('incoming', ME), { userId: KIM.userId, name: KIM.name });
+      await eventually(() => h.store.getState().call.ring !== null, 'ring state set');
+      expect(h.store.getState().call.ring).to.deep.equal({ tone: 'ringing', blocked: true });
+      h.ringer.unblock();
+      await eventually(() => h.store.getState().call.ring?.blocked === false, 'ringing after the tap');
+      expect(h.ringer.playing).to.equal('ringing');
+    });
+
+    it('stops ringing when the caller gives up', async () => {
+      await listening(h);
+      h.stomp.deliver(queues.call('incoming', ME), { userId: KIM.userId, name: KIM.name });
+      await eventually(() => h.ringer.playing === 'ringing', 'ringing');
+      h.stomp.deliver(queues.call('hangup', ME), { userId: KIM.userId, targetUserId: KIM.userId });
+      await eventually(() => phase(h) === 'idle', 'overlay closed');
+      expect(h.ringer.playing).to.equal(null);
+    });
+  });
+
   describe('user search on /call', () => {
     it('sends no request for a blank or %-only keyword', async () => {
       h.store.dispatch(callActions.searchRequested(' % '));

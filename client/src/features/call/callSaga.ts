@@ -14,6 +14,7 @@ import { isSearchableKeyword, LIMITS } from '../../../../common/rules';
 import { canApplyAnswer, canApplyOffer, toIceCandidate, toSessionDescription } from '../../../../common/signalling';
 import { service } from '../../app/sagaContext';
 import { ko } from '../../i18n/ko';
+import type { RingStart, RingTone } from '../../services/ringer';
 import type { Microphone, Peer, PeerEvent } from '../../services/rtc';
 import type { StompService } from '../../services/stomp';
 import { candidateDisposition, connectionOutcome, decideSignal, type CallPeer } from './callRules';
@@ -34,6 +35,8 @@ interface Ending {
   /** Tell the peer with /app/call/hangup. */
   sendHangup: boolean;
   navigateTo: string | null;
+  /** Told to the user once the ring-back tone is silent. */
+  alert?: string;
 }
 
 const QUIET_END: Ending = { sendHangup: false, navigateTo: null };
@@ -140,14 +143,12 @@ function* awaitAnswer(signals: EventChannel<SignalMessage>, peer: CallPeer): Sag
       case 'peerAccepted':
         return 'accepted';
       case 'peerRejected':
-        yield* alertUser(decision.busy ? ko.call.peerBusy : ko.call.peerRejected);
-        return { sendHangup: false, navigateTo: CALL_PATH };
+        return { sendHangup: false, navigateTo: CALL_PATH, alert: decision.busy ? ko.call.peerBusy : ko.call.peerRejected };
       case 'peerHungUp': {
         // The server ends an unanswered call and says why; without a reason only the ringing clears.
         const why = decision.reason === 'timeout' ? ko.call.noAnswer : decision.reason === 'unavailable' ? ko.call.unavailable : null;
         if (why === null) return QUIET_END;
-        yield* alertUser(why);
-        return { sendHangup: false, navigateTo: CALL_PATH };
+        return { sendHangup: false, navigateTo: CALL_PATH, alert: why };
       }
       case 'ignore':
         yield* logSkipped(decision.reason);
@@ -273,6 +274,25 @@ function* negotiate(signals: EventChannel<SignalMessage>, peer: Peer, target: Ca
   }
 }
 
+/** Starts a ring tone and keeps the slice told whether it sounds or waits for the user's first tap. */
+function* ring(tone: RingTone): SagaIterator {
+  const ringer = yield* service('ringer');
+  const started: RingStart = yield call([ringer, ringer.start], tone);
+  if (started === 'unavailable') return;
+  yield put(callActions.ringChanged({ tone, blocked: started === 'blocked' }));
+  if (started !== 'blocked') return;
+  yield call([ringer, ringer.whenUnblocked]);
+  yield put(callActions.ringChanged({ tone, blocked: false }));
+}
+
+function* stopRinging(ringing: Task | null): SagaIterator {
+  if (!ringing) return;
+  yield cancel(ringing);
+  const ringer = yield* service('ringer');
+  yield call([ringer, ringer.stop]);
+  yield put(callActions.ringChanged(null));
+}
+
 /** Mute and unmute follow the slice's flag for as long as the microphone is open. */
 function* followMute(microphone: Microphone): SagaIterator {
   const apply = function* (): SagaIterator {
@@ -299,6 +319,7 @@ function* runCall(signals: EventChannel<SignalMessage>, me: number, target: Call
   let microphone: Microphone | null = null;
   let connection: Peer | null = null;
   let muting: Task | null = null;
+  let ringing: Task | null = null;
   // What happens if the call is cut short (listener stopped): the server must hear of it.
   let ending: Ending = { sendHangup: true, navigateTo: null };
   try {
@@ -308,11 +329,20 @@ function* runCall(signals: EventChannel<SignalMessage>, me: number, target: Call
       if (!microphone) return (ending = QUIET_END);
       muting = yield fork(followMute, microphone);
       yield* publish(app.callInitiate, { targetUserId: target.userId, userId: me });
+      ringing = yield fork(ring, 'ringback');
       const answer: Ending | 'accepted' = yield* awaitAnswer(signals, target);
-      if (answer !== 'accepted') return (ending = answer);
+      yield* stopRinging(ringing);
+      ringing = null;
+      if (answer !== 'accepted') {
+        if (answer.alert) yield* alertUser(answer.alert);
+        return (ending = answer);
+      }
     } else {
       yield put(callActions.incomingReceived(target));
+      ringing = yield fork(ring, 'ringing');
       const choice: Choice = yield* awaitChoice(signals, target);
+      yield* stopRinging(ringing);
+      ringing = null;
       if (choice === 'missed') yield put(callActions.callMissed(target));
       if (choice === 'cancelled' || choice === 'missed') return (ending = QUIET_END);
       if (choice === 'accept') microphone = yield* openMicrophone();
@@ -337,6 +367,7 @@ function* runCall(signals: EventChannel<SignalMessage>, me: number, target: Call
       ending = LOCAL_HANGUP;
     }
   } finally {
+    yield* stopRinging(ringing);
     if (muting) yield cancel(muting);
     connection?.close();
     microphone?.stop();

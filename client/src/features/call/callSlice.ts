@@ -1,6 +1,7 @@
 // The call's serialisable state (SPEC.md §4 Call): the phase, who the peer is, the seconds on
 // the timer, and the /call screen's name search. The RTC objects live in services/rtc.ts.
 import { createSlice, type PayloadAction } from '@reduxjs/toolkit';
+import type { RingTone } from '../../services/ringer';
 import type { UserSummary } from '../../../../common/api';
 import { canStartCall, isCallActive, type CallPeer, type CallPhase } from './callRules';
 
@@ -20,6 +21,8 @@ export interface CallState {
   muted: boolean;
   /** The caller of the last call that rang out unanswered, shown until dismissed. */
   missedCall: CallPeer | null;
+  /** The ring tone asked for while the call rings; blocked: the browser waits for a first tap. */
+  ring: { tone: RingTone; blocked: boolean } | null;
 }
 
 export const initialCallState: CallState = {
@@ -31,10 +34,11 @@ export const initialCallState: CallState = {
   expanded: true,
   muted: false,
   missedCall: null,
+  ring: null,
 };
 
 /** What a new call starts from: expanded, unmuted, the timer at zero. */
-const freshCall = { elapsedSeconds: 0, expanded: true, muted: false };
+const freshCall = { elapsedSeconds: 0, expanded: true, muted: false, ring: null };
 
 const callSlice = createSlice({
   name: 'call',
@@ -86,6 +90,9 @@ const callSlice = createSlice({
     },
     callEnded(state) {
       Object.assign(state, { phase: 'idle', role: null, peer: null, ...freshCall });
+    },
+    ringChanged(state, action: PayloadAction<CallState['ring']>) {
+      state.ring = action.payload;
     },
     /** The callee's call rang out (the server's timeout): remembered for the missed-call line. */
     callMissed(state, action: PayloadAction<CallPeer>) {
