@@ -14,7 +14,10 @@ import { NotificationMail } from './notification-mail';
 import { PresenceTracker } from './presence-tracker';
 import { ReadMarkers } from './read-markers';
 import { RoomsRepository } from './rooms-repository';
-import { MessageSender } from './send-message';
+import { MessageSender, type MessageSenderDeps } from './send-message';
+
+/** Who else hears of a published user message (Web Push), from features/index.ts. */
+export type MessagePublished = MessageSenderDeps['published'];
 
 /** Chat's parts wired together: the rules' dependencies, the notification mail and the writer. */
 export interface ChatParts {
@@ -23,7 +26,7 @@ export interface ChatParts {
   writer: MessageWriter;
 }
 
-export function assembleChat(deps: Deps, users: UsersRepository): ChatParts {
+export function assembleChat(deps: Deps, users: UsersRepository, published?: MessagePublished): ChatParts {
   const { db, clock, publisher, mailer, config } = deps;
   const log = deps.log.child({ feature: 'chat' });
   const rooms = new RoomsRepository(db);
@@ -31,15 +34,15 @@ export function assembleChat(deps: Deps, users: UsersRepository): ChatParts {
   const members = new MembersCache((roomId) => rooms.members(roomId), clock);
   const readMarkers = new ReadMarkers(new PresenceTracker(), rooms, clock, log);
   const writer = new MessageWriter(messages, log, (count) => deps.metrics.messagesStored(count));
-  const sender = new MessageSender({ messages, writer, members, readMarkers, publisher, clock });
+  const sender = new MessageSender({ messages, writer, members, readMarkers, publisher, clock, published });
   const chat: ChatDeps = { rooms, messages, users, members, sender, readMarkers, publisher, clock };
   const notifications = new NotificationMail({ rooms, mailer, clock, publicUrl: config.publicUrl });
   publisher.onDisconnect((user) => readMarkers.connectionClosed(user.connectionId));
   return { chat, notifications, writer };
 }
 
-export function createChat(deps: Deps, users: UsersRepository): ServerFeature {
-  const { chat, notifications, writer } = assembleChat(deps, users);
+export function createChat(deps: Deps, users: UsersRepository, published?: MessagePublished): ServerFeature {
+  const { chat, notifications, writer } = assembleChat(deps, users, published);
   return {
     routes: chatRoutes(chat, notifications),
     stomp: {

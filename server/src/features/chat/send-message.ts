@@ -44,6 +44,8 @@ export interface MessageSenderDeps {
   readMarkers: ReadMarkers;
   publisher: Publisher;
   clock: Clock;
+  /** Told of each user message after it is published (Web Push for members with no open connection). */
+  published?(message: Message, members: readonly ChatUser[]): void;
 }
 
 export class MessageSender {
@@ -107,5 +109,6 @@ export class MessageSender {
     publisher.publish(topics.privateChat(message.roomId), toChatMessage(message));
     for (const member of roomMembers) publisher.publish(topics.toggleRefresh(member.id), 'true');
     readMarkers.messagePublished(message.roomId, message.id, message.createdAtMs);
+    if (message.senderId !== null) this.deps.published?.(message, roomMembers);
   }
 }
