@@ -3,6 +3,7 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { Provider } from 'react-redux';
 import { createBrowserRouter, RouterProvider } from 'react-router-dom';
+import { DialogProvider, DialogQueue } from './components/dialogs';
 import { routes } from './app/routes';
 import { createBrowserServices } from './app/services';
 import { createAppStore } from './app/store';
@@ -11,10 +12,12 @@ import './styles/global.css';
 import './features/call/call.css';
 
 const router = createBrowserRouter(routes);
+// The app's confirmations and alerts (components/Dialog.tsx), above every route; sagas alert through it.
+const dialogs = new DialogQueue();
 const store = createAppStore(
   createBrowserServices((to, options) => {
     void router.navigate(to, options);
-  }),
+  }, dialogs),
 );
 
 const container = document.getElementById('root');
@@ -23,7 +26,9 @@ if (!container) throw new Error('index.html has no #root element');
 createRoot(container).render(
   <StrictMode>
     <Provider store={store}>
-      <RouterProvider router={router} />
+      <DialogProvider queue={dialogs}>
+        <RouterProvider router={router} />
+      </DialogProvider>
     </Provider>
   </StrictMode>,
 );

@@ -190,13 +190,15 @@ if (require.main === module) {
   const config = loadConfig();
   start(config).then(
     (server) => {
-      process.stdout.write(`${startupLine(server.config)}\n`);
       const shutdown = () => {
         setTimeout(() => process.exit(1), STOP_DEADLINE_MS).unref();
         server.stop().then(() => process.exit(0), () => process.exit(1));
       };
       process.once('SIGTERM', shutdown);
       process.once('SIGINT', shutdown);
+      // Only now say where we listen: whoever waits for this line may signal at once, and a
+      // signal before the handlers exist would kill the process without a graceful stop.
+      process.stdout.write(`${startupLine(server.config)}\n`);
     },
     (err: unknown) => {
       const message = err instanceof Error ? err.message : String(err);

@@ -1,6 +1,7 @@
 // Everything with side effects that sagas use, handed to them through the saga middleware's
 // context (DESIGN.md §4) so tests pass fakes. Add a service: a field here, its browser
 // implementation in createBrowserServices, and a fake in fakeServices.ts (tests).
+import type { DialogQueue } from '../components/dialogs';
 import { createHttpClient, type HttpClient } from '../services/http';
 import { createUidStore, type UidStore } from '../features/auth/uid';
 import { createBrowserRinger, type Ringer } from '../services/ringer';
@@ -26,7 +27,7 @@ export interface Services {
   redirect: (url: string) => void;
   /** Errors the user is told about in words are still logged for whoever debugs (SPEC.md §8). */
   logError: (context: string, error: unknown) => void;
-  /** window.alert: the call alerts of SPEC.md §4 and §8. */
+  /** The alerts of SPEC.md §4 and §8 (call, start chat, invite, notification e-mail), in the app's own dialog. */
   alert: (message: string) => void;
   /** Microphone and peer connections for voice calls. */
   rtc: RtcService;
@@ -38,7 +39,7 @@ export interface Services {
   stomp: StompService;
 }
 
-export function createBrowserServices(navigate: Services['navigate']): Services {
+export function createBrowserServices(navigate: Services['navigate'], dialogs: DialogQueue): Services {
   return {
     http: createHttpClient(),
     uid: createUidStore(window.localStorage),
@@ -46,7 +47,7 @@ export function createBrowserServices(navigate: Services['navigate']): Services 
     currentPath: () => window.location.pathname,
     redirect: (url) => window.location.assign(url),
     logError: (context, error) => console.error(`[${context}]`, error),
-    alert: (message) => window.alert(message),
+    alert: (message) => void dialogs.alert(message),
     rtc: createBrowserRtc(),
     ringer: createBrowserRinger(),
     callStomp: createStompService({ reconnectDelayMs: CALL_RECONNECT_DELAY_MS }),

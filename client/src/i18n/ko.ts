@@ -7,6 +7,12 @@ export const ko = {
     loading: '불러오는 중...',
   },
 
+  /** The buttons of the app's confirmation and alert dialogs (components/dialogs.tsx). */
+  dialog: {
+    ok: '확인',
+    cancel: '취소',
+  },
+
   login: {
     title: "Let's Chat !",
     welcome: '소중한 사람들과 쉽고 간편하게 소통하세요',

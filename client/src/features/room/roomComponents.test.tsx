@@ -3,6 +3,8 @@ import sinon from 'sinon';
 import { cleanup, fireEvent, render, screen, within } from '@testing-library/react';
 import { MemoryRouter } from 'react-router-dom';
 import type { ChatMessage, ChatSummary } from '../../../../common/api';
+import { settle } from '../../app/fakeServices';
+import { DialogProvider, DialogQueue } from '../../components/dialogs';
 import { ChatRow } from '../chatList/ChatRow';
 import { Composer } from './Composer';
 import { MessageList } from './MessageList';
@@ -106,22 +108,24 @@ describe('the chat room components', () => {
     expect(onRename.args).to.deep.equal([['주말 계획']]);
   });
 
-  it('lists participants with their count, (You) and e-mails, and confirms before leaving', () => {
+  it('lists participants with their count, (You) and e-mails, and confirms before leaving in the app\'s dialog', async () => {
     const onLeave = sinon.spy();
-    const confirm = sinon.stub(window, 'confirm');
     render(
-      <MemoryRouter>
-        <RoomSidebar
-          users={[{ userId: ME, name: '김민지', email: 'minji@example.com' }, { userId: 2, name: '김철수', email: 'kim@example.com' }]}
-          myId={ME}
-          invitePath="/add-user-to-chat?cri=7"
-          notification="idle"
-          onNotify={() => {}}
-          onLeave={onLeave}
-          onClose={() => {}}
-        />
-      </MemoryRouter>,
+      <DialogProvider queue={new DialogQueue()}>
+        <MemoryRouter>
+          <RoomSidebar
+            users={[{ userId: ME, name: '김민지', email: 'minji@example.com' }, { userId: 2, name: '김철수', email: 'kim@example.com' }]}
+            myId={ME}
+            invitePath="/add-user-to-chat?cri=7"
+            notification="idle"
+            onNotify={() => {}}
+            onLeave={onLeave}
+            onClose={() => {}}
+          />
+        </MemoryRouter>
+      </DialogProvider>,
     );
+    expect(document.activeElement).to.equal(screen.getByRole('complementary'));
     expect(screen.getByTestId('participant-count').textContent).to.equal('참여자 2명');
     const [me, other] = screen.getAllByTestId('participant');
     expect(within(me).getByText('(You)')).to.exist;
@@ -129,20 +133,38 @@ describe('the chat room components', () => {
     expect(within(other).getByText('kim@example.com')).to.exist;
     expect(screen.getByRole('link', { name: '대화상대 초대' }).getAttribute('href')).to.equal('/add-user-to-chat?cri=7');
 
-    confirm.returns(false);
     fireEvent.click(screen.getByRole('button', { name: '채팅방 나가기' }));
-    expect(confirm.args[0]).to.deep.equal(['정말 채팅방을 나가시겠습니까?']);
+    expect(screen.getByRole('alertdialog', { name: '정말 채팅방을 나가시겠습니까?' })).to.exist;
+    fireEvent.click(screen.getByRole('button', { name: '취소' }));
+    await settle();
     expect(onLeave.called).to.equal(false);
-    confirm.returns(true);
     fireEvent.click(screen.getByRole('button', { name: '채팅방 나가기' }));
+    fireEvent.click(screen.getByRole('button', { name: '확인' }));
+    await settle();
     expect(onLeave.calledOnce).to.equal(true);
+  });
+
+  it('asks before sending the notification e-mail, with the spec\'s text', async () => {
+    const onNotify = sinon.spy();
+    render(
+      <DialogProvider queue={new DialogQueue()}>
+        <MemoryRouter>
+          <RoomSidebar users={[]} myId={ME} invitePath="/x" notification="idle" onNotify={onNotify} onLeave={() => {}} onClose={() => {}} />
+        </MemoryRouter>
+      </DialogProvider>,
+    );
+    fireEvent.click(screen.getByRole('button', { name: '알림 메일 보내기' }));
+    fireEvent.click(within(screen.getByRole('alertdialog', { name: '채팅방의 모든 사용자에게 알림 메일을 보내시겠습니까?' })).getByRole('button', { name: '확인' }));
+    await settle();
+    expect(onNotify.calledOnce).to.equal(true);
   });
 
   it('disables the notification button while sending and after it is done', () => {
     const props = { users: [], myId: ME, invitePath: '/x', onNotify: () => {}, onLeave: () => {}, onClose: () => {} };
-    const { rerender } = render(<MemoryRouter><RoomSidebar {...props} notification="sending" /></MemoryRouter>);
+    const queue = new DialogQueue();
+    const { rerender } = render(<DialogProvider queue={queue}><MemoryRouter><RoomSidebar {...props} notification="sending" /></MemoryRouter></DialogProvider>);
     expect((screen.getByRole('button', { name: '알림 메일 보내는 중...' }) as HTMLButtonElement).disabled).to.equal(true);
-    rerender(<MemoryRouter><RoomSidebar {...props} notification="done" /></MemoryRouter>);
+    rerender(<DialogProvider queue={queue}><MemoryRouter><RoomSidebar {...props} notification="done" /></MemoryRouter></DialogProvider>);
     expect((screen.getByRole('button', { name: '알림 메일을 보냈습니다' }) as HTMLButtonElement).disabled).to.equal(true);
   });
 });
