@@ -1,6 +1,8 @@
 // A call under way (SPEC.md §2): the peer's name, 연결 중 until the connection is up, then
 // 통화 중 with the mm:ss timer, and the hang-up button. Beyond the spec: mute, and collapsing
-// the overlay to the call bar so the user can use the rest of the app during the call.
+// the overlay to the call bar so the user can use the rest of the app during the call. A modal
+// Dialog: focus moves in, Tab stays inside, Escape (or a click beside it) collapses it to the bar.
+import { Dialog } from '../../components/Dialog';
 import { ko } from '../../i18n/ko';
 import { formatCallDuration } from './callRules';
 import type { CallState } from './callSlice';
@@ -23,8 +25,8 @@ export interface InCallOverlayProps {
 
 export function InCallOverlay({ peerName, connected, elapsedSeconds, muted, onHangUp, onToggleMute, onCollapse, ring = null }: InCallOverlayProps) {
   return (
-    <div className="call-overlay" role="dialog" aria-modal="true" aria-labelledby="in-call-name" data-testid="in-call" data-ring={ringAttribute(ring)}>
-      <section className="call-overlay__card">
+    <Dialog labelledBy="in-call-name" onCancel={onCollapse} className="call-dialog">
+      <section className="call-overlay__card" data-testid="in-call" data-ring={ringAttribute(ring)}>
         <button type="button" className="call-overlay__collapse" onClick={onCollapse} aria-label={t.collapse} title={t.collapse}>
           <span aria-hidden="true">⌄</span>
         </button>
@@ -54,6 +56,6 @@ export function InCallOverlay({ peerName, connected, elapsedSeconds, muted, onHa
           </button>
         </div>
       </section>
-    </div>
+    </Dialog>
   );
 }

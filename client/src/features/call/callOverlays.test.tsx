@@ -51,6 +51,38 @@ describe('call overlays', () => {
   });
 });
 
+describe('the call overlays as modal dialogs', () => {
+  afterEach(cleanup);
+
+  it('moves focus to accept, keeps Tab inside, and rejects the incoming call on Escape', () => {
+    const clicks: string[] = [];
+    render(
+      <>
+        <button type="button">behind the dialog</button>
+        <IncomingCallOverlay callerName="Kim" onAccept={() => clicks.push('accept')} onReject={() => clicks.push('reject')} />
+      </>,
+    );
+    const accept = screen.getByRole('button', { name: /수락/ });
+    const reject = screen.getByRole('button', { name: /거절/ });
+    expect(document.activeElement).to.equal(accept);
+    fireEvent.keyDown(accept, { key: 'Tab' });
+    expect(document.activeElement).to.equal(reject);
+    fireEvent.keyDown(reject, { key: 'Tab', shiftKey: true });
+    expect(document.activeElement).to.equal(accept);
+    expect(screen.getByRole('dialog').getAttribute('aria-modal')).to.equal('true');
+    fireEvent.keyDown(accept, { key: 'Escape' });
+    expect(clicks).to.deep.equal(['reject']);
+  });
+
+  it('collapses the in-call overlay to the call bar on Escape', () => {
+    const clicks: string[] = [];
+    render(inCall({ onCollapse: () => clicks.push('collapse'), onHangUp: () => clicks.push('hangUp') }));
+    expect(screen.getByRole('dialog').contains(document.activeElement)).to.equal(true);
+    fireEvent.keyDown(document.activeElement!, { key: 'Escape' });
+    expect(clicks).to.deep.equal(['collapse']);
+  });
+});
+
 describe('the ring status on the overlays', () => {
   afterEach(cleanup);
 
