@@ -10,6 +10,8 @@ import { createAppStore } from './app/store';
 import './styles/global.css';
 // Read counts and unread badges (issue 11), shared by the room and the chat list.
 import './features/room/reads.css';
+// The call overlays and the call bar (CallHost) show above every route.
+import './features/call/call.css';
 
 const router = createBrowserRouter(routes);
 // The app's confirmations and alerts (components/Dialog.tsx), above every route; sagas alert through it.

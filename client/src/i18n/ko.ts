@@ -132,6 +132,14 @@ export const ko = {
     noAnswer: '상대방이 응답하지 않습니다.',
     unavailable: '상대방과 연결할 수 없습니다. 잠시 후 다시 걸어주세요.',
     callFailed: '통화 실패. 마이크 권한을 확인해주세요.',
+    mute: '음소거',
+    unmute: '음소거 해제',
+    collapse: '통화 화면 접기',
+    expand: (name: string) => `${name}님과의 통화 화면 열기`,
+    callBar: '진행 중인 통화',
+    missedCall: (name: string) => `부재중 전화: ${name}`,
+    dismissMissedCall: '부재중 전화 알림 닫기',
+    soundBlocked: '브라우저가 소리를 막았습니다. 화면을 한 번 누르면 벨소리가 울립니다.',
   },
 
   chatList: {

@@ -5,9 +5,12 @@ import type { Deps, ServerFeature } from '../types';
 import type { UsersRepository } from '../accounts/users-repository';
 import { callHandlers } from './calls-handlers';
 import { callsRoutes } from './calls-routes';
-import { CallService, DEFAULT_RING_TIMEOUT_MS } from './calls-service';
+import { CallService, DEFAULT_RING_TIMEOUT_MS, type CallPorts } from './calls-service';
 
-export function createCalls(deps: Deps, users: UsersRepository): ServerFeature {
+/** How a callee with no open connection is rung anyway (Web Push), from features/index.ts. */
+export type RingElsewhere = Pick<CallPorts, 'canRingElsewhere' | 'ringElsewhere'>;
+
+export function createCalls(deps: Deps, users: UsersRepository, elsewhere: RingElsewhere = {}): ServerFeature {
   const { config, publisher, log } = deps;
   const calls = new CallService(
     {
@@ -19,6 +22,7 @@ export function createCalls(deps: Deps, users: UsersRepository): ServerFeature {
       names: (userIds) => users.names(userIds),
       isReachable: (userId) => publisher.connectionCount(userId) > 0,
       outcome: (outcome) => deps.metrics.call(outcome),
+      ...elsewhere,
     },
     config.callRingTimeoutMs ?? DEFAULT_RING_TIMEOUT_MS,
   );

@@ -16,8 +16,11 @@ import { PresenceTracker } from './presence-tracker';
 import { ReadMarkers } from './read-markers';
 import { RoomEvents } from './room-events';
 import { RoomsRepository } from './rooms-repository';
-import { MessageSender } from './send-message';
+import { MessageSender, type MessageSenderDeps } from './send-message';
 import { Typing } from './typing';
+
+/** Who else hears of a published user message (Web Push), from features/index.ts. */
+export type MessagePublished = MessageSenderDeps['published'];
 
 /** Chat's parts wired together: the rules' dependencies, the notification mail and the writer. */
 export interface ChatParts {
@@ -27,7 +30,7 @@ export interface ChatParts {
   roomEvents: RoomEvents;
 }
 
-export function assembleChat(deps: Deps, users: UsersRepository): ChatParts {
+export function assembleChat(deps: Deps, users: UsersRepository, published?: MessagePublished): ChatParts {
   const { db, clock, publisher, mailer, config } = deps;
   const log = deps.log.child({ feature: 'chat' });
   const rooms = new RoomsRepository(db);
@@ -36,7 +39,7 @@ export function assembleChat(deps: Deps, users: UsersRepository): ChatParts {
   const roomEvents = new RoomEvents(publisher);
   const readMarkers = new ReadMarkers(new PresenceTracker(), rooms, members, roomEvents, clock, log);
   const writer = new MessageWriter(messages, log, (count) => deps.metrics.messagesStored(count));
-  const sender = new MessageSender({ messages, writer, members, readMarkers, publisher, clock });
+  const sender = new MessageSender({ messages, writer, members, readMarkers, publisher, clock, published });
   const online = new OnlineUsers(publisher, rooms, roomEvents, log);
   const typing = new Typing(members, users, roomEvents, clock);
   const chat: ChatDeps = { rooms, messages, users, members, sender, readMarkers, online, typing, publisher, clock };
@@ -45,8 +48,8 @@ export function assembleChat(deps: Deps, users: UsersRepository): ChatParts {
   return { chat, notifications, writer, roomEvents };
 }
 
-export function createChat(deps: Deps, users: UsersRepository): ServerFeature {
-  const { chat, notifications, writer, roomEvents } = assembleChat(deps, users);
+export function createChat(deps: Deps, users: UsersRepository, published?: MessagePublished): ServerFeature {
+  const { chat, notifications, writer, roomEvents } = assembleChat(deps, users, published);
   return {
     routes: chatRoutes(chat, notifications),
     stomp: {
