@@ -35,6 +35,8 @@ export interface Config {
   connectTimeoutMs: number;
   /** Proxies whose X-Forwarded-For names the client's address (HAProxy, nginx in front). */
   trustedProxies: string[];
+  /** The cluster bus and shared state (redis://host:port); unset: one process alone. */
+  redisUrl: string | null;
   /** Bearer token that opens GET /metrics; unset: /metrics answers 404. */
   metricsToken: string | null;
   logLevel: string;
@@ -113,9 +115,16 @@ export function loadConfig(env: Env = process.env): Config {
     maxConnectionsPerAddress: int(env, 'MAX_CONNECTIONS_PER_ADDRESS', 200, 1, 1_000_000),
     connectTimeoutMs: int(env, 'STOMP_CONNECT_TIMEOUT_MS', 10_000, 100, 600_000),
     trustedProxies: list(env, 'TRUSTED_PROXIES'),
+    redisUrl: redisUrl(env.REDIS_URL),
     metricsToken: env.METRICS_TOKEN || null,
     logLevel: env.LOG_LEVEL || 'info',
   };
+}
+
+function redisUrl(raw: string | undefined): string | null {
+  if (!raw) return null;
+  if (!/^rediss?:\/\//.test(raw)) throw new ConfigError(`REDIS_URL must start with redis:// or rediss://, got "${raw}"`);
+  return raw;
 }
 
 /** The configuration once the real port is known (PORT=0 picks one at listen time). */

@@ -81,5 +81,6 @@ export async function memoryDeps(): Promise<MemoryDeps> {
     publisher: new RecordingPublisher(),
     mailer: new RecordingMailer(),
     metrics: new Metrics(),
+    cluster: { signals: { broadcast() {}, onSignal() {} }, redis: null, nodeId: 'test' },
   };
 }
