@@ -4,6 +4,7 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import uWS from 'uWebSockets.js';
 import { LocalBus, type Bus } from './cluster/bus';
 import { ClusterPublisher } from './cluster/cluster-publisher';
+import { LocalPresence, RedisPresence, type Presence } from './cluster/presence';
 import { RedisBus } from './cluster/redis-bus';
 import { loadConfig, withListeningPort, type Config } from './config';
 import { createDatabase, migrateLatest, ping, type Knex } from './db/knex';
@@ -141,6 +142,7 @@ export async function start(initialConfig: Config, options: StartOptions = {}): 
   const routerOf = () => router!;
   const bus: Bus = config.redisUrl ? new RedisBus(config.redisUrl, log.child({ component: 'bus' })) : new LocalBus();
   let cluster: ClusterPublisher | null = null;
+  const redisPresence = bus instanceof RedisBus ? new RedisPresence(bus.redis, bus.nodeId, log.child({ component: 'presence' })) : null;
   const broker = new Broker({
     router: { routeSend: (d) => routerOf().routeSend(d), authorize: (u, d) => routerOf().authorize(u, d) },
     log: log.child({ component: 'stomp' }),
@@ -151,15 +153,20 @@ export async function start(initialConfig: Config, options: StartOptions = {}): 
     maxConnectionsPerAddress: config.maxConnectionsPerAddress,
     interest: {
       destination: (destination, held) => cluster!.interest.destination(destination, held),
-      user: (userId, connected) => cluster!.interest.user(userId, connected),
+      user: (userId, connected) => {
+        cluster!.interest.user(userId, connected);
+        redisPresence?.changed(userId, connected);
+      },
     },
   });
   cluster = new ClusterPublisher(broker, bus, log.child({ component: 'cluster' }));
+  const presence: Presence = redisPresence ?? new LocalPresence((userId) => broker.connectionCount(userId));
+  bus.onReconnect(() => redisPresence?.renewNow());
   const metrics = new Metrics();
   metrics.observe({ stomp: broker.counters, openSockets: () => broker.sessionCount, connectedSessions: () => broker.connectedCount, db });
   const features = createFeatures({
     config, db, log, clock, publisher: cluster, metrics,
-    cluster: { signals: cluster, redis: bus instanceof RedisBus ? bus.redis : null, nodeId: bus.nodeId },
+    cluster: { signals: cluster, presence, redis: bus instanceof RedisBus ? bus.redis : null, nodeId: bus.nodeId },
   });
   const { authenticator } = features;
   router = createFeatureRouter(features.list.flatMap((f) => (f.stomp ? [f.stomp] : [])));
@@ -198,6 +205,7 @@ export async function start(initialConfig: Config, options: StartOptions = {}): 
       uWS.us_listen_socket_close(listenSocket);
       await broker.stop();
       for (const f of features.list) await f.stop?.();
+      redisPresence?.stop();
       await bus.close();
       await db.destroy();
       log.info('stopped');

@@ -79,7 +79,7 @@ describe('the Redis cluster bus', function () {
     await redis.start();
     await until('both back', () => a.bus.state === 'up' && b.bus.state === 'up');
     expect(reconnects).to.equal(1);
-    await until('listening again', async () => (await channels().catch(() => [])).includes('lc:u:7'));
+    await until('listening again', async () => (await channels().catch(() => [] as string[])).includes('lc:u:7'));
     a.bus.publish('u:7', 'after');
     await until('delivered', () => b.got.length === 1);
     expect(b.got).to.deep.equal([['u:7', 'after']]);
