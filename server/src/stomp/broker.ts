@@ -276,6 +276,27 @@ export class Broker implements Publisher, SessionHost {
     }
   }
 
+  /**
+   * Checks again, as if new, every login session and every subscription of this node: after news
+   * may have been lost (the cluster bus was down), a logout or a leave made on another node
+   * meanwhile still ends what it should here. A subscription no longer authorised is dropped.
+   */
+  async recheckAll(): Promise<void> {
+    await this.revalidate();
+    for (const session of [...this.all]) {
+      if (session.state !== 'connected') continue;
+      for (const destination of session.subscribedDestinations()) {
+        let allowed = true;
+        try {
+          allowed = await this.router.authorize(session.principal, destination);
+        } catch (err) {
+          this.log.warn({ err, destination }, 'could not re-check a subscription');
+        }
+        if (!allowed) session.dropDestination(destination);
+      }
+    }
+  }
+
   private async revalidate(): Promise<void> {
     for (const authSessionId of this.byAuthSession.keys()) {
       const first = this.byAuthSession.get(authSessionId)[0];
