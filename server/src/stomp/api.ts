@@ -15,6 +15,14 @@ export type AppHandler = (user: StompPrincipal, body: string) => Promise<void> |
 
 export class StompHandlerError extends Error {}
 
+/**
+ * A JSON body already serialised (a message that came over the cluster bus as text): sent as
+ * application/json without parsing and stringifying it again.
+ */
+export class SerializedJson {
+  constructor(readonly text: string) {}
+}
+
 export interface Publisher {
   /** Every subscriber of the destination receives a MESSAGE. */
   publish(destination: string, body: string | object): void;

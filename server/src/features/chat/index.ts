@@ -30,12 +30,17 @@ export interface ChatParts {
   roomEvents: RoomEvents;
 }
 
+/** The cluster signal that a room's members changed (its data: the room id). */
+const MEMBERS_CHANGED = 'chat.members';
+
 export function assembleChat(deps: Deps, users: UsersRepository, published?: MessagePublished): ChatParts {
   const { db, clock, publisher, mailer, config } = deps;
   const log = deps.log.child({ feature: 'chat' });
   const rooms = new RoomsRepository(db);
   const messages = new MessagesRepository(db);
-  const members = new MembersCache((roomId) => rooms.members(roomId), clock);
+  const { signals } = deps.cluster;
+  const members = new MembersCache((roomId) => rooms.members(roomId), clock, undefined, (roomId) => signals.broadcast(MEMBERS_CHANGED, String(roomId)));
+  signals.onSignal(MEMBERS_CHANGED, (roomId) => members.invalidateHere(Number(roomId)));
   const roomEvents = new RoomEvents(publisher);
   const readMarkers = new ReadMarkers(new PresenceTracker(), rooms, members, roomEvents, clock, log);
   const writer = new MessageWriter(messages, log, (count) => deps.metrics.messagesStored(count));
