@@ -10,6 +10,8 @@ import './chat.css';
 import { Composer } from './Composer';
 import { MessageList } from './MessageList';
 import { useUnreadByOf } from './ReadCount';
+import { TypingLine } from './TypingLine';
+import { selectOnline, withPresence } from './liveSlice';
 import { RoomHeader } from './RoomHeader';
 import { RoomSidebar } from './RoomSidebar';
 import { invitePath, roomIdFrom } from './roomPaths';
@@ -21,6 +23,7 @@ import {
   renameSubmitted,
   roomClosed,
   roomOpened,
+  typingNoticed,
   selectRoom,
 } from './roomSlice';
 import { useTabTitleCount } from './useTabTitle';
@@ -49,6 +52,7 @@ function ChatRoom({ chatRoomId, userId }: { chatRoomId: number; userId: number }
 
   const needOlder = useCallback(() => dispatch(olderRequested()), [dispatch]);
   const unreadByOf = useUnreadByOf();
+  const online = useAppSelector(selectOnline);
   const closeSidebar = useCallback(() => setSidebarOpen(false), []);
   const ready = room.chatRoomId === chatRoomId && room.status === 'ready';
 
@@ -77,10 +81,11 @@ function ChatRoom({ chatRoomId, userId }: { chatRoomId: number; userId: number }
             <p className="messages__empty">{ko.app.loading}</p>
           </div>
         )}
-        <Composer onSend={(content) => dispatch(messageSubmitted(content))} />
+        <TypingLine />
+        <Composer onSend={(content) => dispatch(messageSubmitted(content))} onTyping={() => dispatch(typingNoticed())} />
         {sidebarOpen && (
           <RoomSidebar
-            users={ready ? room.users : []}
+            users={ready ? withPresence(room.users, online) : []}
             myId={userId}
             invitePath={invitePath(chatRoomId)}
             notification={room.notification}

@@ -5,7 +5,7 @@ import { LIMITS, isSendableMessage } from '../../../../common/rules';
 import { ko } from '../../i18n/ko';
 import { SendIcon } from './icons';
 
-export function Composer({ onSend }: { onSend(content: string): void }) {
+export function Composer({ onSend, onTyping }: { onSend(content: string): void; /** The user typed (issue 11). */ onTyping?(): void }) {
   const [text, setText] = useState('');
   const sendable = isSendableMessage(text);
 
@@ -34,7 +34,10 @@ export function Composer({ onSend }: { onSend(content: string): void }) {
         placeholder={ko.room.messagePlaceholder}
         maxLength={LIMITS.message}
         value={text}
-        onChange={(e) => setText(e.target.value)}
+        onChange={(e) => {
+          setText(e.target.value);
+          if (e.target.value.trim()) onTyping?.();
+        }}
         onKeyDown={onKeyDown}
       />
       <button type="submit" className="composer__send" disabled={!sendable} aria-label={ko.room.send} title={ko.room.send}>

@@ -5,6 +5,7 @@ import { Link } from 'react-router-dom';
 import type { UserSummary } from '../../../../common/api';
 import { ko } from '../../i18n/ko';
 import { Avatar } from './Avatar';
+import { WithPresence } from './PresenceDot';
 import { AddPersonIcon, CloseIcon, LeaveIcon, MailIcon } from './icons';
 import type { NotificationState } from './roomSlice';
 
@@ -54,7 +55,9 @@ export function RoomSidebar({ users, myId, invitePath, notification, onNotify, o
           <ul className="user-rows">
             {users.map((user) => (
               <li key={user.userId} className="member" data-testid="participant">
-                <Avatar name={user.name} size={36} />
+                <WithPresence online={user.online}>
+                  <Avatar name={user.name} size={36} />
+                </WithPresence>
                 <span className="member__text">
                   <span>
                     <span className="member__name">{user.name}</span>

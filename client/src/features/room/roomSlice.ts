@@ -101,6 +101,8 @@ const roomSlice = createSlice({
       }
     },
     messageSubmitted: (_state, _action: PayloadAction<string>) => {},
+    /** The user is typing a message (issue 11: the room may be told). */
+    typingNoticed: () => {},
     messageQueued(state, action: PayloadAction<PendingMessage>) {
       state.pending.push(action.payload);
     },
@@ -141,6 +143,7 @@ export const {
   olderFailed,
   messageReceived,
   messageSubmitted,
+  typingNoticed,
   messageQueued,
   subscribed,
   disconnected,
