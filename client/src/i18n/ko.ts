@@ -136,6 +136,7 @@ export const ko = {
     startConversation: '대화를 시작해보세요',
     unread: '읽지 않은 메시지',
     unreadCount: (n: number) => `읽지 않은 메시지 ${n}개`,
+    group: (n: number) => `${n}명의 그룹 채팅`,
     time: {
       justNow: '방금',
       minutesAgo: (n: number) => `${n}분 전`,

@@ -93,8 +93,10 @@ const roomSlice = createSlice({
       state.messages = mergeMessages(state.messages, [message]);
       state.pending = unconfirmed(state.pending, [message]);
       if (isSystemMessage(message)) {
-        // A system message carries the room's current name (a rename among them).
-        if (message.senderName) state.roomName = message.senderName;
+        // A system message carries the room's stored name (a rename among them). A room no one
+        // renamed is shown by the viewer's own name for it (issue 11), which only a rename replaces.
+        const renames = message.systemEvent === undefined || message.systemEvent.type === 'renamed';
+        if (message.senderName && renames) state.roomName = message.senderName;
         state.users = applyToParticipants(state.users, message);
       } else if (!state.active && message.senderId !== state.userId) {
         state.unseenCount += 1;

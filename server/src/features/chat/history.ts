@@ -8,6 +8,7 @@ import { memberAmong } from './membership';
 import type { HistoryPage, MessagesRepository } from './messages-repository';
 import type { OnlineUsers } from './online-users';
 import type { ReadMarkers } from './read-markers';
+import { viewerRoomName } from './room-names';
 import type { RoomsRepository } from './rooms-repository';
 import { toChatMessage } from './send-message';
 
@@ -36,7 +37,7 @@ export async function chatHistory(deps: HistoryDeps, userId: number, roomId: num
   if (readUpTo > 0 || !catchingUp) await readMarkers.markRead(roomId, userId, readUpTo);
   const response: ChatHistoryResponse = {
     totalPages: Math.ceil(lastSeq / LIMITS.historyPageSize),
-    chatRoomName: room?.name ?? '',
+    chatRoomName: viewerRoomName(room?.name ?? '', room?.renamed ?? true, users.filter((u) => u.id !== userId).map((u) => u.name)),
     users: users.map((u) => ({
       userId: u.id, name: u.name, email: u.email,
       lastReadSeq: u.id === userId ? Math.max(u.lastReadSeq, readUpTo) : u.lastReadSeq,
