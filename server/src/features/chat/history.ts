@@ -29,12 +29,14 @@ export async function chatHistory(deps: HistoryDeps, userId: number, roomId: num
     rooms.room(roomId),
     messages.page(roomId, which, catchingUp ? LIMITS.catchUpPageSize + 1 : LIMITS.historyPageSize),
   ]);
-  memberAmong(users, userId);
+  const me = memberAmong(users, userId);
   const hasMore = catchingUp && page.length > LIMITS.catchUpPageSize;
   if (hasMore) page.length = LIMITS.catchUpPageSize;
   const lastSeq = room?.lastSeq ?? 0;
   const readUpTo = catchingUp ? (page.at(-1)?.seq ?? 0) : lastSeq;
-  if (readUpTo > 0 || !catchingUp) await readMarkers.markRead(roomId, userId, readUpTo);
+  // Re-opening a room already read writes nothing: the position read with the members says so.
+  const moves = me.lastReadSeq < readUpTo || (me.lastReadAtMs === null && !catchingUp);
+  if (moves) await readMarkers.markRead(roomId, userId, readUpTo);
   const response: ChatHistoryResponse = {
     totalPages: Math.ceil(lastSeq / LIMITS.historyPageSize),
     chatRoomName: viewerRoomName(room?.name ?? '', room?.renamed ?? true, users.filter((u) => u.id !== userId).map((u) => u.name)),

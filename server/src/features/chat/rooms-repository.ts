@@ -13,6 +13,8 @@ export interface ChatUser {
 /** A member with their read position: every message up to this seq is read. */
 export interface RoomMember extends ChatUser {
   lastReadSeq: number;
+  /** When the read position last moved; null if the member never read the room. */
+  lastReadAtMs: number | null;
 }
 
 export interface Room {
@@ -39,9 +41,11 @@ export interface ReadPosition { roomId: number; userId: number; seq: number; atM
 
 export type NotificationClaim = { claimed: true; previousAtMs: number | null } | { claimed: false; lastAtMs: number };
 
-interface MemberRow { id: number; name: string; email: string; last_read_seq: number }
+interface MemberRow { id: number; name: string; email: string; last_read_seq: number; last_read_at_ms: number | string | null }
 
-const toMember = (r: MemberRow): RoomMember => ({ id: Number(r.id), name: r.name, email: r.email, lastReadSeq: Number(r.last_read_seq) });
+const toMember = (r: MemberRow): RoomMember => ({
+  id: Number(r.id), name: r.name, email: r.email, lastReadSeq: Number(r.last_read_seq), lastReadAtMs: msOrNull(r.last_read_at_ms),
+});
 const msOrNull = (v: unknown): number | null => (v === null || v === undefined ? null : Number(v));
 
 /** Rows an UPDATE changed: mysql2 answers [ResultSetHeader, ...], better-sqlite3 {changes}. */
@@ -110,7 +114,7 @@ export class RoomsRepository {
   async members(roomId: number): Promise<RoomMember[]> {
     const rows: MemberRow[] = await this.db('room_members as rm')
       .join('users as u', 'u.id', 'rm.user_id')
-      .select('u.id', 'u.name', 'u.email', 'rm.last_read_seq')
+      .select('u.id', 'u.name', 'u.email', 'rm.last_read_seq', 'rm.last_read_at_ms')
       .where('rm.room_id', roomId)
       .orderBy([{ column: 'rm.joined_at_ms' }, { column: 'u.id' }]);
     return rows.map(toMember);
