@@ -10,6 +10,7 @@ import { StatusLine } from '../../components/StatusLine';
 import { TextField } from '../../components/TextField';
 import { ko } from '../../i18n/ko';
 import { selectSettings, settingsActions } from './settingsSlice';
+import { TypingSwitch } from './TypingSwitch';
 
 const t = ko.settings;
 
@@ -67,6 +68,7 @@ function SettingsForm({ profile }: { profile: NameAndEmail }) {
           {t.submit}
         </Button>
       </form>
+      <TypingSwitch />
     </CenteredPage>
   );
 }
