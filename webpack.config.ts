@@ -40,7 +40,11 @@ export default (_env: unknown, argv: { mode?: Configuration['mode'] }): Configur
         { test: /\.(svg|png|ico|woff2)$/, type: 'asset/resource' },
       ],
     },
-    plugins: [new HtmlWebpackPlugin({ template: path.join(root, 'client/index.html') }), new WriteUpPlugin()],
+    plugins: [
+      // The favicon is copied beside index.html and linked from it.
+      new HtmlWebpackPlugin({ template: path.join(root, 'client/index.html'), favicon: path.join(root, 'client/public/favicon.svg') }),
+      new WriteUpPlugin(),
+    ],
     devtool: mode === 'production' ? 'source-map' : 'eval-cheap-module-source-map',
     performance: { hints: false },
   };

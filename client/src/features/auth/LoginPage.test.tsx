@@ -39,6 +39,18 @@ describe('the login page', () => {
     expect(services.requests.map((r) => r.path)).to.deep.equal([api.login]);
   });
 
+  it('ties the status line to the field it is about: the empty password is invalid, the e-mail is not', async () => {
+    renderLogin();
+    expect(document.activeElement).to.equal(screen.getByLabelText('이메일'));
+    fireEvent.change(screen.getByLabelText('이메일'), { target: { value: 'a@b.co' } });
+    fireEvent.submit(screen.getByLabelText('비밀번호').closest('form')!);
+    await waitFor(() => expect(screen.getByRole('status').textContent).to.equal('이메일과 비밀번호를 다시 확인해주세요.'));
+    const password = screen.getByLabelText('비밀번호');
+    expect(password.getAttribute('aria-invalid')).to.equal('true');
+    expect(password.getAttribute('aria-describedby')).to.equal(screen.getByRole('status').id);
+    expect(screen.getByLabelText('이메일').getAttribute('aria-invalid')).to.equal(null);
+  });
+
   it('shows the Google error when the server sent the user back with ?oauthError=google', () => {
     renderLogin('/login?oauthError=google');
     expect(screen.getByRole('status').textContent).to.equal('구글 로그인 에러');
