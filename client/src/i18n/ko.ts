@@ -47,6 +47,8 @@ export const ko = {
     emailPlaceholder: 'you@example.com',
     sendCode: '인증번호 전송',
     resendCode: '인증번호 재전송',
+    /** Beside the resend button while the server would refuse another code: "(4:59)". */
+    resendWait: (seconds: number) => ` (${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, '0')})`,
     code: '인증번호',
     codePlaceholder: '6자리 숫자',
     verify: '인증하기',
