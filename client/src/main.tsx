@@ -10,6 +10,7 @@ import { createAppStore } from './app/store';
 import './styles/global.css';
 // The call overlays and the call bar (CallHost) show above every route.
 import './features/call/call.css';
+import './features/notifications/notifications.css';
 
 const router = createBrowserRouter(routes);
 // The app's confirmations and alerts (components/Dialog.tsx), above every route; sagas alert through it.

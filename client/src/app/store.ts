@@ -7,6 +7,7 @@ import { chatListReducer } from '../features/chatList/chatListSlice';
 import { roomReducer } from '../features/room/roomSlice';
 import { userSearchReducer } from '../features/userSearch/userSearchSlice';
 import { inviteReducer } from '../features/invite/inviteSlice';
+import { notificationsReducer } from '../features/notifications/notificationsSlice';
 import { settingsReducer } from '../features/settings/settingsSlice';
 import { signUpReducer } from '../features/signUp/signUpSlice';
 import { rootSaga } from './rootSaga';
@@ -22,6 +23,7 @@ const reducers = {
   room: roomReducer,
   userSearch: userSearchReducer,
   invite: inviteReducer,
+  notifications: notificationsReducer,
 };
 
 const rootReducer = combineReducers(reducers);
