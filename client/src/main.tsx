@@ -8,6 +8,8 @@ import { routes } from './app/routes';
 import { createBrowserServices } from './app/services';
 import { createAppStore } from './app/store';
 import './styles/global.css';
+// Read counts and unread badges (issue 11), shared by the room and the chat list.
+import './features/room/reads.css';
 // The call overlays and the call bar (CallHost) show above every route.
 import './features/call/call.css';
 import './features/notifications/notifications.css';

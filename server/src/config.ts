@@ -42,6 +42,8 @@ export interface Config {
    */
   vapid: { publicKey: string; privateKey: string } | null;
   vapidSubject: string;
+  /** The cluster bus and shared state (redis://host:port); unset: one process alone. */
+  redisUrl: string | null;
   /** Bearer token that opens GET /metrics; unset: /metrics answers 404. */
   metricsToken: string | null;
   logLevel: string;
@@ -143,9 +145,16 @@ export function loadConfig(env: Env = process.env): Config {
     trustedProxies: list(env, 'TRUSTED_PROXIES'),
     vapid: vapidKeys(env),
     vapidSubject: vapidSubject(env, mailFrom),
+    redisUrl: redisUrl(env.REDIS_URL),
     metricsToken: env.METRICS_TOKEN || null,
     logLevel: env.LOG_LEVEL || 'info',
   };
+}
+
+function redisUrl(raw: string | undefined): string | null {
+  if (!raw) return null;
+  if (!/^rediss?:\/\//.test(raw)) throw new ConfigError(`REDIS_URL must start with redis:// or rediss://, got "${raw}"`);
+  return raw;
 }
 
 /** The configuration once the real port is known (PORT=0 picks one at listen time). */

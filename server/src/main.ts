@@ -2,6 +2,10 @@
 // tests run a real server on port 0.
 import { createHash, timingSafeEqual } from 'node:crypto';
 import uWS from 'uWebSockets.js';
+import { LocalBus, type Bus } from './cluster/bus';
+import { ClusterPublisher } from './cluster/cluster-publisher';
+import { LocalPresence, RedisPresence, type Presence } from './cluster/presence';
+import { RedisBus } from './cluster/redis-bus';
 import { loadConfig, withListeningPort, type Config } from './config';
 import { createDatabase, migrateLatest, ping, type Knex } from './db/knex';
 import { createFeatures } from './features';
@@ -55,7 +59,11 @@ function metricsRoute(token: string | null, metrics: Metrics): Route {
 /** A database that has not answered by then counts as down: a probe must not hang with it. */
 export const HEALTH_TIMEOUT_MS = 2000;
 
-function healthRoute(db: Knex): Route {
+/**
+ * The database answers or the node is unhealthy (503). The cluster bus down only degrades it
+ * (200, `"status":"degraded"`): the node still serves its own clients, so it stays in rotation.
+ */
+function healthRoute(db: Knex, bus: Bus): Route {
   return {
     method: 'GET',
     path: '/healthz',
@@ -67,7 +75,8 @@ function healthRoute(db: Knex): Route {
       });
       try {
         await Promise.race([ping(db), timedOut]);
-        return { json: { status: 'ok' } };
+        if (bus.state === 'local') return { json: { status: 'ok' } };
+        return { json: { status: bus.state === 'up' ? 'ok' : 'degraded', bus: bus.state, node: bus.nodeId } };
       } catch {
         return { status: 503, json: { status: 'unavailable', message: 'database unreachable' } };
       } finally {
@@ -131,6 +140,9 @@ export async function start(initialConfig: Config, options: StartOptions = {}): 
   // filled in once the features exist, before the WebSocket route is mounted.
   let router: StompRouter | null = null;
   const routerOf = () => router!;
+  const bus: Bus = config.redisUrl ? new RedisBus(config.redisUrl, log.child({ component: 'bus' })) : new LocalBus();
+  let cluster: ClusterPublisher | null = null;
+  const redisPresence = bus instanceof RedisBus ? new RedisPresence(bus.redis, bus.nodeId, log.child({ component: 'presence' })) : null;
   const broker = new Broker({
     router: { routeSend: (d) => routerOf().routeSend(d), authorize: (u, d) => routerOf().authorize(u, d) },
     log: log.child({ component: 'stomp' }),
@@ -139,10 +151,27 @@ export async function start(initialConfig: Config, options: StartOptions = {}): 
     connectTimeoutMs: config.connectTimeoutMs,
     maxConnectionsPerUser: config.maxConnectionsPerUser,
     maxConnectionsPerAddress: config.maxConnectionsPerAddress,
+    interest: {
+      destination: (destination, held) => cluster!.interest.destination(destination, held),
+      user: (userId, connected) => {
+        cluster!.interest.user(userId, connected);
+        redisPresence?.changed(userId, connected);
+      },
+    },
+  });
+  cluster = new ClusterPublisher(broker, bus, log.child({ component: 'cluster' }));
+  const presence: Presence = redisPresence ?? new LocalPresence((userId) => broker.connectionCount(userId));
+  bus.onReconnect(() => {
+    redisPresence?.renewNow();
+    // Logouts and leaves on other nodes while the bus was down were not heard here.
+    broker.recheckAll().catch((err: unknown) => log.error({ err }, 're-checking sessions after the bus came back failed'));
   });
   const metrics = new Metrics();
   metrics.observe({ stomp: broker.counters, openSockets: () => broker.sessionCount, connectedSessions: () => broker.connectedCount, db });
-  const features = createFeatures({ config, db, log, clock, publisher: broker, metrics });
+  const features = createFeatures({
+    config, db, log, clock, publisher: cluster, metrics,
+    cluster: { signals: cluster, presence, redis: bus instanceof RedisBus ? bus.redis : null, nodeId: bus.nodeId },
+  });
   const { authenticator } = features;
   router = createFeatureRouter(features.list.flatMap((f) => (f.stomp ? [f.stomp] : [])));
   mountWebSocket(app, {
@@ -162,11 +191,11 @@ export async function start(initialConfig: Config, options: StartOptions = {}): 
     trustedProxies: config.trustedProxies,
     onResponse: (method, route, status, seconds) => metrics.httpRequest(method, route, status, seconds),
   });
-  http.add([healthRoute(db), metricsRoute(config.metricsToken, metrics), ...features.list.flatMap((f) => f.routes ?? [])]);
+  http.add([healthRoute(db, bus), metricsRoute(config.metricsToken, metrics), ...features.list.flatMap((f) => f.routes ?? [])]);
   http.mount(app);
 
   const url = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`;
-  log.info({ port, url, publicUrl: config.publicUrl, database: config.databaseUrl.split(':')[0] }, 'listening');
+  log.info({ port, url, publicUrl: config.publicUrl, database: config.databaseUrl.split(':')[0], bus: bus.state, node: bus.nodeId }, 'listening');
 
   let stopped = false;
   return {
@@ -180,6 +209,8 @@ export async function start(initialConfig: Config, options: StartOptions = {}): 
       uWS.us_listen_socket_close(listenSocket);
       await broker.stop();
       for (const f of features.list) await f.stop?.();
+      redisPresence?.stop();
+      await bus.close();
       await db.destroy();
       log.info('stopped');
     },

@@ -5,6 +5,7 @@
 import { HttpError, NetworkError, type HttpClient, type Query } from '../services/http';
 import type { UidStore } from '../features/auth/uid';
 import type { NotificationPermissionState, Notifier } from '../services/notifier';
+import { createMemoryUnsentStore } from '../features/room/unsentStore';
 import type { Ringer, RingStart, RingTone } from '../services/ringer';
 import type { Notice } from '../sw/pushNotice';
 import type { PushSubscriptionRequest } from '../../../common/push';
@@ -237,6 +238,7 @@ export function createFakeServices(routes: Record<string, FakeRoute> = {}, initi
   const services: FakeServices = {
     http,
     uid: uidStore,
+    unsent: createMemoryUnsentStore(),
     requests: http.requests,
     navigations: [],
     redirects: [],

@@ -5,6 +5,7 @@ import type { DialogQueue } from '../components/dialogs';
 import { createHttpClient, type HttpClient } from '../services/http';
 import { createUidStore, type UidStore } from '../features/auth/uid';
 import { createBrowserNotifier, type Notifier } from '../services/notifier';
+import { createUnsentStore, type UnsentStore } from '../features/room/unsentStore';
 import { createBrowserRinger, type Ringer } from '../services/ringer';
 import { createBrowserRtc, type RtcService } from '../services/rtc';
 import { createStompService, type StompService } from '../services/stomp';
@@ -20,6 +21,8 @@ export interface NavigateOptions {
 export interface Services {
   http: HttpClient;
   uid: UidStore;
+  /** Sends not yet confirmed, per user and room, kept across reloads (local storage). */
+  unsent: UnsentStore;
   /** In-app navigation (react-router). */
   navigate: (to: string, options?: NavigateOptions) => void;
   /** The path of the screen shown now. */
@@ -48,6 +51,7 @@ export function createBrowserServices(navigate: Services['navigate'], dialogs: D
   return {
     http: createHttpClient(),
     uid: createUidStore(window.localStorage),
+    unsent: createUnsentStore(window.localStorage),
     navigate,
     currentPath: () => window.location.pathname,
     redirect: (url) => window.location.assign(url),

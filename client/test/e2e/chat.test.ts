@@ -83,10 +83,10 @@ describe('chatting in the browser', function () {
     await send(A.page, '안녕하세요, 서준 씨!');
     await bubble(A.page, '안녕하세요, 서준 씨!').waitFor(WAIT);
 
-    // B's open list refreshes live: the room, its last message and the unread dot.
+    // B's open list refreshes live: the room, its last message and its unread count.
     const row = rowOf(B.page, roomName);
     await row.filter({ hasText: '안녕하세요, 서준 씨!' }).waitFor(WAIT);
-    await row.getByTestId('unread-dot').waitFor(WAIT);
+    await row.getByTestId('unread-count').filter({ hasText: '1' }).waitFor(WAIT);
 
     await row.click();
     await B.page.waitForURL('**/chat-room?cri=*', WAIT);
@@ -102,6 +102,7 @@ describe('chatting in the browser', function () {
     await B.page.getByRole('link', { name: ko.room.back }).click();
     await B.page.waitForURL('**/chat-list', WAIT);
     await rowOf(B.page, roomName).filter({ hasText: '실시간으로 잘 오네요' }).waitFor(WAIT);
+    expect(await rowOf(B.page, roomName).getByTestId('unread-count').count()).to.equal(0);
     expect(await rowOf(B.page, roomName).getByTestId('unread-dot').count()).to.equal(0);
   });
 

@@ -459,6 +459,14 @@ export class StompSession {
     return subs;
   }
 
+  /** Each destination this session subscribes to, once. */
+  subscribedDestinations(): string[] {
+    const subs = this.subscriptions;
+    const out = new Set<string>();
+    if (subs) for (let i = 1; i < subs.length; i += 2) out.add(subs[i]);
+    return [...out];
+  }
+
   subscribesTo(destination: string): boolean {
     const subs = this.subscriptions;
     if (subs) for (let i = 1; i < subs.length; i += 2) if (subs[i] === destination) return true;

@@ -85,6 +85,78 @@ describe('the chat room components', () => {
     expect(input.value).to.equal('');
   });
 
+  it('keeps Shift+Enter for a new line and shows the count near the 3000 limit', () => {
+    const onSend = sinon.spy();
+    render(<Composer onSend={onSend} />);
+    const input = screen.getByRole('textbox', { name: '메시지를 입력하세요' }) as HTMLTextAreaElement;
+    fireEvent.change(input, { target: { value: '첫 줄' } });
+    fireEvent.keyDown(input, { key: 'Enter', shiftKey: true });
+    expect(onSend.called).to.equal(false);
+    expect(screen.queryByTestId('composer-count')).to.equal(null);
+    fireEvent.change(input, { target: { value: 'ㄱ'.repeat(2800) } });
+    expect(screen.getByTestId('composer-count').textContent).to.equal('2,800 / 3,000');
+    expect(input.getAttribute('aria-describedby')).to.equal(screen.getByTestId('composer-count').id);
+  });
+
+  it('turns web and e-mail addresses into safe links and keeps everything else as text', () => {
+    render(
+      <MessageList
+        messages={[message(1, { content: '자료 https://example.com/a?b=1 와 www.naver.com, 메일 me@example.kr <b>x</b> javascript:alert(1)' })]}
+        pending={[]}
+        myId={ME}
+        hasOlder={false}
+        loadingOlder={false}
+        onNeedOlder={() => {}}
+      />,
+    );
+    const links = screen.getAllByRole('link');
+    expect(links.map((a) => a.getAttribute('href'))).to.deep.equal(['https://example.com/a?b=1', 'https://www.naver.com', 'mailto:me@example.kr']);
+    for (const a of links) {
+      expect(a.getAttribute('rel')).to.equal('noopener noreferrer');
+      expect(a.getAttribute('target')).to.equal('_blank');
+    }
+    expect(document.querySelector('b')).to.equal(null);
+    expect(screen.getByTestId('their-message').textContent).to.contain('<b>x</b> javascript:alert(1)');
+  });
+
+  it('folds a message over 500 characters behind 전체보기', () => {
+    const long = '가'.repeat(620);
+    render(<MessageList messages={[message(1, { content: long })]} pending={[]} myId={ME} hasOlder={false} loadingOlder={false} onNeedOlder={() => {}} />);
+    const bubble = () => screen.getByTestId('their-message').querySelector('.bubble')!;
+    expect(bubble().textContent).to.contain(`${'가'.repeat(500)}…`);
+    expect(bubble().textContent).not.to.contain('가'.repeat(501));
+    fireEvent.click(screen.getByRole('button', { name: '전체보기' }));
+    expect(bubble().textContent).to.equal(long);
+  });
+
+  it('offers 재전송 and 삭제 on a failed send', () => {
+    const onResend = sinon.spy();
+    const onDelete = sinon.spy();
+    render(
+      <MessageList
+        messages={[]}
+        pending={[
+          { clientMsgId: 'c1', content: '실패한 메시지', createdAt: '2026-11-21T10:01:00.000Z', failed: true },
+          { clientMsgId: 'c2', content: '보내는 중', createdAt: '2026-11-21T10:01:00.000Z' },
+        ]}
+        myId={ME}
+        hasOlder={false}
+        loadingOlder={false}
+        onNeedOlder={() => {}}
+        onResend={onResend}
+        onDelete={onDelete}
+      />,
+    );
+    const [failed, sending] = screen.getAllByTestId('my-message');
+    expect(within(failed).getByText('전송 실패')).to.exist;
+    expect(within(sending).getByText('전송 중')).to.exist;
+    fireEvent.click(within(failed).getByRole('button', { name: '"실패한 메시지" 다시 보내기' }));
+    fireEvent.click(within(failed).getByRole('button', { name: '"실패한 메시지" 삭제' }));
+    expect(onResend.args).to.deep.equal([['c1']]);
+    expect(onDelete.args).to.deep.equal([['c1']]);
+    expect(within(sending).queryByRole('button')).to.equal(null);
+  });
+
   it('renames with O, cancels with X, and does not submit a blank name', () => {
     const onRename = sinon.spy();
     render(
