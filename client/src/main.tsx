@@ -13,6 +13,7 @@ import './styles/global.css';
 import './features/room/reads.css';
 // The call overlays and the call bar (CallHost) show above every route.
 import './features/call/call.css';
+import './features/notifications/notifications.css';
 
 const navigator = createNavigator();
 // The app's confirmations and alerts (components/Dialog.tsx), above every route; sagas alert through it.

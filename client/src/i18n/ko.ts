@@ -146,6 +146,13 @@ export const ko = {
     soundBlocked: '브라우저가 소리를 막았습니다. 화면을 한 번 누르면 벨소리가 울립니다.',
   },
 
+  notifications: {
+    promptLabel: '알림 설정',
+    prompt: '새 메시지와 걸려 온 전화를 알림으로 받아보세요. 창을 닫아도 알려드려요.',
+    enable: '알림 켜기',
+    later: '나중에',
+  },
+
   chatList: {
     title: '채팅',
     call: '음성 통화',
