@@ -37,6 +37,8 @@ export interface Config {
   trustedProxies: string[];
   /** The cluster bus and shared state (redis://host:port); unset: one process alone. */
   redisUrl: string | null;
+  /** Server processes `npm start` runs on the port (WORKERS); more than one needs Redis and MariaDB. */
+  workers: number;
   /** Bearer token that opens GET /metrics; unset: /metrics answers 404. */
   metricsToken: string | null;
   logLevel: string;
@@ -116,9 +118,19 @@ export function loadConfig(env: Env = process.env): Config {
     connectTimeoutMs: int(env, 'STOMP_CONNECT_TIMEOUT_MS', 10_000, 100, 600_000),
     trustedProxies: list(env, 'TRUSTED_PROXIES'),
     redisUrl: redisUrl(env.REDIS_URL),
+    workers: workers(env, port, databaseUrl),
     metricsToken: env.METRICS_TOKEN || null,
     logLevel: env.LOG_LEVEL || 'info',
   };
+}
+
+function workers(env: Env, port: number, databaseUrl: string): number {
+  const n = int(env, 'WORKERS', 1, 1, 256);
+  if (n === 1) return n;
+  if (!env.REDIS_URL) throw new ConfigError('WORKERS above 1 needs REDIS_URL: the workers share calls, sessions and fan-out through Redis');
+  if (!databaseUrl.startsWith('mysql://')) throw new ConfigError('WORKERS above 1 needs DATABASE_URL=mysql://…: SQLite is for one process');
+  if (port === 0) throw new ConfigError('WORKERS above 1 needs a fixed PORT for the workers to share');
+  return n;
 }
 
 function redisUrl(raw: string | undefined): string | null {
