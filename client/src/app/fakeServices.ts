@@ -4,6 +4,8 @@
 // stores (chatFakes, callFakes) build their saga context from the same FakeHttp and FakeStomp.
 import { HttpError, NetworkError, type HttpClient, type Query } from '../services/http';
 import type { UidStore } from '../features/auth/uid';
+import { createMemoryUnsentStore } from '../features/room/unsentStore';
+import type { Ringer, RingStart, RingTone } from '../services/ringer';
 import type { RtcService } from '../services/rtc';
 import type { StompService, SubscriptionHandlers } from '../services/stomp';
 import type { NavigateOptions, Services } from './services';
@@ -117,6 +119,35 @@ export class FakeStomp implements StompService {
   }
 }
 
+/** Records the tones asked for; `blocked` plays the autoplay rules until unblock(). */
+export class FakeRinger implements Ringer {
+  /** The tone sounding now (null: silent or blocked). */
+  playing: RingTone | null = null;
+  readonly started: RingTone[] = [];
+  blocked = false;
+  private wanted: RingTone | null = null;
+  private waiters: Array<() => void> = [];
+
+  start(tone: RingTone): Promise<RingStart> {
+    this.started.push(tone);
+    this.wanted = tone;
+    this.playing = this.blocked ? null : tone;
+    return Promise.resolve(this.blocked ? 'blocked' : 'playing');
+  }
+  stop(): void {
+    this.wanted = this.playing = null;
+  }
+  whenUnblocked(): Promise<void> {
+    return this.blocked ? new Promise((resolve) => this.waiters.push(resolve)) : Promise.resolve();
+  }
+  /** The user's first gesture. */
+  unblock(): void {
+    this.blocked = false;
+    this.playing = this.wanted;
+    this.waiters.splice(0).forEach((resolve) => resolve());
+  }
+}
+
 /** An RTC service without a microphone: for tests that make no call. */
 export function inertRtc(): RtcService {
   return {
@@ -131,6 +162,8 @@ export interface FakeServices extends Services {
   requests: RecordedRequest[];
   alerts: string[];
   navigations: Array<{ to: string; options?: NavigateOptions }>;
+  /** What currentPath() answers: the last navigation's path, or the one a test sets. */
+  path: string;
   redirects: string[];
   errors: Array<{ context: string; error: unknown }>;
   /** Replaces or adds the answer for "METHOD path". */
@@ -154,6 +187,7 @@ export function createFakeServices(routes: Record<string, FakeRoute> = {}, initi
   const services: FakeServices = {
     http,
     uid: uidStore,
+    unsent: createMemoryUnsentStore(),
     requests: http.requests,
     navigations: [],
     redirects: [],
@@ -162,8 +196,12 @@ export function createFakeServices(routes: Record<string, FakeRoute> = {}, initi
     stomp: new FakeStomp(),
     callStomp: new FakeStomp(),
     rtc: inertRtc(),
+    ringer: new FakeRinger(),
+    path: '/',
+    currentPath: () => services.path,
     navigate: (to, options) => {
       services.navigations.push({ to, options });
+      services.path = to;
     },
     redirect: (url) => {
       services.redirects.push(url);

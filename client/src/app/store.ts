@@ -4,6 +4,7 @@ import createSagaMiddleware from 'redux-saga';
 import { authReducer } from '../features/auth/authSlice';
 import { callReducer } from '../features/call/callSlice';
 import { chatListReducer } from '../features/chatList/chatListSlice';
+import { readsReducer } from '../features/room/readsSlice';
 import { roomReducer } from '../features/room/roomSlice';
 import { userSearchReducer } from '../features/userSearch/userSearchSlice';
 import { inviteReducer } from '../features/invite/inviteSlice';
@@ -20,6 +21,7 @@ const reducers = {
   call: callReducer,
   chatList: chatListReducer,
   room: roomReducer,
+  reads: readsReducer,
   userSearch: userSearchReducer,
   invite: inviteReducer,
 };

@@ -37,6 +37,8 @@ export interface Publisher {
   closeAuthSession(authSessionId: string): void;
   /** How many live STOMP connections the user has. */
   connectionCount(userId: number): number;
+  /** Called when one of the user's connections is CONNECTed, with how many they now have. */
+  onConnect(listener: (user: StompPrincipal, connections: number) => void): void;
   /** Called when one of the user's connections closes, with the connections left. */
   onDisconnect(listener: (user: StompPrincipal, remaining: number) => void): void;
   /**

@@ -77,6 +77,7 @@ export class Broker implements Publisher, SessionHost {
   private readonly openByUser = new Map<number, number>();
   private readonly openByAddress = new Map<string, number>();
   private readonly subscriptions: SubscriptionRegistry;
+  private readonly connectListeners: Array<(user: StompPrincipal, connections: number) => void> = [];
   private readonly disconnectListeners: Array<(user: StompPrincipal, remaining: number) => void> = [];
   private readonly subscribeListeners: Array<(user: StompPrincipal, destination: string, deliver: (body: string | object) => void) => void> = [];
   /** Per connected user, bumped by unsubscribeUser (see StompSession's SUBSCRIBE). */
@@ -125,7 +126,15 @@ export class Broker implements Publisher, SessionHost {
   connected(session: StompSession): void {
     const { userId } = session.principal;
     this.byUser.add(userId, session);
-    if (this.byUser.count(userId) === 1) this.options.interest?.user(userId, true);
+    const connections = this.connectionCount(userId);
+    if (connections === 1) this.options.interest?.user(userId, true);
+    for (const listener of this.connectListeners) {
+      try {
+        listener(session.principal, connections);
+      } catch (err) {
+        this.log.error({ err }, 'connect listener failed');
+      }
+    }
   }
 
   /** The WebSocket closed, for whatever reason. */
@@ -214,6 +223,10 @@ export class Broker implements Publisher, SessionHost {
 
   connectionCount(userId: number): number {
     return this.byUser.count(userId);
+  }
+
+  onConnect(listener: (user: StompPrincipal, connections: number) => void): void {
+    this.connectListeners.push(listener);
   }
 
   onDisconnect(listener: (user: StompPrincipal, remaining: number) => void): void {

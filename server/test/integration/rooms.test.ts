@@ -64,11 +64,11 @@ forEachDatabase('chat rooms over REST', (db) => {
       await member('Underxscore', 'underxscore@example.test');
     });
 
-    it('finds users whose name contains the keyword, or whose whole e-mail or local part it is, with userId, name and email only', async () => {
+    it('finds users whose name contains the keyword, or whose whole e-mail or local part it is, with userId, name, email and online only', async () => {
       const res = await me.client.get<UserSummary[]>(`${api.userSearch}?keyword=${encodeURIComponent('UNDER_SCORE@example.test')}`);
       expect(res.status).to.equal(200);
       expect(res.body.map((u) => u.email)).to.deep.equal(['under_score@example.test']);
-      for (const u of res.body) expect(Object.keys(u).sort()).to.deep.equal(['email', 'name', 'userId']);
+      for (const u of res.body) expect(Object.keys(u).sort()).to.deep.equal(['email', 'name', 'online', 'userId']);
       const byLocalPart = await me.client.get<UserSummary[]>(`${api.userSearch}?keyword=underxscore`);
       expect(byLocalPart.body.map((u) => u.email)).to.deep.equal(['underxscore@example.test']);
       const byName = await me.client.get<UserSummary[]>(`${api.userSearch}?keyword=percent`);
@@ -166,9 +166,12 @@ forEachDatabase('chat rooms over REST', (db) => {
         chatRoomName: 'Newer',
         lastMessage: '"Ann"님이 채팅 이름을 "Newer" (으)로 변경하였습니다',
         lastMessageTime: new Date(now).toISOString(),
-        lastReadAt: null,
+        // Ann renamed it herself: an author has read the room up to their own message.
+        lastReadAt: new Date(now).toISOString(),
+        unreadCount: 0,
+        lastSeq: 1,
       });
-      expect(last).to.deep.equal({ chatRoomId: quiet, chatRoomName: 'Ann, Ben', lastMessage: null, lastMessageTime: null, lastReadAt: null });
+      expect(last).to.deep.equal({ chatRoomId: quiet, chatRoomName: 'Ann, Ben', lastMessage: null, lastMessageTime: null, lastReadAt: null, unreadCount: 0, lastSeq: 0 });
     });
 
     it('shows a room as read after its history was loaded', async () => {
@@ -199,7 +202,7 @@ forEachDatabase('chat rooms over REST', (db) => {
         roomId, senderId: (k + 1) % 2 ? a.user.userId : b.user.userId, content: `m${k + 1}`, clientMsgId: null,
         leftUserId: null, addedUserEmail: null, systemEvent: null, atMs: now + k + 1,
       }));
-      ids = await new MessagesRepository(server.db).insertMany(rows);
+      ids = (await new MessagesRepository(server.db).insertMany(rows)).map((m) => m.id);
     });
 
     it('answers page 0 with the newest 20 in ascending order, and the older pages after it', async () => {

@@ -37,6 +37,7 @@ export class RecordingPublisher implements Publisher {
   connectionCount(): number {
     return 0;
   }
+  onConnect(): void {}
   onDisconnect(listener: (user: StompPrincipal, remaining: number) => void): void {
     this.listeners.push(listener);
   }

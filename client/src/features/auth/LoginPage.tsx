@@ -39,7 +39,7 @@ export default function LoginPage() {
 
   const line = describeLoginStatus(status);
   return (
-    <CenteredPage>
+    <CenteredPage title={ko.login.submit}>
       <header className="card__header">
         <BrandMark />
         <h1 className="card__title">{ko.login.title}</h1>
@@ -54,6 +54,7 @@ export default function LoginPage() {
           inputMode="email"
           placeholder={ko.login.emailPlaceholder}
           maxLength={LIMITS.loginInput}
+          autoFocus
           value={email}
           onChange={(e) => setEmail(e.target.value)}
         />

@@ -4,11 +4,13 @@ import { useCallback, useEffect, useState } from 'react';
 import { Navigate, useSearchParams } from 'react-router-dom';
 import { useAppDispatch, useAppSelector } from '../../app/hooks';
 import { paths } from '../../app/paths';
+import { useDocumentTitle } from '../../components/documentTitle';
 import { ko } from '../../i18n/ko';
 import { createUidStore } from '../auth/uid';
 import './chat.css';
 import { Composer } from './Composer';
 import { MessageList } from './MessageList';
+import { useUnreadByOf } from './ReadCount';
 import { RoomHeader } from './RoomHeader';
 import { RoomSidebar } from './RoomSidebar';
 import { invitePath, roomIdFrom } from './roomPaths';
@@ -18,11 +20,12 @@ import {
   notificationConfirmed,
   olderRequested,
   renameSubmitted,
+  resendRequested,
   roomClosed,
   roomOpened,
   selectRoom,
+  unsentDeleted,
 } from './roomSlice';
-import { useTabTitleCount } from './useTabTitle';
 
 export default function ChatRoomPage() {
   const [params] = useSearchParams();
@@ -37,7 +40,6 @@ function ChatRoom({ chatRoomId, userId }: { chatRoomId: number; userId: number }
   const dispatch = useAppDispatch();
   const room = useAppSelector(selectRoom);
   const [sidebarOpen, setSidebarOpen] = useState(false);
-  useTabTitleCount(room.unseenCount);
 
   useEffect(() => {
     dispatch(roomOpened({ chatRoomId, userId }));
@@ -47,8 +49,10 @@ function ChatRoom({ chatRoomId, userId }: { chatRoomId: number; userId: number }
   }, [dispatch, chatRoomId, userId]);
 
   const needOlder = useCallback(() => dispatch(olderRequested()), [dispatch]);
+  const unreadByOf = useUnreadByOf();
   const closeSidebar = useCallback(() => setSidebarOpen(false), []);
   const ready = room.chatRoomId === chatRoomId && room.status === 'ready';
+  useDocumentTitle(ready ? room.roomName : null, room.unseenCount);
 
   return (
     <div className="screen-wrap">
@@ -68,13 +72,16 @@ function ChatRoom({ chatRoomId, userId }: { chatRoomId: number; userId: number }
             hasOlder={room.hasOlder}
             loadingOlder={room.loadingOlder}
             onNeedOlder={needOlder}
+            unreadByOf={unreadByOf}
+            onResend={(clientMsgId) => dispatch(resendRequested(clientMsgId))}
+            onDelete={(clientMsgId) => dispatch(unsentDeleted(clientMsgId))}
           />
         ) : (
           <div className="messages">
             <p className="messages__empty">{ko.app.loading}</p>
           </div>
         )}
-        <Composer onSend={(content) => dispatch(messageSubmitted(content))} />
+        <Composer onSend={(content) => dispatch(messageSubmitted(content))} focusWhen={ready} />
         {sidebarOpen && (
           <RoomSidebar
             users={ready ? room.users : []}

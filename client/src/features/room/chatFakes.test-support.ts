@@ -12,9 +12,11 @@ import { inviteReducer } from '../invite/inviteSlice';
 import { userSearchSaga } from '../userSearch/userSearchSaga';
 import { userSearchReducer } from '../userSearch/userSearchSlice';
 import { roomSaga } from './roomSaga';
+import { readsReducer } from './readsSlice';
 import { roomReducer } from './roomSlice';
+import { createMemoryUnsentStore } from './unsentStore';
 
-export function createChatTestStore(http: FakeHttp, uidValue: number | null = null) {
+export function createChatTestStore(http: FakeHttp, uidValue: number | null = null, unsent = createMemoryUnsentStore()) {
   const stomp = new FakeStomp();
   const alerts: string[] = [];
   const navigations: Array<{ to: string; options?: NavigateOptions }> = [];
@@ -26,13 +28,14 @@ export function createChatTestStore(http: FakeHttp, uidValue: number | null = nu
       http,
       stomp,
       uid,
+      unsent,
       alert: (message: string) => alerts.push(message),
       navigate: (to: string, options?: NavigateOptions) => navigations.push({ to, options }),
       logError: (context: string, error: unknown) => errors.push(`${context}: ${error instanceof Error ? error.message : String(error)}`),
     },
   });
   const store = configureStore({
-    reducer: { room: roomReducer, chatList: chatListReducer, userSearch: userSearchReducer, invite: inviteReducer },
+    reducer: { room: roomReducer, reads: readsReducer, chatList: chatListReducer, userSearch: userSearchReducer, invite: inviteReducer },
     middleware: (getDefault) => getDefault({ thunk: false }).concat(sagaMiddleware),
   });
   const tasks = [roomSaga, chatListSaga, userSearchSaga, inviteSaga].map((saga) => sagaMiddleware.run(saga));
@@ -43,6 +46,7 @@ export function createChatTestStore(http: FakeHttp, uidValue: number | null = nu
     alerts,
     navigations,
     errors,
+    unsent,
     storedUid: () => stored,
     stop: () => tasks.forEach((t) => t.cancel()),
   };

@@ -13,11 +13,17 @@ export type MessageItem =
       senderName: string;
       mine: boolean;
       pending: boolean;
+      /** A pending send that timed out: resend or delete. */
+      failed: boolean;
+      /** The send's id, for a pending message. */
+      clientMsgId: string | null;
       /** First of a run: show the sender's name and avatar. */
       showSender: boolean;
       /** Last of a run: show the time. */
       showTime: boolean;
       time: string;
+      /** The message's seq (for its read count); none while pending. */
+      seq?: number;
     };
 
 const dayFormat = new Intl.DateTimeFormat('ko-KR', { year: 'numeric', month: 'long', day: 'numeric', weekday: 'long' });
@@ -39,6 +45,9 @@ interface Entry {
   content: string;
   at: Date;
   pending: boolean;
+  seq?: number;
+  failed: boolean;
+  clientMsgId: string | null;
 }
 
 export function layoutMessages(messages: readonly ChatMessage[], pending: readonly PendingMessage[], myId: number | null): MessageItem[] {
@@ -51,9 +60,22 @@ export function layoutMessages(messages: readonly ChatMessage[], pending: readon
       content: isSystemMessage(m) ? systemMessageText(m) : m.content,
       at: new Date(m.enrolledAt),
       pending: false,
+      seq: m.seq,
+      failed: false,
+      clientMsgId: null,
     })),
     // Pending sends always come last: the server will order them after everything we hold.
-    ...pending.map((p) => ({ key: `p${p.clientMsgId}`, system: false, senderId: myId, senderName: '', content: p.content, at: new Date(p.createdAt), pending: true })),
+    ...pending.map((p) => ({
+      key: `p${p.clientMsgId}`,
+      system: false,
+      senderId: myId,
+      senderName: '',
+      content: p.content,
+      at: new Date(p.createdAt),
+      pending: true,
+      failed: p.failed === true,
+      clientMsgId: p.clientMsgId,
+    })),
   ];
   const items: MessageItem[] = [];
   let lastDay = '';
@@ -80,9 +102,12 @@ export function layoutMessages(messages: readonly ChatMessage[], pending: readon
       senderName: entry.senderName,
       mine: myId !== null && entry.senderId === myId,
       pending: entry.pending,
+      failed: entry.failed,
+      clientMsgId: entry.clientMsgId,
       showSender: !sameRun(prev),
       showTime: !sameRun(next),
       time,
+      ...(entry.seq ? { seq: entry.seq } : {}),
     });
   });
   return items;

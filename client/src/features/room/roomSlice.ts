@@ -2,8 +2,8 @@
 // messages in messageId order, the user's sends still waiting for their echo, paging, presence
 // and the e-mail notification button.
 import { createSlice, type PayloadAction } from '@reduxjs/toolkit';
-import type { ChatHistoryResponse, ChatMessage, UserSummary } from '../../../../common/api';
-import { applyToParticipants, isSystemMessage, mergeMessages, newestMessageId, oldestMessageId, unconfirmed, type PendingMessage } from './messages';
+import type { ChatHistoryResponse, ChatMessage, RoomUser } from '../../../../common/api';
+import { applyToParticipants, isSystemMessage, mergeMessages, newestMessageId, newestSeq, oldestMessageId, unconfirmed, type PendingMessage } from './messages';
 
 export type RoomStatus = 'idle' | 'loading' | 'ready';
 /** connecting: never subscribed yet in this visit; live: subscribed; lost: was live, reconnecting. */
@@ -15,7 +15,7 @@ export interface RoomState {
   userId: number | null;
   status: RoomStatus;
   roomName: string;
-  users: UserSummary[];
+  users: RoomUser[];
   messages: ChatMessage[];
   pending: PendingMessage[];
   hasOlder: boolean;
@@ -70,7 +70,7 @@ const roomSlice = createSlice({
       state.hasOlder = page.totalPages > 1;
     },
     /** Messages fetched after a (re)subscription; the page's name and members are the current truth. */
-    caughtUp(state, action: PayloadAction<{ chatRoomName: string; users: UserSummary[]; messages: ChatMessage[] }>) {
+    caughtUp(state, action: PayloadAction<{ chatRoomName: string; users: RoomUser[]; messages: ChatMessage[] }>) {
       state.roomName = action.payload.chatRoomName;
       state.users = action.payload.users;
       state.messages = mergeMessages(state.messages, action.payload.messages);
@@ -103,6 +103,27 @@ const roomSlice = createSlice({
     messageSubmitted: (_state, _action: PayloadAction<string>) => {},
     messageQueued(state, action: PayloadAction<PendingMessage>) {
       state.pending.push(action.payload);
+    },
+    /** Unsent messages of an earlier visit (local storage), shown as failed before anything new. */
+    unsentRestored(state, action: PayloadAction<PendingMessage[]>) {
+      const known = new Set(state.pending.map((p) => p.clientMsgId));
+      state.pending = [...action.payload.filter((p) => !known.has(p.clientMsgId)), ...state.pending];
+    },
+    /** A (re)send of a pending message went out: it is sending again until confirmed or timed out. */
+    sendAttempted(state, action: PayloadAction<string>) {
+      const pending = state.pending.find((p) => p.clientMsgId === action.payload);
+      if (!pending) return;
+      pending.failed = false;
+      pending.attempt = (pending.attempt ?? 0) + 1;
+    },
+    /** No confirmation in time for that send: the message is failed (unless sent again since). */
+    sendTimedOut(state, action: PayloadAction<{ clientMsgId: string; attempt: number }>) {
+      const pending = state.pending.find((p) => p.clientMsgId === action.payload.clientMsgId);
+      if (pending && (pending.attempt ?? 0) === action.payload.attempt) pending.failed = true;
+    },
+    resendRequested: (_state, _action: PayloadAction<string>) => {},
+    unsentDeleted(state, action: PayloadAction<string>) {
+      state.pending = state.pending.filter((p) => p.clientMsgId !== action.payload || !p.failed);
     },
     subscribed(state) {
       state.connection = 'live';
@@ -142,6 +163,11 @@ export const {
   messageReceived,
   messageSubmitted,
   messageQueued,
+  unsentRestored,
+  sendAttempted,
+  sendTimedOut,
+  resendRequested,
+  unsentDeleted,
   subscribed,
   disconnected,
   activityChanged,
@@ -159,5 +185,6 @@ type WithRoom = { room: RoomState };
 export const selectRoom = (state: WithRoom) => state.room;
 export const selectOldestMessageId = (state: WithRoom) => oldestMessageId(state.room.messages);
 export const selectNewestMessageId = (state: WithRoom) => newestMessageId(state.room.messages);
+export const selectNewestSeq = (state: WithRoom) => newestSeq(state.room.messages);
 export const selectPending = (state: WithRoom) => state.room.pending;
 export const selectRoomActive = (state: WithRoom) => state.room.active;

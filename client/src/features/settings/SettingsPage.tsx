@@ -43,7 +43,7 @@ function SettingsForm({ profile }: { profile: NameAndEmail }) {
 
   const tone = state.failed ? 'error' : state.done ? 'success' : 'neutral';
   return (
-    <CenteredPage footer={false}>
+    <CenteredPage title={t.title} footer={false}>
       <BackLink to="/chat-list" label={t.back} />
       <header className="card__header card__header--left">
         <h1 className="card__title">{t.title}</h1>

@@ -51,7 +51,7 @@ export default function SignUpPage() {
 
   const status = statusOf(state);
   return (
-    <CenteredPage>
+    <CenteredPage title={t.title}>
       <BackLink to="/login" label={t.back} />
       <header className="card__header card__header--left">
         <h1 className="card__title">{t.title}</h1>

@@ -11,7 +11,7 @@ import { selectUserSearch, startChatRequested, userSearchOpened, userSearchSubmi
 
 export default function FindUserPage() {
   const dispatch = useAppDispatch();
-  const { results, searching, startingWith } = useAppSelector(selectUserSearch);
+  const { results, searching, searched, startingWith } = useAppSelector(selectUserSearch);
   const myId = createUidStore(window.localStorage).read();
 
   useEffect(() => {
@@ -25,6 +25,7 @@ export default function FindUserPage() {
       placeholder={ko.userSearch.placeholder}
       searchLabel={ko.userSearch.search}
       searching={searching}
+      searched={searched}
       onSearch={(keyword) => dispatch(userSearchSubmitted(keyword))}
       emptyHint={ko.userSearch.emptyHint}
       results={results}

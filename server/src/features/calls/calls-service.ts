@@ -29,6 +29,13 @@ export interface CallPorts {
   names(userIds: number[]): Promise<Map<number, string>>;
   /** Whether the user has an open connection a call could ring on, on any node. */
   isReachable(userId: number): boolean | Promise<boolean>;
+  /**
+   * A callee with no open connection but a way to be rung elsewhere (Web Push): asked only
+   * then; when it answers true the call rings for the usual timeout and ringElsewhere is told.
+   */
+  canRingElsewhere?(userId: number): Promise<boolean>;
+  /** Rings a callee with no open connection elsewhere (a push); must not delay the call. */
+  ringElsewhere?(callee: number, caller: { userId: number; name: string }): void;
   /** How each call attempt ended up (metrics): ringing, busy, unavailable, accepted, rejected, timeout, hangup, disconnected. */
   outcome?(outcome: string): void;
 }
@@ -59,20 +66,23 @@ export class CallService {
 
   /**
    * A call from the signed-in caller to a user id from the wire: the callee's overlay shows the
-   * caller's name. A callee who does not exist or has no open connection is answered at once
-   * with a hang-up for the reason 'unavailable', instead of a minute of ringing nobody hears
-   * (and never with an ERROR that would close the caller's socket).
+   * caller's name. A callee who does not exist, or has no open connection and no push
+   * subscription, is answered at once with a hang-up for the reason 'unavailable', instead of a
+   * minute of ringing nobody hears (and never with an ERROR that would close the caller's socket).
    */
   async ring(caller: number, callee: number): Promise<InitiateOutcome> {
     const names = await this.ports.names([caller, callee]);
     const callerName = names.get(caller);
     if (callerName === undefined) throw new InvalidError('the caller is not a user');
-    if (!names.has(callee) || !(await this.ports.isReachable(callee))) {
+    const connected = await this.ports.isReachable(callee);
+    if (!names.has(callee) || (!connected && !(await this.ports.canRingElsewhere?.(callee)))) {
       this.ports.deliver(caller, 'hangup', hangupFrom(callee, 'unavailable'));
       this.ports.outcome?.('unavailable');
       return 'unavailable';
     }
-    return this.initiate(caller, callerName, callee);
+    const outcome = await this.initiate(caller, callerName, callee);
+    if (outcome === 'ringing' && !connected) this.ports.ringElsewhere?.(callee, { userId: caller, name: callerName });
+    return outcome;
   }
 
   /** The caller rings the callee, unless either of them is already in a call. */

@@ -9,7 +9,10 @@ import { callsRoutes } from './calls-routes';
 import { CallService, DEFAULT_RING_TIMEOUT_MS, type CallPorts } from './calls-service';
 import { RedisCallStore } from './redis-call-store';
 
-export function createCalls(deps: Deps, users: UsersRepository): ServerFeature {
+/** How a callee with no open connection is rung anyway (Web Push), from features/index.ts. */
+export type RingElsewhere = Pick<CallPorts, 'canRingElsewhere' | 'ringElsewhere'>;
+
+export function createCalls(deps: Deps, users: UsersRepository, elsewhere: RingElsewhere = {}): ServerFeature {
   const { config, publisher, log } = deps;
   const { presence, redis } = deps.cluster;
   const ringTimeoutMs = config.callRingTimeoutMs ?? DEFAULT_RING_TIMEOUT_MS;
@@ -22,6 +25,7 @@ export function createCalls(deps: Deps, users: UsersRepository): ServerFeature {
     names: (userIds) => users.names(userIds),
     isReachable: (userId) => presence.isOnline(userId),
     outcome: (outcome) => deps.metrics.call(outcome),
+    ...elsewhere,
   };
   const store: CallStore | undefined = redis
     ? new RedisCallStore(redis, ringTimeoutMs, {

@@ -1,5 +1,5 @@
-// The chat list (SPEC.md §2 /chat-list): the user's rooms with their newest message and the
-// user's read marker, newest activity first.
+// The chat list (SPEC.md §2 /chat-list): the user's rooms with their newest message, the
+// user's read marker and how many messages they have not read, newest activity first.
 import type { ChatSummary } from '../../../../common/api';
 import type { ChatDeps } from './chat-deps';
 
@@ -13,5 +13,9 @@ export async function chatList({ rooms }: Pick<ChatDeps, 'rooms'>, userId: numbe
     lastMessage: r.lastMessage,
     lastMessageTime: iso(r.lastMessageAtMs),
     lastReadAt: iso(r.lastReadAtMs),
+    // A member's own messages move their read position, so what follows it is others' (or the
+    // room's system messages about someone else).
+    unreadCount: Math.max(0, r.lastSeq - r.lastReadSeq),
+    lastSeq: r.lastSeq,
   }));
 }

@@ -26,6 +26,8 @@ class FakePorts implements CallPorts {
 
   /** Who has an open connection. */
   online = new Set([1, 2, 3]);
+  canRingElsewhere?: CallPorts['canRingElsewhere'];
+  ringElsewhere?: CallPorts['ringElsewhere'];
   isReachable(userId: number): boolean {
     return this.online.has(userId);
   }
@@ -265,5 +267,35 @@ describe('ringing a user with no open connection', () => {
     // Not busy afterwards: the callee can be rung once they are back.
     ports.online.add(2);
     expect(await calls.ring(1, 2)).to.equal('ringing');
+  });
+});
+
+describe('ringing a user with no open connection but a push subscription', () => {
+  it('rings for the usual timeout and rings them elsewhere, once the call is set up', async () => {
+    const ports = new FakePorts();
+    ports.online = new Set([1]);
+    const rungElsewhere: Array<{ callee: number; caller: { userId: number; name: string } }> = [];
+    ports.canRingElsewhere = (userId: number) => Promise.resolve(userId === 2);
+    ports.ringElsewhere = (callee: number, caller: { userId: number; name: string }) => {
+      rungElsewhere.push({ callee, caller });
+    };
+    const calls = new CallService(ports, 60_000);
+    expect(await calls.ring(1, 2)).to.equal('ringing');
+    expect(rungElsewhere).to.deep.equal([{ callee: 2, caller: { userId: 1, name: 'Alice' } }]);
+    expect(ports.timers.map((t) => t.ms)).to.deep.equal([60_000]);
+    // A callee without a subscription is still unavailable at once.
+    expect(await calls.ring(3, 99)).to.equal('unavailable');
+  });
+
+  it('asks for no other way and rings no push for a callee who is connected', async () => {
+    const ports = new FakePorts();
+    let asked = 0;
+    ports.canRingElsewhere = () => Promise.resolve((asked += 1) > 0);
+    ports.ringElsewhere = () => {
+      throw new Error('a connected callee is not pushed');
+    };
+    const calls = new CallService(ports, 60_000);
+    expect(await calls.ring(1, 2)).to.equal('ringing');
+    expect(asked).to.equal(0);
   });
 });

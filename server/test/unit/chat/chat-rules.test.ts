@@ -134,7 +134,7 @@ describe('chat rules on a real database', () => {
     await waitFor(async () => (await lastReadAt()) !== opened);
     const followed = await lastReadAt();
 
-    parts.chat.readMarkers.roomClosed('tab-1', roomId);
+    await parts.chat.readMarkers.roomClosed('tab-1', lee, roomId);
     deps.advance(1000);
     await parts.chat.sender.sendUserMessage(kim, roomId, 'while away', null);
     expect(await lastReadAt()).to.equal(followed);
