@@ -208,3 +208,49 @@ export class HaproxyProcess {
     await exited;
   }
 }
+
+/**
+ * A TCP proxy in front of a real server (MariaDB): cut() refuses new connections and drops the
+ * open ones, as an outage does; restore() serves again on the same port.
+ */
+export class TcpProxy {
+  private server: net.Server | null = null;
+  private readonly sockets = new Set<net.Socket>();
+  private constructor(
+    readonly port: number,
+    private readonly target: { host: string; port: number },
+  ) {}
+
+  static async start(target: { host: string; port: number }): Promise<TcpProxy> {
+    const proxy = new TcpProxy(await freePort(), target);
+    await proxy.restore();
+    return proxy;
+  }
+
+  restore(): Promise<void> {
+    return new Promise((resolve, reject) => {
+      const server = net.createServer((client) => {
+        const upstream = net.connect(this.target.port, this.target.host);
+        for (const s of [client, upstream]) {
+          this.sockets.add(s);
+          s.on('close', () => this.sockets.delete(s));
+          s.on('error', () => {
+            client.destroy();
+            upstream.destroy();
+          });
+        }
+        client.pipe(upstream).pipe(client);
+      });
+      server.once('error', reject);
+      server.listen(this.port, '127.0.0.1', () => resolve());
+      this.server = server;
+    });
+  }
+
+  async cut(): Promise<void> {
+    const server = this.server;
+    this.server = null;
+    for (const s of this.sockets) s.destroy();
+    if (server) await new Promise((r) => server.close(r));
+  }
+}
