@@ -6,6 +6,7 @@ import { LocalBus, type Bus } from './cluster/bus';
 import { ClusterPublisher } from './cluster/cluster-publisher';
 import { LocalPresence, RedisPresence, type Presence } from './cluster/presence';
 import { RedisBus } from './cluster/redis-bus';
+import { LocalThrottle, RedisThrottle } from './cluster/throttle';
 import { LISTENING, runWorkers, WORKER_FLAG } from './cluster/workers';
 import { loadConfig, withListeningPort, type Config } from './config';
 import { createDatabase, migrateLatest, ping, type Knex } from './db/knex';
@@ -174,7 +175,13 @@ export async function start(initialConfig: Config, options: StartOptions = {}): 
   metrics.observe({ stomp: broker.counters, openSockets: () => broker.sessionCount, connectedSessions: () => broker.connectedCount, db });
   const features = createFeatures({
     config, db, log, clock, publisher: cluster, metrics,
-    cluster: { signals: cluster, presence, redis: bus instanceof RedisBus ? bus.redis : null, nodeId: bus.nodeId },
+    cluster: {
+      signals: cluster,
+      presence,
+      throttle: bus instanceof RedisBus ? new RedisThrottle(bus.redis) : new LocalThrottle(),
+      redis: bus instanceof RedisBus ? bus.redis : null,
+      nodeId: bus.nodeId,
+    },
   });
   const { authenticator } = features;
   router = createFeatureRouter(features.list.flatMap((f) => (f.stomp ? [f.stomp] : [])));

@@ -122,4 +122,20 @@ describe('several nodes over Redis (MariaDB)', function () {
     await viaNode3.send(app.privateMessage, { chatRoomId: roomId, content: '나간 뒤', clientMsgId: 'after' }).catch(() => (refused = true));
     expect(refused).to.equal(true);
   });
+
+  it('typing from a user’s tabs on two nodes reaches the room once per interval', async () => {
+    const [a, b] = await Promise.all([person(nodes[0], '에이'), person(nodes[2], '비')]);
+    const roomId = await roomOf(a, b);
+    const events = await (await connect(nodes[2], b)).subscribe(topics.chatRoomEvents(roomId));
+    const [tab1, tab2] = await Promise.all([connect(nodes[0], a), connect(nodes[1], a)]);
+    await tab1.send(app.typing, { chatRoomId: roomId });
+    await tab2.send(app.typing, { chatRoomId: roomId });
+    await tab1.send(app.typing, { chatRoomId: roomId });
+    const typing: unknown[] = [];
+    for (let m = await events.next(1000).catch(() => null); m; m = await events.next(700).catch(() => null)) {
+      const event = m.json<{ type: string }>();
+      if (event.type === 'typing') typing.push(event);
+    }
+    expect(typing).to.have.length(1);
+  });
 });

@@ -46,7 +46,7 @@ export function assembleChat(deps: Deps, users: UsersRepository, published?: Mes
   const writer = new MessageWriter(messages, log, (count) => deps.metrics.messagesStored(count));
   const sender = new MessageSender({ messages, writer, members, readMarkers, publisher, clock, published });
   const online = new OnlineUsers(publisher, rooms, roomEvents, log);
-  const typing = new Typing(members, users, roomEvents, clock);
+  const typing = new Typing(members, users, roomEvents, clock, deps.cluster.throttle);
   const chat: ChatDeps = { rooms, messages, users, members, sender, readMarkers, online, typing, publisher, clock };
   const notifications = new NotificationMail({ rooms, mailer, clock, publicUrl: config.publicUrl });
   publisher.onDisconnect((user) => readMarkers.connectionClosed(user.connectionId));
