@@ -77,6 +77,10 @@ export class ClusterPublisher implements Publisher, Signals {
     return this.broker.connectionCount(userId);
   }
 
+  onConnect(listener: (user: StompPrincipal, connections: number) => void): void {
+    this.broker.onConnect(listener);
+  }
+
   onDisconnect(listener: (user: StompPrincipal, remaining: number) => void): void {
     this.broker.onDisconnect(listener);
   }
