@@ -56,7 +56,8 @@ describe('read counts, unread counts and typing in the browser', function () {
     await row.getByTestId('unread-count').filter({ hasText: '2' }).waitFor(WAIT);
 
     await row.click();
-    await B.getByText('다들 읽었어?').waitFor(WAIT);
+    // On a desktop the list stays beside the room, so look for the message in the conversation.
+    await B.getByTestId('their-message').getByText('다들 읽었어?').waitFor(WAIT);
     await mine.getByTestId('read-count').filter({ hasText: '1' }).waitFor(WAIT);
 
     await B.getByRole('textbox', { name: ko.room.messagePlaceholder }).pressSequentially('지금 답장');
