@@ -105,8 +105,7 @@ async function messageIdRanges(url: string): Promise<Map<number, [number, number
   }
 }
 
-async function measure(base: string, who: Map<number, LoggedInUser>, rooms: number[], pageFor: PageQuery, count: number): Promise<LatencyHistogram> {
-  const h = new LatencyHistogram();
+async function measure(base: string, who: Map<number, LoggedInUser>, rooms: number[], pageFor: PageQuery, count: number, h = new LatencyHistogram()): Promise<LatencyHistogram> {
   for (let i = 0; i < count; i++) {
     const roomId = rooms[Math.floor(Math.random() * rooms.length)];
     const path = `${api.chatHistory}?chatRoomId=${roomId}&${pageFor(roomId)}`;
@@ -213,6 +212,22 @@ async function main(): Promise<void> {
       // Catching up from anywhere: up to 100 messages (fewer near the end).
       const randomAfterSeq: PageQuery = () => `afterSeq=${Math.floor(Math.random() * perRoom)}`;
       await measure(server.url, who, rooms, newestPage, Math.min(300, REQUESTS)); // warm-up: JIT, pools, buffer pool
+      // The baseline, in the same run: the same server without the session cache
+      // (SESSION_CACHE_TTL_MS=0), asked for the newest page in blocks alternating with ours.
+      const uncached = await startServer({ env: { DATABASE_URL: database.url, SESSION_CACHE_TTL_MS: '0' }, cpus: pinned ? '0' : undefined });
+      const withCache = new LatencyHistogram();
+      const withoutCache = new LatencyHistogram();
+      try {
+        await measure(uncached.url, who, rooms, newestPage, Math.min(300, REQUESTS));
+        for (let block = 0; block < 10; block++) {
+          await measure(server.url, who, rooms, newestPage, Math.ceil(REQUESTS / 30), withCache);
+          await measure(uncached.url, who, rooms, newestPage, Math.ceil(REQUESTS / 30), withoutCache);
+        }
+      } finally {
+        await uncached.stop();
+      }
+      const cacheOn = withCache.summary();
+      const cacheOff = withoutCache.summary();
       const t0 = performance.now();
       const cpu0 = processCpuMicros(server.pid);
       const newest = await measure(server.url, who, rooms, newestPage, REQUESTS);
@@ -229,6 +244,12 @@ async function main(): Promise<void> {
         figures: [
           { measure: 'p99, newest page (opening a room)', value: `${n.p99Ms.toFixed(2)} ms`, goal: `≤ ${GOAL_P99_MS} ms`, verdict: upperGoal(n.p99Ms, GOAL_P99_MS, 'ms') },
           { measure: 'p50 / p90 / max, newest page', value: `${n.p50Ms.toFixed(2)} / ${n.p90Ms.toFixed(2)} / ${n.maxMs.toFixed(2)} ms` },
+          {
+            measure: 'p99 / p50, newest page, alternating blocks with and without the session cache',
+            value: `${cacheOn.p99Ms.toFixed(2)} / ${cacheOn.p50Ms.toFixed(2)} ms`,
+            baseline: `${cacheOff.p99Ms.toFixed(2)} / ${cacheOff.p50Ms.toFixed(2)} ms (SESSION_CACHE_TTL_MS=0)`,
+            ratio: `${(cacheOff.p50Ms / Math.max(cacheOn.p50Ms, 1e-6)).toFixed(2)}× faster at p50`,
+          },
           { measure: `p99, a random page of ${pagesPerRoom} (scrolling up)`, value: `${o.p99Ms.toFixed(2)} ms`, goal: `≤ ${GOAL_P99_MS} ms`, verdict: upperGoal(o.p99Ms, GOAL_P99_MS, 'ms') },
           { measure: 'p50 / p90 / max, random page', value: `${o.p50Ms.toFixed(2)} / ${o.p90Ms.toFixed(2)} / ${o.maxMs.toFixed(2)} ms` },
           { measure: 'p99, 20 messages before a random id (?beforeId=, keyset)', value: `${k.p99Ms.toFixed(2)} ms`, goal: `≤ ${GOAL_P99_MS} ms`, verdict: upperGoal(k.p99Ms, GOAL_P99_MS, 'ms') },
