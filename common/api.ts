@@ -23,6 +23,8 @@ export const api = {
   roomSearch: '/api/chat-room/search',
   addUser: '/api/chat-room/add-user',
   iceServers: '/api/call/ice-servers',
+  pushPublicKey: '/api/push/public-key',
+  pushSubscriptions: '/api/push/subscriptions',
   healthz: '/healthz',
 } as const;
 

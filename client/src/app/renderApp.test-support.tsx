@@ -3,6 +3,7 @@
 import { render } from '@testing-library/react';
 import { Provider } from 'react-redux';
 import { createMemoryRouter, RouterProvider, type RouteObject } from 'react-router-dom';
+import { DialogProvider, DialogQueue } from '../components/dialogs';
 import type { FakeServices } from './fakeServices';
 import { createAppStore } from './store';
 
@@ -11,10 +12,13 @@ type InitialEntry = string | { pathname: string; state?: unknown };
 export function renderApp(services: FakeServices, routes: RouteObject[], initialEntry: InitialEntry) {
   const store = createAppStore(services);
   const router = createMemoryRouter(routes, { initialEntries: [initialEntry] });
+  const dialogs = new DialogQueue();
   render(
     <Provider store={store}>
-      <RouterProvider router={router} />
+      <DialogProvider queue={dialogs}>
+        <RouterProvider router={router} />
+      </DialogProvider>
     </Provider>,
   );
-  return { store, router };
+  return { store, router, dialogs };
 }

@@ -8,6 +8,7 @@ import { roomSaga } from '../features/room/roomSaga';
 import { userSearchSaga } from '../features/userSearch/userSearchSaga';
 import { inviteSaga } from '../features/invite/inviteSaga';
 import { preferencesSaga } from '../features/settings/preferencesSaga';
+import { notificationsSaga } from '../features/notifications/notificationsSaga';
 import { settingsSaga } from '../features/settings/settingsSaga';
 import { signUpSaga } from '../features/signUp/signUpSaga';
 
@@ -22,6 +23,7 @@ export const featureSagas: Array<() => SagaIterator> = [
   roomSaga,
   userSearchSaga,
   inviteSaga,
+  notificationsSaga,
 ];
 
 export function* rootSaga(): SagaIterator {

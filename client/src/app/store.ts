@@ -10,6 +10,7 @@ import { roomReducer } from '../features/room/roomSlice';
 import { userSearchReducer } from '../features/userSearch/userSearchSlice';
 import { inviteReducer } from '../features/invite/inviteSlice';
 import { preferencesReducer } from '../features/settings/preferencesSlice';
+import { notificationsReducer } from '../features/notifications/notificationsSlice';
 import { settingsReducer } from '../features/settings/settingsSlice';
 import { signUpReducer } from '../features/signUp/signUpSlice';
 import { rootSaga } from './rootSaga';
@@ -28,6 +29,7 @@ const reducers = {
   live: liveReducer,
   userSearch: userSearchReducer,
   invite: inviteReducer,
+  notifications: notificationsReducer,
 };
 
 const rootReducer = combineReducers(reducers);

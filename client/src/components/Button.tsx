@@ -1,4 +1,4 @@
-import type { ButtonHTMLAttributes } from 'react';
+import type { ButtonHTMLAttributes, Ref } from 'react';
 import { cx } from './classNames';
 
 export type ButtonVariant = 'primary' | 'secondary' | 'ghost' | 'danger' | 'google' | 'kakao';
@@ -8,6 +8,7 @@ export interface ButtonProps extends ButtonHTMLAttributes<HTMLButtonElement> {
   block?: boolean;
   /** Shows a spinner and disables the button while a request runs. */
   busy?: boolean;
+  ref?: Ref<HTMLButtonElement>;
 }
 
 export function Button({ variant = 'primary', block, busy, className, disabled, children, type = 'button', ...rest }: ButtonProps) {

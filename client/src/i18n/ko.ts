@@ -7,6 +7,18 @@ export const ko = {
     loading: '불러오는 중...',
   },
 
+  /** The search screens (find user, invite). */
+  search: {
+    searching: '검색 중...',
+    noResults: '검색 결과가 없습니다',
+  },
+
+  /** The buttons of the app's confirmation and alert dialogs (components/dialogs.tsx). */
+  dialog: {
+    ok: '확인',
+    cancel: '취소',
+  },
+
   login: {
     title: "Let's Chat !",
     welcome: '소중한 사람들과 쉽고 간편하게 소통하세요',
@@ -35,6 +47,8 @@ export const ko = {
     emailPlaceholder: 'you@example.com',
     sendCode: '인증번호 전송',
     resendCode: '인증번호 재전송',
+    /** Beside the resend button while the server would refuse another code: "(4:59)". */
+    resendWait: (seconds: number) => ` (${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, '0')})`,
     code: '인증번호',
     codePlaceholder: '6자리 숫자',
     verify: '인증하기',
@@ -122,6 +136,21 @@ export const ko = {
     noAnswer: '상대방이 응답하지 않습니다.',
     unavailable: '상대방과 연결할 수 없습니다. 잠시 후 다시 걸어주세요.',
     callFailed: '통화 실패. 마이크 권한을 확인해주세요.',
+    mute: '음소거',
+    unmute: '음소거 해제',
+    collapse: '통화 화면 접기',
+    expand: (name: string) => `${name}님과의 통화 화면 열기`,
+    callBar: '진행 중인 통화',
+    missedCall: (name: string) => `부재중 전화: ${name}`,
+    dismissMissedCall: '부재중 전화 알림 닫기',
+    soundBlocked: '브라우저가 소리를 막았습니다. 화면을 한 번 누르면 벨소리가 울립니다.',
+  },
+
+  notifications: {
+    promptLabel: '알림 설정',
+    prompt: '새 메시지와 걸려 온 전화를 알림으로 받아보세요. 창을 닫아도 알려드려요.',
+    enable: '알림 켜기',
+    later: '나중에',
   },
 
   chatList: {
@@ -136,6 +165,7 @@ export const ko = {
     startConversation: '대화를 시작해보세요',
     unread: '읽지 않은 메시지',
     unreadCount: (n: number) => `읽지 않은 메시지 ${n}개`,
+    pickChat: '왼쪽 목록에서 대화할 채팅방을 선택하세요',
     group: (n: number) => `${n}명의 그룹 채팅`,
     time: {
       justNow: '방금',
@@ -171,6 +201,14 @@ export const ko = {
     messagePlaceholder: '메시지를 입력하세요',
     send: '전송',
     sending: '전송 중',
+    failed: '전송 실패',
+    resend: '재전송',
+    deleteUnsent: '삭제',
+    resendLabel: (content: string) => `"${content.slice(0, 30)}" 다시 보내기`,
+    deleteLabel: (content: string) => `"${content.slice(0, 30)}" 삭제`,
+    showAll: '전체보기',
+    newMessages: '새 메시지 ↓',
+    charCount: (used: number, max: number) => `${used.toLocaleString('ko-KR')} / ${max.toLocaleString('ko-KR')}`,
     loadingOlder: '이전 메시지를 불러오는 중...',
     noMessages: '아직 메시지가 없습니다. 첫 메시지를 보내보세요!',
     reconnecting: '연결이 끊겼습니다. 다시 연결하는 중...',

@@ -8,6 +8,7 @@ import type { Page } from 'playwright-core';
 import { HeadlessCaller } from '../../../protocol-harness/src/caller/caller';
 import { createUser, type TestUser } from '../../../server/test/support/users';
 import { useE2eApp } from './support/app';
+import { answerDialog } from './support/dialogs';
 
 const SCREENSHOT_DIR = process.env.E2E_SCREENSHOTS;
 const WAIT = { timeout: 30_000 };
@@ -107,7 +108,8 @@ describe('voice calls in the browser', function () {
     await b.page.getByTestId('incoming-call').getByRole('button', { name: '거절' }).click(WAIT);
     await b.page.getByTestId('incoming-call').waitFor({ state: 'detached', ...WAIT });
     await a.page.getByTestId('in-call').waitFor({ state: 'detached', ...WAIT });
-    expect(a.alerts).to.deep.equal(['상대방이 통화를 거절했습니다.']);
+    expect(await answerDialog(a.page)).to.equal('상대방이 통화를 거절했습니다.');
+    expect(a.alerts).to.deep.equal([]);
     expect(new URL(a.page.url()).pathname).to.equal('/call');
   });
 

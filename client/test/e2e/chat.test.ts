@@ -7,6 +7,7 @@ import { api } from '../../../common/api';
 import { createUser, loginClient, type TestUser } from '../../../server/test/support/users';
 import { ko } from '../../src/i18n/ko';
 import { useE2eApp } from './support/app';
+import { answerDialog } from './support/dialogs';
 
 const WAIT = { timeout: 30_000 };
 
@@ -20,7 +21,7 @@ describe('chatting in the browser', function () {
     sockets: WebSocketRoute[];
   }
 
-  /** Signs in through /login and lands on /chat-list; accepts every dialog and keeps its text. */
+  /** Signs in through /login and lands on /chat-list; keeps the text of any browser-native dialog (there should be none). */
   async function signedIn(user: TestUser): Promise<Signed> {
     const { page } = await app.openUser();
     await page.setViewportSize({ width: 390, height: 844 });
@@ -139,8 +140,9 @@ describe('chatting in the browser', function () {
     await B.page.getByRole('button', { name: ko.room.openSidebar }).click();
     await B.page.getByTestId('participant-count').filter({ hasText: ko.room.participants(3) }).waitFor(WAIT);
     await B.page.getByRole('button', { name: ko.room.leave }).click();
+    expect(await answerDialog(B.page)).to.equal(ko.room.leaveConfirm);
     await B.page.waitForURL('**/chat-list', WAIT);
-    expect(B.alerts).to.include(ko.room.leaveConfirm);
+    expect(B.alerts).to.deep.equal([]);
 
     await A.page.getByTestId('system-message').filter({ hasText: '"정하준"님이 채팅에서 나갔습니다' }).waitFor(WAIT);
     await A.page.getByRole('button', { name: ko.room.openSidebar }).click();
@@ -156,8 +158,9 @@ describe('chatting in the browser', function () {
     await openRoom(A.page, chatRoomId);
     await A.page.getByRole('button', { name: ko.room.openSidebar }).click();
     await A.page.getByRole('button', { name: ko.room.notify }).click();
+    expect(await answerDialog(A.page)).to.equal(ko.room.notifyConfirm);
     await A.page.getByRole('button', { name: ko.room.notifyDone }).waitFor(WAIT);
-    expect(A.alerts).to.deep.equal([ko.room.notifyConfirm]);
+    expect(A.alerts).to.deep.equal([]);
     const mail = await app.smtp.waitFor(b.email, 20_000);
     expect(mail.text + mail.html).to.contain(`${a.name}, ${b.name}`);
     expect(await A.page.getByRole('button', { name: ko.room.notifyDone }).isDisabled()).to.equal(true);

@@ -1,11 +1,13 @@
 // /call (SPEC.md §2): search for a person by name and call them. The overlays and the audio
 // elements come from CallHost, which AppShell mounts above this page.
 import { useEffect, useState, type FormEvent } from 'react';
-import { Navigate, useNavigate } from 'react-router-dom';
+import { Navigate } from 'react-router-dom';
 import type { UserSummary } from '../../../../common/api';
 import { LIMITS } from '../../../../common/rules';
 import { useAppDispatch, useAppSelector } from '../../app/hooks';
 import { paths } from '../../app/paths';
+import { BackButton } from '../../components/BackButton';
+import { useDocumentTitle } from '../../components/documentTitle';
 import { ko } from '../../i18n/ko';
 import { createUidStore } from '../auth/uid';
 import { callActions, selectCallSearchResults, selectIsCallActive } from './callSlice';
@@ -22,10 +24,10 @@ export default function CallPage() {
 
 function CallScreen({ me }: { me: number }) {
   const dispatch = useAppDispatch();
-  const navigate = useNavigate();
   const results = useAppSelector(selectCallSearchResults);
   const callActive = useAppSelector(selectIsCallActive);
   const [keyword, setKeyword] = useState('');
+  useDocumentTitle(t.title);
 
   useEffect(() => {
     // Each visit starts from the prompts, not from the last visit's results.
@@ -39,17 +41,9 @@ function CallScreen({ me }: { me: number }) {
 
   return (
     <main className="call-page">
-      <header className="call-page__bar">
-        <button
-          type="button"
-          className="call-page__back"
-          onClick={() => navigate(paths.chatList)}
-          disabled={callActive}
-          aria-label={t.back}
-        >
-          <span aria-hidden="true">←</span>
-        </button>
-        <h1 className="call-page__title">{t.title}</h1>
+      <header className="screen__header call-page__bar">
+        <BackButton to={paths.chatList} label={t.back} disabled={callActive} />
+        <h1 className="screen__title">{t.title}</h1>
       </header>
       <form className="call-search" onSubmit={onSearch} role="search">
         <input

@@ -1,6 +1,6 @@
 // /chat-list (SPEC.md §2): the user's rooms, newest activity first, with the way to a call, to a
 // new conversation, to the settings and out.
-import { useEffect, useState } from 'react';
+import { useEffect, useState, type ReactNode } from 'react';
 import { Link } from 'react-router-dom';
 import { useAppDispatch, useAppSelector } from '../../app/hooks';
 import { paths } from '../../app/paths';
@@ -8,7 +8,7 @@ import { ko } from '../../i18n/ko';
 import { logoutRequested } from '../auth/authSlice';
 import { Avatar } from '../room/Avatar';
 import { AddPersonIcon, ChatBubbleIcon, PhoneIcon, SettingsIcon } from '../room/icons';
-import { useTabTitleCount } from '../room/useTabTitle';
+import { useDocumentTitle } from '../../components/documentTitle';
 import '../room/chat.css';
 import { ChatRow } from './ChatRow';
 import { chatListClosed, chatListOpened, selectChatListUnseen, selectChats, selectMe } from './chatListSlice';
@@ -23,13 +23,17 @@ function useNow(intervalMs = 30_000): number {
   return now;
 }
 
-export default function ChatListPage() {
+/**
+ * The list as its own screen, or (`beside`) as the left pane next to another screen, which then
+ * names the tab and holds the page's h1.
+ */
+export default function ChatListPage({ beside = false }: { beside?: boolean }) {
   const dispatch = useAppDispatch();
   const chats = useAppSelector(selectChats);
   const me = useAppSelector(selectMe);
   const unseen = useAppSelector(selectChatListUnseen);
   const now = useNow();
-  useTabTitleCount(unseen);
+  const Heading = beside ? 'h2' : 'h1';
 
   useEffect(() => {
     dispatch(chatListOpened());
@@ -40,9 +44,10 @@ export default function ChatListPage() {
 
   return (
     <div className="screen-wrap">
-      <main className="screen">
+      {!beside && <ListTitle unseen={unseen} />}
+      <Screen beside={beside}>
         <header className="screen__header">
-          <h1 className="screen__title">{ko.chatList.title}</h1>
+          <Heading className="screen__title">{ko.chatList.title}</Heading>
           <Link className="icon-btn" to={paths.call} aria-label={ko.chatList.call} title={ko.chatList.call}>
             <PhoneIcon />
           </Link>
@@ -83,7 +88,24 @@ export default function ChatListPage() {
             </ul>
           )}
         </div>
-      </main>
+      </Screen>
     </div>
+  );
+}
+
+/** The tab title of the list as its own screen, with the count of news (SPEC.md §2). */
+function ListTitle({ unseen }: { unseen: number }) {
+  useDocumentTitle(ko.chatList.title, unseen);
+  return null;
+}
+
+/** A landmark: the page's main content on its own, a navigation pane beside another screen. */
+function Screen({ beside, children }: { beside: boolean; children: ReactNode }) {
+  return beside ? (
+    <nav className="screen" aria-label={ko.chatList.title}>
+      {children}
+    </nav>
+  ) : (
+    <main className="screen">{children}</main>
   );
 }

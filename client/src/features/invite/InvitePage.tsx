@@ -23,7 +23,7 @@ export default function InvitePage() {
 
 function Invite({ chatRoomId }: { chatRoomId: number }) {
   const dispatch = useAppDispatch();
-  const { results, searching, adding } = useAppSelector(selectInvite);
+  const { results, searching, searched, adding } = useAppSelector(selectInvite);
 
   useEffect(() => {
     dispatch(inviteOpened());
@@ -36,6 +36,7 @@ function Invite({ chatRoomId }: { chatRoomId: number }) {
       placeholder={ko.invite.placeholder}
       searchLabel={ko.invite.search}
       searching={searching}
+      searched={searched}
       onSearch={(keyword) => dispatch(inviteSearchSubmitted({ chatRoomId, keyword }))}
       emptyHint={ko.invite.emptyHint}
       results={results}

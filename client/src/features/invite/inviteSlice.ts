@@ -1,6 +1,7 @@
 // /add-user-to-chat (SPEC.md §2 invite, §3 chat-room search): search results with isInChat.
 import { createSlice, type PayloadAction } from '@reduxjs/toolkit';
 import type { RoomSearchResponse, UserSummary } from '../../../../common/api';
+import { isSearchableKeyword } from '../../../../common/rules';
 
 export interface InviteCandidate extends UserSummary {
   isInChat: boolean;
@@ -9,10 +10,12 @@ export interface InviteCandidate extends UserSummary {
 export interface InviteState {
   results: InviteCandidate[];
   searching: boolean;
+  /** A real search ran (not an empty box): with no results the screen says nothing matched. */
+  searched: boolean;
   adding: number | null;
 }
 
-const initialState: InviteState = { results: [], searching: false, adding: null };
+const initialState: InviteState = { results: [], searching: false, searched: false, adding: null };
 
 /** SPEC.md §3: the client derives isInChat from the room's user ids. */
 export function toCandidates(response: RoomSearchResponse): InviteCandidate[] {
@@ -25,8 +28,9 @@ const inviteSlice = createSlice({
   initialState,
   reducers: {
     opened: () => initialState,
-    submitted(state, _action: PayloadAction<{ chatRoomId: number; keyword: string }>) {
+    submitted(state, action: PayloadAction<{ chatRoomId: number; keyword: string }>) {
       state.searching = true;
+      state.searched = isSearchableKeyword(action.payload.keyword);
     },
     resultsLoaded(state, action: PayloadAction<InviteCandidate[]>) {
       state.results = action.payload;

@@ -4,7 +4,7 @@ import { ko } from '../../i18n/ko';
 
 export default function NotFoundPage() {
   return (
-    <CenteredPage>
+    <CenteredPage title={ko.notFound.title}>
       <div className="not-found">
         <p className="not-found__code" aria-hidden="true">
           {ko.notFound.code}

@@ -4,6 +4,7 @@ import { useCallback, useEffect, useState } from 'react';
 import { Navigate, useSearchParams } from 'react-router-dom';
 import { useAppDispatch, useAppSelector } from '../../app/hooks';
 import { paths } from '../../app/paths';
+import { useDocumentTitle } from '../../components/documentTitle';
 import { ko } from '../../i18n/ko';
 import { createUidStore } from '../auth/uid';
 import './chat.css';
@@ -21,12 +22,13 @@ import {
   notificationConfirmed,
   olderRequested,
   renameSubmitted,
+  resendRequested,
   roomClosed,
   roomOpened,
   typingNoticed,
   selectRoom,
+  unsentDeleted,
 } from './roomSlice';
-import { useTabTitleCount } from './useTabTitle';
 
 export default function ChatRoomPage() {
   const [params] = useSearchParams();
@@ -41,7 +43,6 @@ function ChatRoom({ chatRoomId, userId }: { chatRoomId: number; userId: number }
   const dispatch = useAppDispatch();
   const room = useAppSelector(selectRoom);
   const [sidebarOpen, setSidebarOpen] = useState(false);
-  useTabTitleCount(room.unseenCount);
 
   useEffect(() => {
     dispatch(roomOpened({ chatRoomId, userId }));
@@ -55,6 +56,7 @@ function ChatRoom({ chatRoomId, userId }: { chatRoomId: number; userId: number }
   const online = useAppSelector(selectOnline);
   const closeSidebar = useCallback(() => setSidebarOpen(false), []);
   const ready = room.chatRoomId === chatRoomId && room.status === 'ready';
+  useDocumentTitle(ready ? room.roomName : null, room.unseenCount);
 
   return (
     <div className="screen-wrap">
@@ -75,6 +77,8 @@ function ChatRoom({ chatRoomId, userId }: { chatRoomId: number; userId: number }
             loadingOlder={room.loadingOlder}
             onNeedOlder={needOlder}
             unreadByOf={unreadByOf}
+            onResend={(clientMsgId) => dispatch(resendRequested(clientMsgId))}
+            onDelete={(clientMsgId) => dispatch(unsentDeleted(clientMsgId))}
           />
         ) : (
           <div className="messages">
@@ -82,7 +86,7 @@ function ChatRoom({ chatRoomId, userId }: { chatRoomId: number; userId: number }
           </div>
         )}
         <TypingLine />
-        <Composer onSend={(content) => dispatch(messageSubmitted(content))} onTyping={() => dispatch(typingNoticed())} />
+        <Composer onSend={(content) => dispatch(messageSubmitted(content))} onTyping={() => dispatch(typingNoticed())} focusWhen={ready} />
         {sidebarOpen && (
           <RoomSidebar
             users={ready ? withPresence(room.users, online) : []}

@@ -1,12 +1,15 @@
 // The message area: bubbles (own on the right, others' with the sender's name), centred system
 // messages, day dividers and times. Scrolling to the top asks for older messages and keeps the
-// reader's place when they arrive. Content is rendered as text, never as HTML.
-import { useLayoutEffect, useMemo, useRef } from 'react';
+// reader's place when they arrive; messages arriving while the reader is scrolled up raise the
+// '새 메시지 ↓' pill. Pending sends read '전송 중', failed ones offer 재전송 and 삭제. Content is
+// rendered as text (with its links), never as HTML.
+import { useLayoutEffect, useMemo, useRef, useState } from 'react';
 import type { ChatMessage } from '../../../../common/api';
 import { cx } from '../../components/classNames';
 import { ko } from '../../i18n/ko';
 import { Avatar } from './Avatar';
 import { layoutMessages } from './messageLayout';
+import { MessageText } from './MessageText';
 import { ReadCount } from './ReadCount';
 import type { PendingMessage } from './messages';
 
@@ -22,11 +25,14 @@ export interface MessageListProps {
   onNeedOlder(): void;
   /** How many members have not read the message with this seq (issue 11); no numbers without it. */
   unreadByOf?(seq: number): number;
+  onResend?(clientMsgId: string): void;
+  onDelete?(clientMsgId: string): void;
 }
 
-export function MessageList({ messages, pending, myId, hasOlder, loadingOlder, onNeedOlder, unreadByOf }: MessageListProps) {
+export function MessageList({ messages, pending, myId, hasOlder, loadingOlder, onNeedOlder, unreadByOf, onResend, onDelete }: MessageListProps) {
   const items = useMemo(() => layoutMessages(messages, pending, myId), [messages, pending, myId]);
   const ref = useRef<HTMLDivElement>(null);
+  const [newBelow, setNewBelow] = useState(false);
   const seen = useRef({ firstId: null as number | null, lastKey: null as string | null, height: 0, nearBottom: true });
 
   const firstId = messages[0]?.messageId ?? null;
@@ -42,6 +48,10 @@ export function MessageList({ messages, pending, myId, hasOlder, loadingOlder, o
       el.scrollTop += el.scrollHeight - before.height;
     } else if (lastKey !== before.lastKey && (before.nearBottom || lastIsMine)) {
       el.scrollTop = el.scrollHeight;
+      setNewBelow(false);
+    } else if (lastKey !== before.lastKey && before.lastKey !== null) {
+      // Something new arrived below while the reader is further up: offer the way down.
+      setNewBelow(true);
     }
     seen.current = { firstId, lastKey, height: el.scrollHeight, nearBottom: before.nearBottom };
     // A first page too short to scroll could never reach "the top": ask for more right away.
@@ -53,7 +63,15 @@ export function MessageList({ messages, pending, myId, hasOlder, loadingOlder, o
     if (!el) return;
     seen.current.nearBottom = el.scrollHeight - el.scrollTop - el.clientHeight < EDGE_PX;
     seen.current.height = el.scrollHeight;
+    if (seen.current.nearBottom) setNewBelow(false);
     if (el.scrollTop < EDGE_PX && hasOlder && !loadingOlder) onNeedOlder();
+  };
+
+  const toBottom = () => {
+    const el = ref.current;
+    if (el) el.scrollTop = el.scrollHeight;
+    seen.current.nearBottom = true;
+    setNewBelow(false);
   };
 
   return (
@@ -68,16 +86,28 @@ export function MessageList({ messages, pending, myId, hasOlder, loadingOlder, o
           return (
             <div
               key={item.key}
-              className={cx('msg', item.mine && 'msg--mine', item.pending && 'msg--pending', !item.showSender && 'msg--grouped')}
+              className={cx('msg', item.mine && 'msg--mine', item.pending && !item.failed && 'msg--pending', item.failed && 'msg--failed', !item.showSender && 'msg--grouped')}
               data-testid={item.mine ? 'my-message' : 'their-message'}
             >
               {!item.mine && <span className="msg__avatar-slot">{item.showSender && <Avatar name={item.senderName} size={36} />}</span>}
               <div className="msg__column">
                 {!item.mine && item.showSender && <span className="msg__sender">{item.senderName}</span>}
                 <div className="msg__line">
-                  <p className="bubble">{item.content}</p>
+                  <p className="bubble">
+                    <MessageText content={item.content} />
+                  </p>
                   {unreadByOf && item.seq !== undefined && <ReadCount count={unreadByOf(item.seq)} />}
-                  {item.pending ? (
+                  {item.failed ? (
+                    <span className="msg__failed">
+                      <span className="msg__failed-label">{ko.room.failed}</span>
+                      <button type="button" className="msg__action" aria-label={ko.room.resendLabel(item.content)} onClick={() => item.clientMsgId && onResend?.(item.clientMsgId)}>
+                        {ko.room.resend}
+                      </button>
+                      <button type="button" className="msg__action msg__action--danger" aria-label={ko.room.deleteLabel(item.content)} onClick={() => item.clientMsgId && onDelete?.(item.clientMsgId)}>
+                        {ko.room.deleteUnsent}
+                      </button>
+                    </span>
+                  ) : item.pending ? (
                     <span className="msg__time">{ko.room.sending}</span>
                   ) : (
                     item.showTime && <span className="msg__time">{item.time}</span>
@@ -88,6 +118,11 @@ export function MessageList({ messages, pending, myId, hasOlder, loadingOlder, o
           );
         })}
       </div>
+      {newBelow && (
+        <button type="button" className="new-messages-pill" onClick={toBottom} data-testid="new-messages-pill">
+          {ko.room.newMessages}
+        </button>
+      )}
     </div>
   );
 }

@@ -1,11 +1,11 @@
 // The room's header: back to the list, the room name (tap to rename: O confirms, X cancels; at
 // most 50 characters, blank is not submitted) and the sidebar toggle.
 import { useState, type FormEvent, type KeyboardEvent } from 'react';
-import { Link } from 'react-router-dom';
 import { LIMITS, isValidRoomName } from '../../../../common/rules';
 import { paths } from '../../app/paths';
+import { BackButton } from '../../components/BackButton';
 import { ko } from '../../i18n/ko';
-import { BackIcon, MenuIcon } from './icons';
+import { MenuIcon } from './icons';
 
 export interface RoomHeaderProps {
   roomName: string;
@@ -29,14 +29,14 @@ export function RoomHeader({ roomName, memberCount, onRename, onOpenSidebar }: R
 
   return (
     <header className="screen__header">
-      <Link className="icon-btn" to={paths.chatList} aria-label={ko.room.back} title={ko.room.back}>
-        <BackIcon />
-      </Link>
+      <BackButton to={paths.chatList} label={ko.room.back} />
       {draft === null ? (
         <div className="room-title">
-          <button type="button" className="room-title__button" onClick={() => setDraft(roomName)} title={ko.room.renameHint} data-testid="room-name">
-            {roomName}
-          </button>
+          <h1 className="room-title__heading">
+            <button type="button" className="room-title__button" onClick={() => setDraft(roomName)} title={ko.room.renameHint} data-testid="room-name">
+              {roomName}
+            </button>
+          </h1>
           {memberCount > 0 && <span className="room-title__meta">{ko.room.participants(memberCount)}</span>}
         </div>
       ) : (

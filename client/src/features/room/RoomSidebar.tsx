@@ -1,8 +1,9 @@
 // The room's side panel: participants with their count, (You) and e-mails; invite, e-mail
 // notification (confirm; idle, sending, done) and leave (confirm); the renaming tip.
-import { useEffect } from 'react';
+import { useEffect, useRef } from 'react';
 import { Link } from 'react-router-dom';
 import type { UserSummary } from '../../../../common/api';
+import { useDialog } from '../../components/dialogs';
 import { ko } from '../../i18n/ko';
 import { Avatar } from './Avatar';
 import { WithPresence } from './PresenceDot';
@@ -26,6 +27,17 @@ const notifyLabel: Record<NotificationState, string> = {
 };
 
 export function RoomSidebar({ users, myId, invitePath, notification, onNotify, onLeave, onClose }: RoomSidebarProps) {
+  const panelRef = useRef<HTMLElement>(null);
+  // Opening moves focus into the panel (keyboard and screen-reader users land in it); closing
+  // gives focus back to what opened it (the menu button).
+  useEffect(() => {
+    const returnTo = document.activeElement instanceof HTMLElement ? document.activeElement : null;
+    panelRef.current?.focus();
+    return () => {
+      if (returnTo?.isConnected) returnTo.focus();
+    };
+  }, []);
+
   useEffect(() => {
     const onKey = (event: KeyboardEvent) => {
       if (event.key === 'Escape') onClose();
@@ -34,17 +46,18 @@ export function RoomSidebar({ users, myId, invitePath, notification, onNotify, o
     return () => window.removeEventListener('keydown', onKey);
   }, [onClose]);
 
-  const notify = () => {
-    if (window.confirm(ko.room.notifyConfirm)) onNotify();
+  const dialog = useDialog();
+  const notify = async () => {
+    if (await dialog.confirm(ko.room.notifyConfirm)) onNotify();
   };
-  const leave = () => {
-    if (window.confirm(ko.room.leaveConfirm)) onLeave();
+  const leave = async () => {
+    if (await dialog.confirm(ko.room.leaveConfirm, { destructive: true })) onLeave();
   };
 
   return (
     <>
       <div className="sidebar-backdrop" onClick={onClose} />
-      <aside className="sidebar" aria-label={ko.room.participants(users.length)}>
+      <aside ref={panelRef} tabIndex={-1} className="sidebar" aria-label={ko.room.participants(users.length)}>
         <div className="sidebar__header">
           <h2 className="sidebar__title" data-testid="participant-count">{ko.room.participants(users.length)}</h2>
           <button type="button" className="icon-btn" onClick={onClose} aria-label={ko.room.closeSidebar} title={ko.room.closeSidebar}>

@@ -15,8 +15,9 @@ import { roomSaga } from './roomSaga';
 import { liveReducer } from './liveSlice';
 import { readsReducer } from './readsSlice';
 import { roomReducer } from './roomSlice';
+import { createMemoryUnsentStore } from './unsentStore';
 
-export function createChatTestStore(http: FakeHttp, uidValue: number | null = null) {
+export function createChatTestStore(http: FakeHttp, uidValue: number | null = null, unsent = createMemoryUnsentStore()) {
   const stomp = new FakeStomp();
   const alerts: string[] = [];
   const navigations: Array<{ to: string; options?: NavigateOptions }> = [];
@@ -28,6 +29,7 @@ export function createChatTestStore(http: FakeHttp, uidValue: number | null = nu
       http,
       stomp,
       uid,
+      unsent,
       alert: (message: string) => alerts.push(message),
       navigate: (to: string, options?: NavigateOptions) => navigations.push({ to, options }),
       logError: (context: string, error: unknown) => errors.push(`${context}: ${error instanceof Error ? error.message : String(error)}`),
@@ -45,6 +47,7 @@ export function createChatTestStore(http: FakeHttp, uidValue: number | null = nu
     alerts,
     navigations,
     errors,
+    unsent,
     storedUid: () => stored,
     stop: () => tasks.forEach((t) => t.cancel()),
   };

@@ -13,6 +13,10 @@ export type MessageItem =
       senderName: string;
       mine: boolean;
       pending: boolean;
+      /** A pending send that timed out: resend or delete. */
+      failed: boolean;
+      /** The send's id, for a pending message. */
+      clientMsgId: string | null;
       /** First of a run: show the sender's name and avatar. */
       showSender: boolean;
       /** Last of a run: show the time. */
@@ -42,6 +46,8 @@ interface Entry {
   at: Date;
   pending: boolean;
   seq?: number;
+  failed: boolean;
+  clientMsgId: string | null;
 }
 
 export function layoutMessages(messages: readonly ChatMessage[], pending: readonly PendingMessage[], myId: number | null): MessageItem[] {
@@ -55,9 +61,21 @@ export function layoutMessages(messages: readonly ChatMessage[], pending: readon
       at: new Date(m.enrolledAt),
       pending: false,
       seq: m.seq,
+      failed: false,
+      clientMsgId: null,
     })),
     // Pending sends always come last: the server will order them after everything we hold.
-    ...pending.map((p) => ({ key: `p${p.clientMsgId}`, system: false, senderId: myId, senderName: '', content: p.content, at: new Date(p.createdAt), pending: true })),
+    ...pending.map((p) => ({
+      key: `p${p.clientMsgId}`,
+      system: false,
+      senderId: myId,
+      senderName: '',
+      content: p.content,
+      at: new Date(p.createdAt),
+      pending: true,
+      failed: p.failed === true,
+      clientMsgId: p.clientMsgId,
+    })),
   ];
   const items: MessageItem[] = [];
   let lastDay = '';
@@ -84,6 +102,8 @@ export function layoutMessages(messages: readonly ChatMessage[], pending: readon
       senderName: entry.senderName,
       mine: myId !== null && entry.senderId === myId,
       pending: entry.pending,
+      failed: entry.failed,
+      clientMsgId: entry.clientMsgId,
       showSender: !sameRun(prev),
       showTime: !sameRun(next),
       time,

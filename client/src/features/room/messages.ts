@@ -9,6 +9,10 @@ export interface PendingMessage {
   clientMsgId: string;
   content: string;
   createdAt: string;
+  /** No confirmation within the send timeout (or unsent before a reload): offer resend and delete. */
+  failed?: boolean;
+  /** Counts the sends of this message, so that only the latest send's timeout can fail it. */
+  attempt?: number;
 }
 
 /** System messages carry no sender (null; 0 in older data). */

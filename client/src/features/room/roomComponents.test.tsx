@@ -3,6 +3,8 @@ import sinon from 'sinon';
 import { cleanup, fireEvent, render, screen, within } from '@testing-library/react';
 import { MemoryRouter } from 'react-router-dom';
 import type { ChatMessage, ChatSummary } from '../../../../common/api';
+import { settle } from '../../app/fakeServices';
+import { DialogProvider, DialogQueue } from '../../components/dialogs';
 import { ChatRow } from '../chatList/ChatRow';
 import { Composer } from './Composer';
 import { MessageList } from './MessageList';
@@ -83,6 +85,78 @@ describe('the chat room components', () => {
     expect(input.value).to.equal('');
   });
 
+  it('keeps Shift+Enter for a new line and shows the count near the 3000 limit', () => {
+    const onSend = sinon.spy();
+    render(<Composer onSend={onSend} />);
+    const input = screen.getByRole('textbox', { name: '메시지를 입력하세요' }) as HTMLTextAreaElement;
+    fireEvent.change(input, { target: { value: '첫 줄' } });
+    fireEvent.keyDown(input, { key: 'Enter', shiftKey: true });
+    expect(onSend.called).to.equal(false);
+    expect(screen.queryByTestId('composer-count')).to.equal(null);
+    fireEvent.change(input, { target: { value: 'ㄱ'.repeat(2800) } });
+    expect(screen.getByTestId('composer-count').textContent).to.equal('2,800 / 3,000');
+    expect(input.getAttribute('aria-describedby')).to.equal(screen.getByTestId('composer-count').id);
+  });
+
+  it('turns web and e-mail addresses into safe links and keeps everything else as text', () => {
+    render(
+      <MessageList
+        messages={[message(1, { content: '자료 https://example.com/a?b=1 와 www.naver.com, 메일 me@example.kr <b>x</b> javascript:alert(1)' })]}
+        pending={[]}
+        myId={ME}
+        hasOlder={false}
+        loadingOlder={false}
+        onNeedOlder={() => {}}
+      />,
+    );
+    const links = screen.getAllByRole('link');
+    expect(links.map((a) => a.getAttribute('href'))).to.deep.equal(['https://example.com/a?b=1', 'https://www.naver.com', 'mailto:me@example.kr']);
+    for (const a of links) {
+      expect(a.getAttribute('rel')).to.equal('noopener noreferrer');
+      expect(a.getAttribute('target')).to.equal('_blank');
+    }
+    expect(document.querySelector('b')).to.equal(null);
+    expect(screen.getByTestId('their-message').textContent).to.contain('<b>x</b> javascript:alert(1)');
+  });
+
+  it('folds a message over 500 characters behind 전체보기', () => {
+    const long = '가'.repeat(620);
+    render(<MessageList messages={[message(1, { content: long })]} pending={[]} myId={ME} hasOlder={false} loadingOlder={false} onNeedOlder={() => {}} />);
+    const bubble = () => screen.getByTestId('their-message').querySelector('.bubble')!;
+    expect(bubble().textContent).to.contain(`${'가'.repeat(500)}…`);
+    expect(bubble().textContent).not.to.contain('가'.repeat(501));
+    fireEvent.click(screen.getByRole('button', { name: '전체보기' }));
+    expect(bubble().textContent).to.equal(long);
+  });
+
+  it('offers 재전송 and 삭제 on a failed send', () => {
+    const onResend = sinon.spy();
+    const onDelete = sinon.spy();
+    render(
+      <MessageList
+        messages={[]}
+        pending={[
+          { clientMsgId: 'c1', content: '실패한 메시지', createdAt: '2026-11-21T10:01:00.000Z', failed: true },
+          { clientMsgId: 'c2', content: '보내는 중', createdAt: '2026-11-21T10:01:00.000Z' },
+        ]}
+        myId={ME}
+        hasOlder={false}
+        loadingOlder={false}
+        onNeedOlder={() => {}}
+        onResend={onResend}
+        onDelete={onDelete}
+      />,
+    );
+    const [failed, sending] = screen.getAllByTestId('my-message');
+    expect(within(failed).getByText('전송 실패')).to.exist;
+    expect(within(sending).getByText('전송 중')).to.exist;
+    fireEvent.click(within(failed).getByRole('button', { name: '"실패한 메시지" 다시 보내기' }));
+    fireEvent.click(within(failed).getByRole('button', { name: '"실패한 메시지" 삭제' }));
+    expect(onResend.args).to.deep.equal([['c1']]);
+    expect(onDelete.args).to.deep.equal([['c1']]);
+    expect(within(sending).queryByRole('button')).to.equal(null);
+  });
+
   it('renames with O, cancels with X, and does not submit a blank name', () => {
     const onRename = sinon.spy();
     render(
@@ -106,22 +180,24 @@ describe('the chat room components', () => {
     expect(onRename.args).to.deep.equal([['주말 계획']]);
   });
 
-  it('lists participants with their count, (You) and e-mails, and confirms before leaving', () => {
+  it('lists participants with their count, (You) and e-mails, and confirms before leaving in the app\'s dialog', async () => {
     const onLeave = sinon.spy();
-    const confirm = sinon.stub(window, 'confirm');
     render(
-      <MemoryRouter>
-        <RoomSidebar
-          users={[{ userId: ME, name: '김민지', email: 'minji@example.com' }, { userId: 2, name: '김철수', email: 'kim@example.com' }]}
-          myId={ME}
-          invitePath="/add-user-to-chat?cri=7"
-          notification="idle"
-          onNotify={() => {}}
-          onLeave={onLeave}
-          onClose={() => {}}
-        />
-      </MemoryRouter>,
+      <DialogProvider queue={new DialogQueue()}>
+        <MemoryRouter>
+          <RoomSidebar
+            users={[{ userId: ME, name: '김민지', email: 'minji@example.com' }, { userId: 2, name: '김철수', email: 'kim@example.com' }]}
+            myId={ME}
+            invitePath="/add-user-to-chat?cri=7"
+            notification="idle"
+            onNotify={() => {}}
+            onLeave={onLeave}
+            onClose={() => {}}
+          />
+        </MemoryRouter>
+      </DialogProvider>,
     );
+    expect(document.activeElement).to.equal(screen.getByRole('complementary'));
     expect(screen.getByTestId('participant-count').textContent).to.equal('참여자 2명');
     const [me, other] = screen.getAllByTestId('participant');
     expect(within(me).getByText('(You)')).to.exist;
@@ -129,20 +205,38 @@ describe('the chat room components', () => {
     expect(within(other).getByText('kim@example.com')).to.exist;
     expect(screen.getByRole('link', { name: '대화상대 초대' }).getAttribute('href')).to.equal('/add-user-to-chat?cri=7');
 
-    confirm.returns(false);
     fireEvent.click(screen.getByRole('button', { name: '채팅방 나가기' }));
-    expect(confirm.args[0]).to.deep.equal(['정말 채팅방을 나가시겠습니까?']);
+    expect(screen.getByRole('alertdialog', { name: '정말 채팅방을 나가시겠습니까?' })).to.exist;
+    fireEvent.click(screen.getByRole('button', { name: '취소' }));
+    await settle();
     expect(onLeave.called).to.equal(false);
-    confirm.returns(true);
     fireEvent.click(screen.getByRole('button', { name: '채팅방 나가기' }));
+    fireEvent.click(screen.getByRole('button', { name: '확인' }));
+    await settle();
     expect(onLeave.calledOnce).to.equal(true);
+  });
+
+  it('asks before sending the notification e-mail, with the spec\'s text', async () => {
+    const onNotify = sinon.spy();
+    render(
+      <DialogProvider queue={new DialogQueue()}>
+        <MemoryRouter>
+          <RoomSidebar users={[]} myId={ME} invitePath="/x" notification="idle" onNotify={onNotify} onLeave={() => {}} onClose={() => {}} />
+        </MemoryRouter>
+      </DialogProvider>,
+    );
+    fireEvent.click(screen.getByRole('button', { name: '알림 메일 보내기' }));
+    fireEvent.click(within(screen.getByRole('alertdialog', { name: '채팅방의 모든 사용자에게 알림 메일을 보내시겠습니까?' })).getByRole('button', { name: '확인' }));
+    await settle();
+    expect(onNotify.calledOnce).to.equal(true);
   });
 
   it('disables the notification button while sending and after it is done', () => {
     const props = { users: [], myId: ME, invitePath: '/x', onNotify: () => {}, onLeave: () => {}, onClose: () => {} };
-    const { rerender } = render(<MemoryRouter><RoomSidebar {...props} notification="sending" /></MemoryRouter>);
+    const queue = new DialogQueue();
+    const { rerender } = render(<DialogProvider queue={queue}><MemoryRouter><RoomSidebar {...props} notification="sending" /></MemoryRouter></DialogProvider>);
     expect((screen.getByRole('button', { name: '알림 메일 보내는 중...' }) as HTMLButtonElement).disabled).to.equal(true);
-    rerender(<MemoryRouter><RoomSidebar {...props} notification="done" /></MemoryRouter>);
+    rerender(<DialogProvider queue={queue}><MemoryRouter><RoomSidebar {...props} notification="done" /></MemoryRouter></DialogProvider>);
     expect((screen.getByRole('button', { name: '알림 메일을 보냈습니다' }) as HTMLButtonElement).disabled).to.equal(true);
   });
 });

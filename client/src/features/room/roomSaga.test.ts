@@ -10,9 +10,12 @@ import {
   notificationConfirmed,
   olderRequested,
   renameSubmitted,
+  resendRequested,
   roomClosed,
   roomOpened,
+  unsentDeleted,
 } from './roomSlice';
+import { SEND_TIMEOUT_MS } from './roomSaga';
 
 const ROOM = 7;
 const ME: UserSummary = { userId: 1, name: '김민지', email: 'minji@example.com' };
@@ -71,9 +74,9 @@ type Harness = ReturnType<typeof open>;
 
 async function openRoom(h: Harness, connect = true) {
   h.store.dispatch(roomOpened({ chatRoomId: ROOM, userId: ME.userId }));
+  if (connect) h.stomp.connect();
   await eventually(() => h.room().status === 'ready', 'history loaded');
   if (connect) {
-    h.stomp.connect();
     await eventually(() => h.room().connection === 'live', 'subscribed');
     await settle();
   }
@@ -174,6 +177,83 @@ describe('the room session saga', () => {
     await eventually(() => h.stomp.sentTo(app.privateMessage).length === 1, 'pending message sent');
     expect(h.stomp.sentTo(app.privateMessage)[0]).to.include({ content: '끊긴 동안 보낸 메시지' });
     expect(h.room().connection).to.equal('live');
+  });
+
+  it('fetches history page 0 once when the subscription is active first, and still loads it when no connection comes', async () => {
+    h = open(5);
+    await openRoom(h);
+    expect(h.http.requested('GET', api.chatHistory).map((r) => r.query)).to.deep.equal([{ chatRoomId: ROOM, page: 0 }]);
+    h.stop();
+
+    h = open(5);
+    h.store.dispatch(roomOpened({ chatRoomId: ROOM, userId: ME.userId }));
+    await eventually(() => h.room().status === 'ready', 'history loaded without a connection');
+    expect(h.ids()).to.deep.equal([1, 2, 3, 4, 5]);
+  });
+
+  it('marks a send failed after 10 s without its echo; 재전송 sends it again with the same clientMsgId, 삭제 drops it', async () => {
+    const clock = sinon.useFakeTimers({ shouldAdvanceTime: true, toFake: ['setTimeout', 'clearTimeout', 'Date'] });
+    try {
+      h = open(2);
+      await openRoom(h);
+      h.store.dispatch(messageSubmitted('첫째'));
+      h.store.dispatch(messageSubmitted('둘째'));
+      await settle();
+      await clock.tickAsync(SEND_TIMEOUT_MS - 1000);
+      expect(h.room().pending.map((p) => p.failed)).to.deep.equal([false, false]);
+      await clock.tickAsync(1500);
+      await eventually(() => h.room().pending.every((p) => p.failed), 'both failed');
+
+      const [first, second] = h.room().pending;
+      h.store.dispatch(resendRequested(first.clientMsgId));
+      await settle();
+      const sent = h.stomp.sentTo(app.privateMessage) as Array<{ clientMsgId: string }>;
+      expect(sent.map((m) => m.clientMsgId)).to.deep.equal([first.clientMsgId, second.clientMsgId, first.clientMsgId]);
+      expect(h.room().pending.map((p) => p.failed)).to.deep.equal([false, true]);
+
+      h.store.dispatch(unsentDeleted(second.clientMsgId));
+      await settle();
+      expect(h.room().pending.map((p) => p.content)).to.deep.equal(['첫째']);
+      // The resend gets its own 10 s.
+      await clock.tickAsync(SEND_TIMEOUT_MS + 500);
+      await eventually(() => h.room().pending[0]?.failed === true, 'failed again');
+    } finally {
+      clock.restore();
+    }
+  });
+
+  it('keeps unconfirmed sends in storage: after a reload they show as failed and go out once, in order, when the connection returns', async () => {
+    h = open(2);
+    await openRoom(h, false);
+    h.store.dispatch(messageSubmitted('하나'));
+    h.store.dispatch(messageSubmitted('둘'));
+    await settle();
+    const unsent = h.unsent;
+    await eventually(() => unsent.read(ME.userId, ROOM).length === 2, 'stored');
+    h.stop();
+
+    // "Reload": a new store on the same storage.
+    const server = new RoomServer(2);
+    const reloaded = createChatTestStore(new FakeHttp({ [`GET ${api.chatHistory}`]: server.history }), ME.userId, unsent);
+    try {
+      reloaded.store.dispatch(roomOpened({ chatRoomId: ROOM, userId: ME.userId }));
+      await eventually(() => reloaded.store.getState().room.status === 'ready', 'history loaded');
+      expect(reloaded.store.getState().room.pending.map((p) => [p.content, p.failed])).to.deep.equal([['하나', true], ['둘', true]]);
+      expect(reloaded.stomp.sentTo(app.privateMessage)).to.deep.equal([]);
+
+      reloaded.stomp.connect();
+      await eventually(() => reloaded.stomp.sentTo(app.privateMessage).length === 2, 'sent again');
+      await settle();
+      const sent = reloaded.stomp.sentTo(app.privateMessage) as Array<{ content: string; clientMsgId: string }>;
+      expect(sent.map((m) => m.content)).to.deep.equal(['하나', '둘']);
+
+      sent.forEach((m, i) => reloaded.stomp.deliver(TOPIC, message(3 + i, { senderId: ME.userId, senderName: ME.name, content: m.content, clientMsgId: m.clientMsgId })));
+      await settle();
+      expect(reloaded.store.getState().room.pending).to.deep.equal([]);
+      await eventually(() => unsent.read(ME.userId, ROOM).length === 0, 'storage emptied once confirmed');
+    } finally {
+      reloaded.stop();
+    }
   });
 
   it('drops a pending message that the catch-up shows was already stored, instead of sending it again', async () => {

@@ -4,7 +4,7 @@
 // the finally blocks unsubscribe.
 import type { PayloadAction } from '@reduxjs/toolkit';
 import type { EventChannel, SagaIterator } from 'redux-saga';
-import { call, cancelled, put, race, select, take } from 'redux-saga/effects';
+import { call, cancelled, delay, fork, put, race, select, take } from 'redux-saga/effects';
 import { api, type ChatHistoryResponse, type ChatMessage } from '../../../../common/api';
 import { app } from '../../../../common/destinations';
 import { LIMITS, isSendableMessage, isValidRoomName } from '../../../../common/rules';
@@ -33,8 +33,12 @@ import {
   olderRequested,
   renamed,
   renameSubmitted,
+  resendRequested,
   roomClosed,
   roomOpened,
+  sendAttempted,
+  sendTimedOut,
+  unsentRestored,
   selectNewestMessageId,
   selectNewestSeq,
   selectOldestMessageId,
@@ -54,6 +58,16 @@ interface Session {
 /** A reconnect after a long outage fetches at most this many pages; older gaps load by scrolling. */
 const MAX_CATCH_UP_PAGES = 50;
 
+/** A send not confirmed (echoed back) within this time shows as failed, with resend and delete. */
+export const SEND_TIMEOUT_MS = 10_000;
+
+/**
+ * The first history page waits this long for the room's subscription: read after the
+ * subscription is active, page 0 leaves no gap, so it is fetched once. Past it (no connection),
+ * history loads anyway and the catch-up after the subscription closes the gap.
+ */
+export const FIRST_SUBSCRIPTION_WAIT_MS = 2000;
+
 function* publish(destination: string, payload: unknown): SagaIterator<boolean> {
   const stomp = yield* service('stomp');
   return (yield call([stomp, stomp.publish], destination, payload)) as boolean;
@@ -64,8 +78,44 @@ function* publishPresence({ chatRoomId, userId }: Session, active: boolean): Sag
 }
 
 function* sendPending({ chatRoomId, userId }: Session, pending: PendingMessage): SagaIterator {
-  // Not connected: the message stays pending and goes out on the next subscription.
+  yield put(sendAttempted(pending.clientMsgId));
+  // Not connected: the send times out as failed and goes out again on the next subscription.
   yield call(publish, app.privateMessage, { chatRoomId, senderId: userId, content: pending.content, clientMsgId: pending.clientMsgId });
+}
+
+/** Every pending message again, in the order they were written (the server keeps a clientMsgId once). */
+function* resendAll(session: Session): SagaIterator {
+  const pending: PendingMessage[] = yield select(selectPending);
+  for (const p of pending) yield call(sendPending, session, p);
+}
+
+function* expireSend(clientMsgId: string, attempt: number): SagaIterator {
+  yield delay(SEND_TIMEOUT_MS);
+  yield put(sendTimedOut({ clientMsgId, attempt }));
+}
+
+/** Each send gets its timeout; the timers end with the session. */
+function* watchSendTimeouts(): SagaIterator {
+  for (;;) {
+    const { payload: clientMsgId }: PayloadAction<string> = yield take(sendAttempted.type);
+    const pending: PendingMessage[] = yield select(selectPending);
+    const sent = pending.find((p) => p.clientMsgId === clientMsgId);
+    if (sent) yield fork(expireSend, clientMsgId, sent.attempt ?? 0);
+  }
+}
+
+/** Keeps the room's unconfirmed sends in local storage, so a reload does not lose them. */
+function* persistUnsent(session: Session): SagaIterator {
+  const unsent = yield* service('unsent');
+  let last: PendingMessage[] = yield select(selectPending);
+  yield call([unsent, unsent.write], session.userId, session.chatRoomId, last);
+  for (;;) {
+    yield take('*');
+    const now: PendingMessage[] = yield select(selectPending);
+    if (now === last) continue;
+    last = now;
+    yield call([unsent, unsent.write], session.userId, session.chatRoomId, now);
+  }
 }
 
 /**
@@ -123,10 +173,7 @@ function* watchRoomEvents(session: Session, events: EventChannel<RoomEvent>): Sa
     if (event.type === 'disconnected') {
       yield put(disconnected());
     } else if (event.type === 'subscribed') {
-      yield put(subscribed());
-      // The server forgets presence with the old connection: tell it again.
-      const active: boolean = yield select(selectRoomActive);
-      yield call(publishPresence, session, active);
+      yield call(announceSubscribed, session);
       try {
         yield call(catchUp, session);
       } catch (error) {
@@ -134,8 +181,7 @@ function* watchRoomEvents(session: Session, events: EventChannel<RoomEvent>): Sa
         yield call(logError, 'room: catch up', error);
       }
       // Safe to repeat: the server stores a clientMsgId once and echoes it again.
-      const pending: PendingMessage[] = yield select(selectPending);
-      for (const p of pending) yield call(sendPending, session, p);
+      yield call(resendAll, session);
     } else {
       const message = event.message;
       // A seq that skips ahead means messages in between have not reached us: fetch them first,
@@ -157,7 +203,14 @@ function* watchRoomEvents(session: Session, events: EventChannel<RoomEvent>): Sa
 
 function* watchSends(session: Session): SagaIterator {
   for (;;) {
-    const { payload }: PayloadAction<string> = yield take(messageSubmitted.type);
+    const action: PayloadAction<string> = yield take([messageSubmitted.type, resendRequested.type]);
+    const { payload } = action;
+    if (resendRequested.match(action)) {
+      const pending: PendingMessage[] = yield select(selectPending);
+      const failed = pending.find((p) => p.clientMsgId === payload && p.failed);
+      if (failed) yield call(sendPending, session, failed);
+      continue;
+    }
     if (!isSendableMessage(payload)) continue;
     const pending: PendingMessage = { clientMsgId: newClientMsgId(), content: payload.trim(), createdAt: new Date().toISOString() };
     yield put(messageQueued(pending));
@@ -244,17 +297,55 @@ function* watchNotification(session: Session): SagaIterator {
   }
 }
 
+type FirstEvent = 'subscribed' | 'timeout' | 'left';
+
+/**
+ * Until the first subscription (or FIRST_SUBSCRIPTION_WAIT_MS): what arrives meanwhile is
+ * applied; 'left' when the user was taken out of the room in the meantime.
+ */
+function* awaitFirstSubscription(session: Session, events: EventChannel<RoomEvent>): SagaIterator<FirstEvent> {
+  const deadline = Date.now() + FIRST_SUBSCRIPTION_WAIT_MS;
+  for (;;) {
+    const { event }: { event?: RoomEvent } = yield race({ event: take(events), timeout: delay(Math.max(0, deadline - Date.now())) });
+    if (!event) return 'timeout';
+    if (event.type === 'subscribed') return 'subscribed';
+    if (event.type === 'disconnected') {
+      yield put(disconnected());
+      continue;
+    }
+    yield put(messageReceived(event.message));
+    if (leaverOf(event.message) === session.userId) return 'left';
+  }
+}
+
+/** Joins a live subscription: presence again (the server forgets it with the connection). */
+function* announceSubscribed(session: Session): SagaIterator {
+  yield put(subscribed());
+  const active: boolean = yield select(selectRoomActive);
+  yield call(publishPresence, session, active);
+}
+
 export function* roomSession(session: Session): SagaIterator {
   const http = yield* service('http');
   const stomp = yield* service('stomp');
   const navigate = yield* service('navigate');
   const logError = yield* service('logError');
+  const unsent = yield* service('unsent');
   // Subscribe before loading history: whatever is published in between arrives on the channel
-  // (and the catch-up after the subscription is confirmed closes any remaining gap).
+  // (and a catch-up after a later subscription closes any remaining gap).
   const events: EventChannel<RoomEvent> = yield call(roomEventChannel, stomp, session.chatRoomId);
   const activity: EventChannel<boolean> = yield call(windowActivityChannel);
   try {
     yield put(activityChanged(isWindowActive()));
+    // Sends left unconfirmed by an earlier visit show as failed until they go out again.
+    const restored: PendingMessage[] = yield call([unsent, unsent.read], session.userId, session.chatRoomId);
+    if (restored.length > 0) yield put(unsentRestored(restored));
+    const first: FirstEvent = yield call(awaitFirstSubscription, session, events);
+    if (first === 'left') {
+      yield call(navigate, paths.chatList, { replace: true });
+      return;
+    }
+    if (first === 'subscribed') yield call(announceSubscribed, session);
     try {
       const page: ChatHistoryResponse = yield call([http, http.get], api.chatHistory, { chatRoomId: session.chatRoomId, page: 0 });
       yield put(historyLoaded(page));
@@ -264,7 +355,10 @@ export function* roomSession(session: Session): SagaIterator {
       yield call(navigate, paths.chatList, { replace: true });
       return;
     }
-    yield race({
+    if (first === 'subscribed') yield call(resendAll, session);
+    const { left, leaveDone } = yield race({
+      timeouts: call(watchSendTimeouts),
+      persist: call(persistUnsent, session),
       left: call(watchRoomEvents, session, events),
       leaveDone: call(watchLeave, session),
       sends: call(watchSends, session),
@@ -275,7 +369,8 @@ export function* roomSession(session: Session): SagaIterator {
       roomEvents: call(watchRoomEventsTopic, session.chatRoomId, session.userId),
       typing: call(sendTyping, session.chatRoomId, typingNoticed),
     });
-    // Only the leave paths end the race by themselves.
+    // Only the leave paths end the race by themselves. Nothing is left to send in a room left.
+    if (left !== undefined || leaveDone !== undefined) yield call([unsent, unsent.write], session.userId, session.chatRoomId, []);
     yield call(navigate, paths.chatList, { replace: true });
   } finally {
     events.close();

@@ -108,6 +108,27 @@ const roomSlice = createSlice({
     messageQueued(state, action: PayloadAction<PendingMessage>) {
       state.pending.push(action.payload);
     },
+    /** Unsent messages of an earlier visit (local storage), shown as failed before anything new. */
+    unsentRestored(state, action: PayloadAction<PendingMessage[]>) {
+      const known = new Set(state.pending.map((p) => p.clientMsgId));
+      state.pending = [...action.payload.filter((p) => !known.has(p.clientMsgId)), ...state.pending];
+    },
+    /** A (re)send of a pending message went out: it is sending again until confirmed or timed out. */
+    sendAttempted(state, action: PayloadAction<string>) {
+      const pending = state.pending.find((p) => p.clientMsgId === action.payload);
+      if (!pending) return;
+      pending.failed = false;
+      pending.attempt = (pending.attempt ?? 0) + 1;
+    },
+    /** No confirmation in time for that send: the message is failed (unless sent again since). */
+    sendTimedOut(state, action: PayloadAction<{ clientMsgId: string; attempt: number }>) {
+      const pending = state.pending.find((p) => p.clientMsgId === action.payload.clientMsgId);
+      if (pending && (pending.attempt ?? 0) === action.payload.attempt) pending.failed = true;
+    },
+    resendRequested: (_state, _action: PayloadAction<string>) => {},
+    unsentDeleted(state, action: PayloadAction<string>) {
+      state.pending = state.pending.filter((p) => p.clientMsgId !== action.payload || !p.failed);
+    },
     subscribed(state) {
       state.connection = 'live';
     },
@@ -147,6 +168,11 @@ export const {
   messageSubmitted,
   typingNoticed,
   messageQueued,
+  unsentRestored,
+  sendAttempted,
+  sendTimedOut,
+  resendRequested,
+  unsentDeleted,
   subscribed,
   disconnected,
   activityChanged,

@@ -6,7 +6,7 @@ import { UserSearchScreen } from './UserSearchScreen';
 
 const KIM: UserSummary = { userId: 2, name: '김철수', email: 'kim@example.com' };
 
-function renderScreen(results: UserSummary[], searched: string[] = []) {
+function renderScreen(results: UserSummary[], searched: string[] = [], state: { searching?: boolean; searched?: boolean } = {}) {
   return render(
     <MemoryRouter>
       <UserSearchScreen
@@ -14,7 +14,8 @@ function renderScreen(results: UserSummary[], searched: string[] = []) {
         title="사용자 검색"
         placeholder="이름 또는 이메일"
         searchLabel="검색"
-        searching={false}
+        searching={state.searching ?? false}
+        searched={state.searched ?? false}
         onSearch={(keyword) => searched.push(keyword)}
         emptyHint="검색할 사용자 이름을 입력해주세요."
         results={results}
@@ -40,6 +41,15 @@ describe('the user search screen', () => {
     const row = screen.getByTestId('user-row');
     expect(within(row).getByText(KIM.email)).to.exist;
     expect(within(row).getByRole('button', { name: '김철수 선택' })).to.exist;
+    expect(screen.queryByText('검색할 사용자 이름을 입력해주세요.')).to.equal(null);
+  });
+
+  it('says it is searching while a search runs, and 검색 결과가 없습니다 when a search found nobody', () => {
+    const { unmount } = renderScreen([], [], { searching: true, searched: true });
+    expect(screen.getByTestId('search-loading').textContent).to.equal('검색 중...');
+    unmount();
+    renderScreen([], [], { searching: false, searched: true });
+    expect(screen.getByText('검색 결과가 없습니다')).to.exist;
     expect(screen.queryByText('검색할 사용자 이름을 입력해주세요.')).to.equal(null);
   });
 

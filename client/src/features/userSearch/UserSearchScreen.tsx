@@ -3,9 +3,11 @@
 // what this screen lets you do with them. The pages import the stylesheet (chat.css), so this
 // renders in the node tests too.
 import type { ReactNode } from 'react';
-import { Link } from 'react-router-dom';
 import type { UserSummary } from '../../../../common/api';
-import { BackIcon, SearchIcon } from '../room/icons';
+import { BackButton } from '../../components/BackButton';
+import { useDocumentTitle } from '../../components/documentTitle';
+import { ko } from '../../i18n/ko';
+import { SearchIcon } from '../room/icons';
 import { SearchBar } from './SearchBar';
 import { UserRow } from './UserRow';
 
@@ -15,6 +17,8 @@ export interface UserSearchScreenProps<U extends UserSummary> {
   placeholder: string;
   searchLabel: string;
   searching: boolean;
+  /** A search with a keyword ran: no results then reads '검색 결과가 없습니다' instead of the hint. */
+  searched: boolean;
   onSearch(keyword: string): void;
   emptyHint: string;
   results: readonly U[];
@@ -23,24 +27,27 @@ export interface UserSearchScreenProps<U extends UserSummary> {
 
 export function UserSearchScreen<U extends UserSummary>(props: UserSearchScreenProps<U>) {
   const { back, title, results, renderAction } = props;
+  useDocumentTitle(title);
   return (
     <div className="screen-wrap">
       <main className="screen">
         <header className="screen__header">
-          <Link className="icon-btn" to={back.to} aria-label={back.label} title={back.label}>
-            <BackIcon />
-          </Link>
+          <BackButton to={back.to} label={back.label} />
           <h1 className="screen__title">{title}</h1>
         </header>
         <SearchBar placeholder={props.placeholder} buttonLabel={props.searchLabel} busy={props.searching} onSearch={props.onSearch} />
         <div className="screen__body">
-          {results.length === 0 ? (
-            <div className="empty-state">
+          {props.searching && results.length === 0 ? (
+            <p className="loading-line" role="status" data-testid="search-loading">
+              {ko.search.searching}
+            </p>
+          ) : results.length === 0 ? (
+            <div className="empty-state" role="status">
               <span className="empty-state__icon"><SearchIcon /></span>
-              <p>{props.emptyHint}</p>
+              <p>{props.searched ? ko.search.noResults : props.emptyHint}</p>
             </div>
           ) : (
-            <ul className="user-rows">
+            <ul className="user-rows" aria-busy={props.searching || undefined}>
               {results.map((user) => (
                 <UserRow key={user.userId} user={user}>
                   {renderAction(user)}

@@ -16,8 +16,11 @@ import { PresenceTracker } from './presence-tracker';
 import { ReadMarkers } from './read-markers';
 import { RoomEvents } from './room-events';
 import { RoomsRepository } from './rooms-repository';
-import { MessageSender } from './send-message';
+import { MessageSender, type MessageSenderDeps } from './send-message';
 import { Typing } from './typing';
+
+/** Who else hears of a published user message (Web Push), from features/index.ts. */
+export type MessagePublished = MessageSenderDeps['published'];
 
 /** Chat's parts wired together: the rules' dependencies, the notification mail and the writer. */
 export interface ChatParts {
@@ -27,26 +30,31 @@ export interface ChatParts {
   roomEvents: RoomEvents;
 }
 
-export function assembleChat(deps: Deps, users: UsersRepository): ChatParts {
+/** The cluster signal that a room's members changed (its data: the room id). */
+const MEMBERS_CHANGED = 'chat.members';
+
+export function assembleChat(deps: Deps, users: UsersRepository, published?: MessagePublished): ChatParts {
   const { db, clock, publisher, mailer, config } = deps;
   const log = deps.log.child({ feature: 'chat' });
   const rooms = new RoomsRepository(db);
   const messages = new MessagesRepository(db);
-  const members = new MembersCache((roomId) => rooms.members(roomId), clock);
+  const { signals } = deps.cluster;
+  const members = new MembersCache((roomId) => rooms.members(roomId), clock, undefined, (roomId) => signals.broadcast(MEMBERS_CHANGED, String(roomId)));
+  signals.onSignal(MEMBERS_CHANGED, (roomId) => members.invalidateHere(Number(roomId)));
   const roomEvents = new RoomEvents(publisher);
   const readMarkers = new ReadMarkers(new PresenceTracker(), rooms, members, roomEvents, clock, log);
   const writer = new MessageWriter(messages, log, (count) => deps.metrics.messagesStored(count));
-  const sender = new MessageSender({ messages, writer, members, readMarkers, publisher, clock });
-  const online = new OnlineUsers(publisher, rooms, roomEvents, log);
-  const typing = new Typing(members, users, roomEvents, clock);
+  const sender = new MessageSender({ messages, writer, members, readMarkers, publisher, clock, published });
+  const online = new OnlineUsers(publisher, rooms, roomEvents, log, (userId) => deps.cluster.presence.isOnline(userId));
+  const typing = new Typing(members, users, roomEvents, clock, deps.cluster.throttle);
   const chat: ChatDeps = { rooms, messages, users, members, sender, readMarkers, online, typing, publisher, clock };
   const notifications = new NotificationMail({ rooms, mailer, clock, publicUrl: config.publicUrl });
   publisher.onDisconnect((user) => readMarkers.connectionClosed(user.connectionId));
   return { chat, notifications, writer, roomEvents };
 }
 
-export function createChat(deps: Deps, users: UsersRepository): ServerFeature {
-  const { chat, notifications, writer, roomEvents } = assembleChat(deps, users);
+export function createChat(deps: Deps, users: UsersRepository, published?: MessagePublished): ServerFeature {
+  const { chat, notifications, writer, roomEvents } = assembleChat(deps, users, published);
   return {
     routes: chatRoutes(chat, notifications),
     stomp: {

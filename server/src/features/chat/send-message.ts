@@ -45,6 +45,8 @@ export interface MessageSenderDeps {
   readMarkers: ReadMarkers;
   publisher: Publisher;
   clock: Clock;
+  /** Told of each user message after it is published (Web Push for members with no open connection). */
+  published?(message: Message, members: readonly ChatUser[]): void;
 }
 
 export class MessageSender {
@@ -108,5 +110,6 @@ export class MessageSender {
     publisher.publish(topics.privateChat(message.roomId), toChatMessage(message));
     for (const member of roomMembers) publisher.publish(topics.toggleRefresh(member.id), 'true');
     readMarkers.messagePublished(message.roomId, message.seq, message.createdAtMs, authorOf(message));
+    if (message.senderId !== null) this.deps.published?.(message, roomMembers);
   }
 }

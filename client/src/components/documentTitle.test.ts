@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { titleWithCount } from './useTabTitle';
+import { screenTitle, titleWithCount } from './documentTitle';
 
 describe('the tab title count', () => {
   const table: Array<[string, number, string]> = [
@@ -14,4 +14,12 @@ describe('the tab title count', () => {
       expect(titleWithCount(title, count)).to.equal(expected);
     });
   }
+});
+
+describe('the screen title', () => {
+  it('names the screen before the app, or the app alone', () => {
+    expect(screenTitle('채팅')).to.equal("채팅 - Let's Chat");
+    expect(screenTitle(null)).to.equal("Let's Chat");
+    expect(titleWithCount(screenTitle('저녁 약속'), 2)).to.equal("(2) 저녁 약속 - Let's Chat");
+  });
 });
