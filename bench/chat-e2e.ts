@@ -25,8 +25,12 @@ const { values: args } = parseArgs({
     rooms: { type: 'string', default: '100' },
     'step-seconds': { type: 'string', default: '8' },
     rates: { type: 'string', default: '250,500,1000,1500,2000,2500,3000,4000,5000,6000,8000' },
+    // Issue 11: every receiver sends /app/read for each message and listens to its room's events,
+    // as the browser client does; --reads false measures the chat alone.
+    reads: { type: 'string', default: 'true' },
   },
 });
+const READS = args.reads !== 'false';
 const USERS = Number(args.users);
 const ROOMS = Number(args.rooms);
 const STEP_SECONDS = Number(args['step-seconds']);
@@ -87,7 +91,8 @@ function held(r: LoadReport): boolean {
 function row({ report: r, serverCpu, mariadbCpu, fsyncsPerMessage }: Step): string {
   const c = r.counts;
   const pct = (x: number | null) => (x === null ? 'n/a' : `${Math.round(x * 100)}%`);
-  return `| ${r.offeredRate} | ${Math.round(r.throughput.sendsPerSecond)} | ${c.delivered}/${c.expectedDeliveries} | ${c.lost} | ${c.duplicated} | ${c.outOfOrder} | ${r.latency.p50Ms.toFixed(1)} | ${r.latency.p90Ms.toFixed(1)} | ${r.latency.p99Ms.toFixed(1)} | ${r.latency.maxMs.toFixed(1)} | ${pct(serverCpu)} | ${pct(mariadbCpu)} | ${fsyncsPerMessage.toFixed(2)} |`;
+  const perSecond = (n: number | undefined) => (n === undefined ? 'n/a' : String(Math.round(n / (r.durationSeconds || 1))));
+  return `| ${r.offeredRate} | ${Math.round(r.throughput.sendsPerSecond)} | ${c.delivered}/${c.expectedDeliveries} | ${c.lost} | ${c.duplicated} | ${c.outOfOrder} | ${r.latency.p50Ms.toFixed(1)} | ${r.latency.p90Ms.toFixed(1)} | ${r.latency.p99Ms.toFixed(1)} | ${r.latency.maxMs.toFixed(1)} | ${pct(serverCpu)} | ${pct(mariadbCpu)} | ${fsyncsPerMessage.toFixed(2)} | ${perSecond(r.reads?.sent)} | ${perSecond(r.reads?.eventsReceived)} |`;
 }
 
 async function main(): Promise<void> {
@@ -122,6 +127,7 @@ async function main(): Promise<void> {
       messageBytes: 64,
       loginConcurrency: 8,
       connectConcurrency: 50,
+      roomEvents: READS,
       progress: (step, done, total) => done === total && log(`${step}: ${done}/${total}`),
     });
     joined = scenario.groups.flat().length;
@@ -129,13 +135,13 @@ async function main(): Promise<void> {
     log(`set up in ${((Date.now() - started) / 1000).toFixed(1)} s: ${scenario.groups.length} rooms, ${scenario.groups.flat().length} sessions`);
     try {
       // Warm-up, not reported: JIT, connection pools, MariaDB's buffer pool.
-      await drive(scenario, { schedule: { ratePerSecond: Math.min(RATES[0], 200), durationSeconds: 3, rampSeconds: 0 }, drainSeconds: 5 });
+      await drive(scenario, { schedule: { ratePerSecond: Math.min(RATES[0], 200), durationSeconds: 3, rampSeconds: 0 }, drainSeconds: 5, sendReads: READS });
       for (const rate of RATES) {
         const t0 = process.hrtime.bigint();
         const server0 = processCpuMicros(server.pid);
         const db0 = dbPid ? processCpuMicros(dbPid) : 0;
         const fsyncs0 = await mariadbStatus(status, 'Innodb_data_fsyncs');
-        const r = await drive(scenario, { schedule: { ratePerSecond: rate, durationSeconds: STEP_SECONDS, rampSeconds: 0 }, drainSeconds: 5 });
+        const r = await drive(scenario, { schedule: { ratePerSecond: rate, durationSeconds: STEP_SECONDS, rampSeconds: 0 }, drainSeconds: 5, sendReads: READS });
         const wallUs = Number(process.hrtime.bigint() - t0) / 1000;
         steps.push({
           report: r,
@@ -171,7 +177,7 @@ async function main(): Promise<void> {
         ? `stopped at ${stopped.offeredRate} msg/s: p99 ${stopped.latency.p99Ms.toFixed(1)} ms > ${P99_LIMIT_MS} ms`
         : `every step up to ${stopped?.offeredRate} msg/s held`;
   const result: PartResult = {
-    title: `Chat end to end on MariaDB: ${USERS} users in ${ROOMS} rooms of ${USERS / ROOMS}`,
+    title: `Chat end to end on MariaDB: ${USERS} users in ${ROOMS} rooms of ${USERS / ROOMS}${READS ? ', every receiver sending /app/read' : ''}`,
     figures: [
       ...(best
         ? [
@@ -194,14 +200,17 @@ async function main(): Promise<void> {
         ? 'Cores: the server (one Node process) pinned to core 0 with taskset, the load driver to core 1; MariaDB unpinned (either core).'
         : 'Cores: taskset unavailable, server, driver and MariaDB shared both cores freely.',
       `After a 3 s warm-up (not reported), each step offers the rate for ${STEP_SECONDS} s (open loop, senders round robin over all sessions), then waits up to 5 s for stragglers; a message is delivered to all ${USERS / ROOMS} members of its room, the sender included. Latency is send → delivery on the same machine clock.`,
+      READS
+        ? 'Issue 11: every session also subscribes to its room\'s events topic, and sends /app/read {chatRoomId, seq} for each message of another it receives (no receipt), as the browser client does while looking at the room. The server batches read positions into one UPDATE per round trip and coalesces read events to one a second per member; the last two columns are their traffic per second of the step (the drain included in the count). Before issue 11 (bench/results of 2026-11-21, no reads): 3000 msg/s at p99 23.6 ms.'
+        : 'Without /app/read (--reads false): the chat alone.',
       `${joined} of ${USERS} sessions joined their room${joined < USERS ? ` (failures: ${setupErrors.join('; ')})` : ''}.`,
       stopReason,
       'CPU columns: share of one core used by the server process and by mariadbd during each step (including its drain). Fsyncs/msg: MariaDB InnoDB fsyncs (Innodb_data_fsyncs, server-wide) per message sent; innodb_flush_log_at_trx_commit=1 makes every commit durable before the message is broadcast (DESIGN.md: committed first).',
       ...(hot.length ? [`Server profile (node --cpu-prof over the whole run), top self time: ${hot.map((h) => `${h.name} ${h.selfPercent.toFixed(1)}%`).join('; ')}`] : []),
     ],
     detail: [
-      '| offered msg/s | achieved msg/s | delivered/expected | lost | dup | reordered | p50 ms | p90 ms | p99 ms | max ms | server CPU | MariaDB CPU | fsyncs/msg |',
-      '|---|---|---|---|---|---|---|---|---|---|---|---|---|',
+      '| offered msg/s | achieved msg/s | delivered/expected | lost | dup | reordered | p50 ms | p90 ms | p99 ms | max ms | server CPU | MariaDB CPU | fsyncs/msg | /app/read sent /s | read events received /s |',
+      '|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|',
       ...steps.map(row),
     ].join('\n'),
   };

@@ -33,6 +33,8 @@ export interface Config {
   maxConnectionsPerAddress: number;
   /** A WebSocket that has not sent CONNECT this long after opening is closed. */
   connectTimeoutMs: number;
+  /** How long a checked session cookie is answered from memory; 0 turns the cache off. */
+  sessionCacheTtlMs: number;
   /** Proxies whose X-Forwarded-For names the client's address (HAProxy, nginx in front). */
   trustedProxies: string[];
   /** The cluster bus and shared state (redis://host:port); unset: one process alone. */
@@ -54,6 +56,9 @@ export interface Config {
 export class ConfigError extends Error {}
 
 type Env = Record<string, string | undefined>;
+
+/** The default of SESSION_CACHE_TTL_MS (features/accounts/session-cache.ts). */
+const SESSION_CACHE_TTL_MS = 5000;
 
 function int(env: Env, key: string, fallback: number, min: number, max: number): number {
   const raw = env[key];
@@ -144,6 +149,7 @@ export function loadConfig(env: Env = process.env): Config {
     maxConnectionsPerUser: int(env, 'MAX_CONNECTIONS_PER_USER', 20, 1, 10_000),
     maxConnectionsPerAddress: int(env, 'MAX_CONNECTIONS_PER_ADDRESS', 200, 1, 1_000_000),
     connectTimeoutMs: int(env, 'STOMP_CONNECT_TIMEOUT_MS', 10_000, 100, 600_000),
+    sessionCacheTtlMs: int(env, 'SESSION_CACHE_TTL_MS', SESSION_CACHE_TTL_MS, 0, 60_000),
     trustedProxies: list(env, 'TRUSTED_PROXIES'),
     redisUrl: redisUrl(env.REDIS_URL),
     workers: workers(env, port, databaseUrl),

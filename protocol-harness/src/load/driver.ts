@@ -29,6 +29,8 @@ export interface DriveOptions {
   interrupt?: AbortSignal;
   onProgress?: (sample: ProgressSample) => void;
   progressEveryMs?: number;
+  /** Issue 11: every receiver sends /app/read for each message of this run it receives from another. */
+  sendReads?: boolean;
 }
 
 const TICK_MS = 1;
@@ -50,15 +52,24 @@ export async function drive(scenario: Scenario, options: DriveOptions): Promise<
   let foreign = 0;
   let lastDeliveryUs = 0;
 
+  const reads = { sent: 0, eventsReceived: 0 };
   swarm.handler = {
     message(client, body) {
       const ref = findMessageId(body, run);
       if (!ref) {
-        foreign++; // system messages, other runs: not ours to account
+        if (body.includes('"type":"read"')) reads.eventsReceived++;
+        else foreign++; // system messages, other runs: not ours to account
         return;
       }
       lastDeliveryUs = nowUs();
       ledger.recordDelivery(client, ref.sender, ref.seq, lastDeliveryUs);
+      if (options.sendReads && ref.sender !== client) {
+        const read = scenario.read?.(client, body);
+        if (read) {
+          swarm.sessions[client]?.send(read.destination, read.body);
+          reads.sent++;
+        }
+      }
     },
     receipt(client, receiptId) {
       if (receiptId.startsWith('m')) ledger.recordAck(client, Number(receiptId.slice(1)));
@@ -163,6 +174,7 @@ export async function drive(scenario: Scenario, options: DriveOptions): Promise<
     connectionErrors,
     connectionErrorsDuringRun: connectionErrors - errorsBeforeRun,
     errorSamples: [...swarm.errorSamples],
+    ...(options.sendReads || reads.eventsReceived > 0 ? { reads } : {}),
     ok:
       counts.lost === 0 &&
       counts.duplicated === 0 &&

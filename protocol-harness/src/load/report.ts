@@ -24,6 +24,8 @@ export interface LoadReport {
   /** Of those, the ones during this run's sending and draining. */
   connectionErrorsDuringRun: number;
   errorSamples: string[];
+  /** Issue 11: /app/read frames sent by the receivers, and read events delivered on the room-events topics. */
+  reads?: { sent: number; eventsReceived: number };
   /** Nothing lost, duplicated, reordered, misdelivered or refused, and no connection failed. */
   ok: boolean;
 }

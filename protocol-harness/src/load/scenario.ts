@@ -2,6 +2,7 @@
 // member sends, every member of its group (the sender included) receives. Built once, it can
 // be driven several times (make bench raises the rate in steps on one set of sessions).
 import { app, topics, WEBSOCKET_PATH } from '../../../common/destinations';
+import { decodeChatMessage, parseJson } from '../../../common/events';
 import { addUser, createRoom, login, mapLimit, type Credentials, type LoggedInUser } from './chat-rest';
 import { Swarm } from './swarm';
 
@@ -14,6 +15,11 @@ export interface Scenario {
   groupOf: number[];
   destination(client: number): string;
   body(client: number, messageId: string): string;
+  /**
+   * Issue 11: the /app/read a client sends for a message it received from someone else, as our
+   * browser client does while looking at the room; null for its own message or another body.
+   */
+  read?(client: number, delivered: string): { destination: string; body: string } | null;
   close(): Promise<void>;
 }
 
@@ -64,6 +70,8 @@ export interface ChatSetup {
   messageBytes: number;
   loginConcurrency: number;
   connectConcurrency: number;
+  /** Also subscribe every session to its room's events topic (read, typing, presence), as our client does. */
+  roomEvents?: boolean;
   progress?: SetupProgress;
 }
 
@@ -101,6 +109,7 @@ export async function prepareChat(s: ChatSetup): Promise<Scenario> {
   done = 0;
   await swarm.connect(n, (i) => ({ url: ws[i % ws.length], headers: { cookie: users[i].cookie } }), s.connectConcurrency, () => s.progress?.('connecting', ++done, n));
   const confirmed = await swarm.subscribe((i) => topics.privateChat(roomOf[i]));
+  if (s.roomEvents) await swarm.subscribe((i) => topics.chatRoomEvents(roomOf[i]));
   // Two groups of users that map to the same room id (a server reusing a room) merge: each
   // member receives what the other group sends.
   const { groups, groupOf } = groupsFrom(roomOf.map((room, i) => (confirmed.has(i) ? room : null)));
@@ -111,6 +120,11 @@ export async function prepareChat(s: ChatSetup): Promise<Scenario> {
     groupOf,
     destination: () => app.privateMessage,
     body: (client, id) => JSON.stringify({ chatRoomId: roomOf[client], content: pad(`load ${id} `, s.messageBytes), clientMsgId: id }),
+    read: (client, delivered) => {
+      const message = decodeChatMessage(parseJson(delivered), roomOf[client]);
+      if (!message?.seq || message.senderId === users[client].userId) return null;
+      return { destination: app.read, body: JSON.stringify({ chatRoomId: roomOf[client], seq: message.seq }) };
+    },
     close: () => swarm.close(),
   };
 }

@@ -3,6 +3,7 @@ import type { Deps, ServerFeature } from '../types';
 import { AccountsService } from './accounts-service';
 import { accountsRoutes } from './accounts-routes';
 import { LoginFailuresRepository } from './login-failures-repository';
+import { SessionCache } from './session-cache';
 import { Sessions } from './sessions';
 import { SessionsRepository } from './sessions-repository';
 import { UsersRepository } from './users-repository';
@@ -19,7 +20,7 @@ export interface AccountsFeature {
 
 export function createAccounts(deps: Deps): AccountsFeature {
   const users = new UsersRepository(deps.db);
-  const sessions = new Sessions(new SessionsRepository(deps.db), deps.clock);
+  const sessions = new Sessions(new SessionsRepository(deps.db), deps.clock, new SessionCache(undefined, deps.config.sessionCacheTtlMs));
   const accounts = new AccountsService(users, sessions, new LoginFailuresRepository(deps.db), deps.clock, deps.publisher);
   const routes = accountsRoutes({ accounts, secureCookies: deps.config.secureCookies });
   const verification = new VerificationService(new VerificationRepository(deps.db), users, deps.mailer, deps.clock, deps.log.child({ feature: 'accounts' }));

@@ -1,6 +1,6 @@
 // A short-lived in-process cache of checked session cookies (issue 11: a history request spent a
 // database round trip on its cookie before anything else). An entry lives 5 s of real time at
-// most; this process forgets a session at once when it ends it (logout, a new login in the same
+// most (SESSION_CACHE_TTL_MS; 0 turns the cache off); this process forgets a session at once when it ends it (logout, a new login in the same
 // browser, a password change, expiry), so a logout is seen at once here. Another node's logout
 // reaches this one within the 5 s, unless it is told sooner (forget). Bounded in size.
 import type { Principal } from '../../transport/http';
@@ -27,6 +27,7 @@ export class SessionCache {
   ) {}
 
   get(tokenHash: string): Entry | null {
+    if (this.ttlMs === 0) return null;
     const entry = this.byTokenHash.get(tokenHash);
     if (!entry) return null;
     if (entry.expiresAt <= this.now()) {
@@ -43,7 +44,7 @@ export class SessionCache {
 
   /** Remembers a session looked up at `generation`, unless a session ended since. */
   put(tokenHash: string, principal: Principal, lastSeenAtMs: number, generation: number): void {
-    if (generation !== this.forgets) return;
+    if (generation !== this.forgets || this.ttlMs === 0) return;
     const old = this.byTokenHash.get(tokenHash);
     if (old) this.drop(tokenHash, old);
     if (this.byTokenHash.size >= MAX_ENTRIES) {

@@ -20,7 +20,7 @@ import type { ReadPosition, RoomsRepository } from './rooms-repository';
 interface Waiting { position: ReadPosition; done: Array<{ resolve: () => void; reject: (err: unknown) => void }> }
 
 export class ReadMarkers {
-  private pending = new Map<string, Waiting>();
+  private readonly pending = new Map<string, Waiting>();
   private running = false;
   private drained: Promise<void> = Promise.resolve();
 
@@ -31,7 +31,7 @@ export class ReadMarkers {
     private readonly events: Pick<RoomEvents, 'read'>,
     private readonly clock: Clock,
     private readonly log: Logger,
-    // 300 rows of 4 bindings per CASE stay far below both engines' limits on bound parameters.
+    // 300 positions of 11 bindings each stay far below both engines' limits on bound parameters.
     private readonly maxBatch = 300,
   ) {}
 
@@ -59,10 +59,14 @@ export class ReadMarkers {
     this.tracker.removeUser(userId, roomId);
   }
 
-  /** /app/read: the member read the room up to seq. Refuses a non-member. */
+  /**
+   * /app/read: the member read the room up to seq. Refuses a non-member (from the members
+   * cache), then returns without waiting for the write: a session handles its frames one at a
+   * time, and a reader sending a read for every message must not hold up its own sends.
+   */
   async read(userId: number, roomId: number, seq: number): Promise<void> {
     memberAmong(await this.members.get(roomId, userId), userId);
-    await this.markRead(roomId, userId, seq);
+    this.enqueue({ roomId, userId, seq, atMs: this.clock() }, this.logFailure(roomId));
   }
 
   /** Everything in the room is read by the user (history page 0, user-active). A non-member's changes nothing. */
@@ -82,12 +86,13 @@ export class ReadMarkers {
    */
   messagePublished(roomId: number, seq: number, atMs: number, authorId: number | null): void {
     for (const userId of this.tracker.activeUsers(roomId)) {
-      if (userId === authorId) continue;
-      this.enqueue({ roomId, userId, seq, atMs }, {
-        resolve: () => {},
-        reject: (err) => this.log.warn({ err, roomId }, 'read position update failed'),
-      });
+      if (userId !== authorId) this.enqueue({ roomId, userId, seq, atMs }, this.logFailure(roomId));
     }
+  }
+
+  /** For a write nobody waits for: a failure is logged. */
+  private logFailure(roomId: number): Waiting['done'][number] {
+    return { resolve: () => {}, reject: (err) => this.log.warn({ err, roomId }, 'read position update failed') };
   }
 
   private enqueue(position: ReadPosition, done: Waiting['done'][number]): void {
