@@ -11,6 +11,22 @@ import { sources, type Compiler, type Configuration } from 'webpack';
 
 const root = path.resolve(__dirname);
 
+/** client/public as it is (web manifest, icons, favicon), at the root of the site. */
+class PublicFilesPlugin {
+  apply(compiler: Compiler) {
+    compiler.hooks.thisCompilation.tap('PublicFilesPlugin', (compilation) => {
+      compilation.hooks.processAssets.tap({ name: 'PublicFilesPlugin', stage: compiler.webpack.Compilation.PROCESS_ASSETS_STAGE_ADDITIONAL }, () => {
+        const dir = path.join(root, 'client/public');
+        for (const entry of fs.readdirSync(dir, { recursive: true, withFileTypes: true })) {
+          if (!entry.isFile()) continue;
+          const full = path.join(entry.parentPath, entry.name);
+          compilation.emitAsset(path.relative(dir, full).split(path.sep).join('/'), new sources.RawSource(fs.readFileSync(full)));
+        }
+      });
+    });
+  }
+}
+
 /** The footer's project write-up link (client/src/components/Footer.tsx) opens the README. */
 class WriteUpPlugin {
   apply(compiler: Compiler) {
@@ -67,10 +83,14 @@ export default (_env: unknown, argv: { mode?: Configuration['mode'] }): Configur
   const mode = argv.mode ?? 'production';
   return {
     mode,
-    entry: path.join(root, 'client/src/main.tsx'),
+    entry: {
+      main: path.join(root, 'client/src/main.tsx'),
+      // The service worker keeps one name (/sw.js): browsers look it up by its address.
+      sw: path.join(root, 'client/src/sw/serviceWorker.ts'),
+    },
     output: {
       path: path.join(root, 'dist'),
-      filename: '[name].[contenthash].js',
+      filename: (chunk) => (chunk.chunk?.name === 'sw' ? 'sw.js' : '[name].[contenthash].js'),
       chunkFilename: '[name].[contenthash].js',
       assetModuleFilename: 'assets/[name].[contenthash][ext]',
       publicPath: '/',
@@ -89,8 +109,9 @@ export default (_env: unknown, argv: { mode?: Configuration['mode'] }): Configur
       ],
     },
     plugins: [
-      // The favicon is copied beside index.html and linked from it.
-      new HtmlWebpackPlugin({ template: path.join(root, 'client/index.html'), favicon: path.join(root, 'client/public/favicon.svg') }),
+      new HtmlWebpackPlugin({ template: path.join(root, 'client/index.html'), chunks: ['main'] }),
+      // client/public (the manifest, icons, favicon) is copied as it is; the service worker is its own entry.
+      new PublicFilesPlugin(),
       new LinkedStylesheetsPlugin(),
       new WriteUpPlugin(),
       ...(mode === 'production' ? compressedCopies() : []),

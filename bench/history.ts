@@ -75,6 +75,8 @@ async function load(url: string, userIds: number[]): Promise<{ members: number[]
         const [roomId, ...users] = members[i % ROOMS];
         rows.push({
           room_id: roomId,
+          // Messages go round robin over the rooms: the i-th is its room's (i / ROOMS + 1)-th.
+          seq: Math.floor(i / ROOMS) + 1,
           sender_id: users[(i / ROOMS) % MEMBERS_PER_ROOM | 0],
           content: `history message ${i}: the quick brown fox jumps over the lazy dog`,
           created_at_ms: now - (MESSAGES - i) * 50,
@@ -83,6 +85,7 @@ async function load(url: string, userIds: number[]): Promise<{ members: number[]
       await db('messages').insert(rows);
       if ((first / BATCH) % 40 === 0) log(`inserted ${first + rows.length} messages`);
     }
+    await db.raw('update rooms set last_seq = (select coalesce(max(m.seq), 0) from messages m where m.room_id = rooms.id)');
     return { members, seconds: (performance.now() - started) / 1000 };
   } finally {
     await db.destroy();

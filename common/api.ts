@@ -6,6 +6,8 @@ export const api = {
   userId: '/api/user/id',
   signUp: '/api/user/sign-up',
   userInfo: '/api/user/info',
+  /** Ours: GET and PATCH the user's preferences. */
+  preferences: '/api/user/preferences',
   userSearch: '/api/user/search',
   oauthLogin: (provider: OAuthProvider) => `/api/oauth/${provider}/login`,
   oauthCallback: (provider: OAuthProvider) => `/api/oauth/${provider}/callback`,
@@ -21,6 +23,8 @@ export const api = {
   roomSearch: '/api/chat-room/search',
   addUser: '/api/chat-room/add-user',
   iceServers: '/api/call/ice-servers',
+  pushPublicKey: '/api/push/public-key',
+  pushSubscriptions: '/api/push/subscriptions',
   healthz: '/healthz',
 } as const;
 
@@ -32,7 +36,13 @@ export interface LoginResponse { name: string; userId: number }
 export interface OAuthStartResponse { url: string }
 export interface UserIdResponse { userId: number }
 export interface NameAndEmail { name: string; email: string }
-export interface UserSummary { userId: number; name: string; email: string }
+export interface UserSummary {
+  userId: number;
+  name: string;
+  email: string;
+  /** Ours (room members in history, search results): the user has at least one open connection. */
+  online?: boolean;
+}
 export interface SignUpRequest { name: string; password: string; email: string }
 export interface SignUpResponse { name: string }
 /**
@@ -41,6 +51,8 @@ export interface SignUpResponse { name: string }
  */
 export interface UpdateInfoRequest { name: string; password: string; currentPassword?: string }
 export interface UpdateInfoResponse { status: 'success' | 'name' }
+/** Ours: the user's preferences; sendTyping: others see when the user is typing (default true). */
+export interface Preferences { sendTyping: boolean }
 export interface ErrorResponse { error: string; message: string }
 
 export interface ChatSummary {
@@ -49,6 +61,12 @@ export interface ChatSummary {
   lastMessage: string | null;
   lastMessageTime: string | null;
   lastReadAt: string | null;
+  /** Ours: messages after the user's read position (never their own). */
+  unreadCount?: number;
+  /** Ours: the seq of the room's newest message, 0 when it has none. */
+  lastSeq?: number;
+  /** Ours: how many members the room has (2: a conversation with one person). */
+  memberCount?: number;
 }
 
 /**
@@ -72,6 +90,12 @@ export interface SystemEvent {
 export interface ChatMessage {
   messageId: number;
   chatRoomId?: number;
+  /**
+   * Ours: the message's place in its room, gap-free from 1 in commit order (0 for the leave of
+   * a room deleted with it). Its author (senderId, or a system message's actor) has read the
+   * room up to it.
+   */
+  seq?: number;
   senderId: number | null;
   senderName: string;
   content: string;
@@ -84,11 +108,16 @@ export interface ChatMessage {
 }
 
 
+/** A member in history: ours, lastReadSeq, their read position (every message up to it is read). */
+export type RoomUser = UserSummary & { lastReadSeq?: number };
+
 export interface ChatHistoryResponse {
   totalPages: number;
   chatRoomName: string;
-  users: UserSummary[];
+  users: RoomUser[];
   messages: ChatMessage[];
+  /** Ours, with afterSeq only: more messages follow the ones answered. */
+  hasMore?: boolean;
 }
 
 export interface CreateRoomResponse { chatRoomId: number }

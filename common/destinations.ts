@@ -9,6 +9,8 @@ export const WEBSOCKET_PATH = '/websocket';
 export const topics = {
   privateChat: (chatRoomId: number | string) => `/topic/private-chat/${chatRoomId}`,
   toggleRefresh: (userId: number | string) => `/topic/toggle-refresh/${userId}`,
+  /** Ours: read positions, typing and presence of a room's members (payloads.ts RoomEvent). */
+  chatRoomEvents: (chatRoomId: number | string) => `/topic/chat-room-events/${chatRoomId}`,
 };
 
 export const queues = {
@@ -19,6 +21,10 @@ export const app = {
   privateMessage: '/app/private-message',
   userActive: '/app/user-active',
   userInactive: '/app/user-inactive',
+  /** Ours: the user has read the room up to a seq. */
+  read: '/app/read',
+  /** Ours: the user is typing in a room. */
+  typing: '/app/typing',
   callInitiate: '/app/call/initiate',
   callAccept: '/app/call/accept',
   callReject: '/app/call/reject',
@@ -32,18 +38,22 @@ const ID = '([1-9][0-9]{0,15})';
 export const patterns = {
   privateChat: new RegExp(`^/topic/private-chat/${ID}$`),
   toggleRefresh: new RegExp(`^/topic/toggle-refresh/${ID}$`),
+  chatRoomEvents: new RegExp(`^/topic/chat-room-events/${ID}$`),
   callQueue: new RegExp(`^/queue/call/(${CALL_SIGNALS.join('|')})/${ID}$`),
 };
 
 export type ParsedDestination =
   | { kind: 'privateChat'; chatRoomId: number }
   | { kind: 'toggleRefresh'; userId: number }
+  | { kind: 'chatRoomEvents'; chatRoomId: number }
   | { kind: 'callQueue'; signal: CallSignal; userId: number }
   | { kind: 'unknown' };
 
 export function parseSubscriptionDestination(destination: string): ParsedDestination {
   let m = patterns.privateChat.exec(destination);
   if (m) return { kind: 'privateChat', chatRoomId: Number(m[1]) };
+  m = patterns.chatRoomEvents.exec(destination);
+  if (m) return { kind: 'chatRoomEvents', chatRoomId: Number(m[1]) };
   m = patterns.toggleRefresh.exec(destination);
   if (m) return { kind: 'toggleRefresh', userId: Number(m[1]) };
   m = patterns.callQueue.exec(destination);

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { decodeCallEvent, decodeChatMessage, decodeSystemEvent, isRefreshSignal, parseJson } from './events';
+import { decodeCallEvent, decodeChatMessage, decodeRoomEvent, decodeSystemEvent, isRefreshSignal, parseJson } from './events';
 
 describe('decoding what the server sends', () => {
   describe('a call event', () => {
@@ -80,5 +80,26 @@ describe('decoding what the server sends', () => {
   it('parses a JSON body, and answers undefined for one that is not JSON', () => {
     expect(parseJson('{"a":1}')).to.deep.equal({ a: 1 });
     expect(parseJson('{oops')).to.equal(undefined);
+  });
+});
+
+describe('decoding the room-events topic', () => {
+  it('takes read, typing and presence events of the room and nothing else', () => {
+    expect(decodeRoomEvent({ type: 'read', chatRoomId: 4, userId: 2, lastReadSeq: 17 }, 4)).to.deep.equal({ type: 'read', chatRoomId: 4, userId: 2, lastReadSeq: 17 });
+    expect(decodeRoomEvent({ type: 'typing', chatRoomId: 4, userId: 2, name: 'Kim' }, 4)).to.deep.equal({ type: 'typing', chatRoomId: 4, userId: 2, name: 'Kim' });
+    expect(decodeRoomEvent({ type: 'presence', userId: 2, online: false }, 4)).to.deep.equal({ type: 'presence', userId: 2, online: false });
+    expect(decodeRoomEvent({ type: 'read', chatRoomId: 5, userId: 2, lastReadSeq: 17 }, 4)).to.equal(null);
+    expect(decodeRoomEvent({ type: 'read', chatRoomId: 4, userId: 2, lastReadSeq: -1 }, 4)).to.equal(null);
+    expect(decodeRoomEvent({ type: 'read', chatRoomId: 4, userId: 0, lastReadSeq: 1 }, 4)).to.equal(null);
+    expect(decodeRoomEvent({ type: 'presence', userId: 2, online: 'yes' }, 4)).to.equal(null);
+    expect(decodeRoomEvent({ type: 'shout', chatRoomId: 4, userId: 2 }, 4)).to.equal(null);
+    expect(decodeRoomEvent('read', 4)).to.equal(null);
+  });
+
+  it('keeps a chat message\'s seq when it is a non-negative integer', () => {
+    const base = { messageId: 5, senderId: 1, senderName: 'A', content: 'hi', enrolledAt: '2026-11-24T10:00:00.000Z' };
+    expect(decodeChatMessage({ ...base, seq: 9 }, 1)?.seq).to.equal(9);
+    expect(decodeChatMessage({ ...base, seq: 1.5 }, 1)?.seq).to.equal(undefined);
+    expect(decodeChatMessage(base, 1)?.seq).to.equal(undefined);
   });
 });

@@ -4,7 +4,7 @@
 // not one. Unknown extra fields are ignored. Used by the browser client and the harness alike.
 import type { ChatMessage, SystemEvent, SystemEventType } from './api';
 import type { CallSignal } from './destinations';
-import type { CallEvent, ChatMessageEvent } from './payloads';
+import type { CallEvent, ChatMessageEvent, RoomEvent } from './payloads';
 import { toPositiveId } from './rules';
 
 type Json = Record<string, unknown>;
@@ -67,11 +67,33 @@ export function decodeChatMessage(value: unknown, chatRoomId: number): ChatMessa
     enrolledAt: m.enrolledAt,
     clientMsgId: optionalString(m.clientMsgId) ?? null,
   };
+  if (typeof m.seq === 'number' && Number.isSafeInteger(m.seq) && m.seq >= 0) message.seq = m.seq;
   if (typeof m.leftUserId === 'number') message.leftUserId = m.leftUserId;
   if (typeof m.addedUserEmail === 'string') message.addedUserEmail = m.addedUserEmail;
   const systemEvent = decodeSystemEvent(m.systemEvent);
   if (systemEvent) message.systemEvent = systemEvent;
   return message;
+}
+
+/** A seq or read position: a non-negative integer. */
+const toSeq = (v: unknown): number | null => (typeof v === 'number' && Number.isSafeInteger(v) && v >= 0 ? v : null);
+
+/**
+ * A message on /topic/chat-room-events/{chatRoomId}, or null when it is not one of that room's
+ * events (an unknown type included: newer servers may add some).
+ */
+export function decodeRoomEvent(value: unknown, chatRoomId: number): RoomEvent | null {
+  if (!isObject(value)) return null;
+  const userId = toPositiveId(value.userId);
+  if (userId === null) return null;
+  if (value.type === 'presence') return typeof value.online === 'boolean' ? { type: 'presence', userId, online: value.online } : null;
+  if (value.chatRoomId !== chatRoomId) return null;
+  if (value.type === 'read') {
+    const lastReadSeq = toSeq(value.lastReadSeq);
+    return lastReadSeq === null ? null : { type: 'read', chatRoomId, userId, lastReadSeq };
+  }
+  if (value.type === 'typing') return typeof value.name === 'string' ? { type: 'typing', chatRoomId, userId, name: value.name } : null;
+  return null;
 }
 
 /** /topic/toggle-refresh/{uid} carries `true` when the chat list changed. */

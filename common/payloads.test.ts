@@ -23,3 +23,13 @@ describe('decoding call signals', () => {
     expect(nestsDeeperThan([[[]]], 2)).to.equal(true);
   });
 });
+
+describe('decoding reads and typing', () => {
+  it('needs a room and a positive seq to read up to', () => {
+    expect(decode.read('{"chatRoomId":"3","seq":12}')).to.deep.equal({ chatRoomId: 3, seq: 12 });
+    expect(() => decode.read('{"chatRoomId":3,"seq":0}')).to.throw(PayloadError, 'seq must be a positive integer');
+    expect(() => decode.read('{"chatRoomId":3}')).to.throw(PayloadError, 'seq');
+    expect(decode.typing('{"chatRoomId":3}')).to.deep.equal({ chatRoomId: 3 });
+    expect(() => decode.typing('[]')).to.throw(PayloadError);
+  });
+});

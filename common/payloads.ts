@@ -57,6 +57,16 @@ export interface CallPartyPayload { targetUserId: number; userId?: number }
 export interface SdpPayload { targetUserId: number; sdp: unknown }
 export interface IceCandidatePayload { targetUserId: number; candidate: unknown }
 export interface HangupPayload { targetUserId: number }
+/** Ours: /app/read, the user has read the room up to seq. */
+export interface ReadPayload { chatRoomId: number; seq: number }
+/** Ours: /app/typing. */
+export interface TypingPayload { chatRoomId: number }
+
+/** Ours: what the server delivers on /topic/chat-room-events/{chatRoomId}. */
+export type RoomEvent =
+  | { type: 'read'; chatRoomId: number; userId: number; lastReadSeq: number }
+  | { type: 'typing'; chatRoomId: number; userId: number; name: string }
+  | { type: 'presence'; userId: number; online: boolean };
 
 /**
  * What the server delivers on /topic/private-chat/{id}: the message as chat history lists it
@@ -127,5 +137,13 @@ export const decode = {
   hangup(body: string): HangupPayload {
     const o = object(body);
     return { targetUserId: id(o, 'targetUserId') };
+  },
+  read(body: string): ReadPayload {
+    const o = object(body);
+    return { chatRoomId: id(o, 'chatRoomId'), seq: id(o, 'seq') };
+  },
+  typing(body: string): TypingPayload {
+    const o = object(body);
+    return { chatRoomId: id(o, 'chatRoomId') };
   },
 };

@@ -11,6 +11,13 @@ export const LIMITS = {
   verificationCode: 6,
   redirectDelayMs: 1000,
   historyPageSize: 20,
+  /** History after a seq (catching up) answers at most this many. */
+  catchUpPageSize: 100,
+  /** A member's read events on the room-events topic: at most one per this interval. */
+  readEventIntervalMs: 1000,
+  /** A member's typing events: at most one per this interval; clients show one this long. */
+  typingIntervalMs: 2000,
+  typingShownMs: 5000,
   searchResults: 50,
   notificationIntervalMs: 3 * 60 * 1000,
   verificationCodeTtlMs: 5 * 60 * 1000,

@@ -9,6 +9,11 @@ import { createAppStore } from './app/store';
 import { DialogProvider, DialogQueue } from './components/dialogs';
 // A stylesheet of its own, linked from index.html (webpack.config.ts), not JavaScript to run.
 import './styles/global.css';
+// Read counts and unread badges (issue 11), shared by the room and the chat list.
+import './features/room/reads.css';
+// The call overlays and the call bar (CallHost) show above every route.
+import './features/call/call.css';
+import './features/notifications/notifications.css';
 
 const navigator = createNavigator();
 // The app's confirmations and alerts (components/Dialog.tsx), above every route; sagas alert through it.

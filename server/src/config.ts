@@ -35,6 +35,17 @@ export interface Config {
   connectTimeoutMs: number;
   /** Proxies whose X-Forwarded-For names the client's address (HAProxy, nginx in front). */
   trustedProxies: string[];
+  /** The cluster bus and shared state (redis://host:port); unset: one process alone. */
+  redisUrl: string | null;
+  /** Server processes `npm start` runs on the port (WORKERS); more than one needs Redis and MariaDB. */
+  workers: number;
+  /**
+   * Web Push: the VAPID key pair (VAPID_PUBLIC_KEY and VAPID_PRIVATE_KEY, both or neither; when
+   * unset one is generated once and kept in the database) and the contact it names
+   * (VAPID_SUBJECT, a mailto: or https: URL; by default the address of MAIL_FROM).
+   */
+  vapid: { publicKey: string; privateKey: string } | null;
+  vapidSubject: string;
   /** Bearer token that opens GET /metrics; unset: /metrics answers 404. */
   metricsToken: string | null;
   logLevel: string;
@@ -69,6 +80,26 @@ function oauthClient(env: Env, prefix: 'GOOGLE' | 'KAKAO', defaults: { auth: str
   };
 }
 
+function vapidKeys(env: Env): Config['vapid'] {
+  const publicKey = env.VAPID_PUBLIC_KEY || '';
+  const privateKey = env.VAPID_PRIVATE_KEY || '';
+  if (!publicKey && !privateKey) return null;
+  if (!publicKey || !privateKey) throw new ConfigError('VAPID_PUBLIC_KEY and VAPID_PRIVATE_KEY must be set together');
+  if (!/^[A-Za-z0-9_-]{87}$/.test(publicKey)) throw new ConfigError('VAPID_PUBLIC_KEY must be a base64url P-256 public key (87 characters)');
+  if (!/^[A-Za-z0-9_-]{43}$/.test(privateKey)) throw new ConfigError('VAPID_PRIVATE_KEY must be a base64url P-256 private key (43 characters)');
+  return { publicKey, privateKey };
+}
+
+function vapidSubject(env: Env, mailFrom: string): string {
+  const valid = /^(mailto:\S+@\S+|https:\/\/\S+)$/;
+  if (env.VAPID_SUBJECT) {
+    if (!valid.test(env.VAPID_SUBJECT)) throw new ConfigError(`VAPID_SUBJECT must be a mailto: or https: URL, got "${env.VAPID_SUBJECT}"`);
+    return env.VAPID_SUBJECT;
+  }
+  const fromMail = `mailto:${/<([^>]+)>/.exec(mailFrom)?.[1] ?? mailFrom.trim()}`;
+  return valid.test(fromMail) ? fromMail : 'mailto:no-reply@localhost';
+}
+
 export function loadConfig(env: Env = process.env): Config {
   const port = int(env, 'PORT', 8080, 0, 65535);
   const publicUrl = (env.PUBLIC_URL || `http://localhost:${port}`).replace(/\/+$/, '');
@@ -80,6 +111,7 @@ export function loadConfig(env: Env = process.env): Config {
   }
   const databaseUrl = env.DATABASE_URL || 'sqlite:var/letschat.sqlite3';
   if (!/^(sqlite:|mysql:\/\/)/.test(databaseUrl)) throw new ConfigError('DATABASE_URL must start with sqlite: or mysql://');
+  const mailFrom = env.MAIL_FROM || "Let's Chat <no-reply@localhost>";
   return {
     port,
     host: env.HOST || '127.0.0.1',
@@ -89,7 +121,7 @@ export function loadConfig(env: Env = process.env): Config {
     secureCookies: origin.protocol === 'https:',
     databaseUrl,
     smtpUrl: env.SMTP_URL || null,
-    mailFrom: env.MAIL_FROM || "Let's Chat <no-reply@localhost>",
+    mailFrom,
     mailDir: env.MAIL_DIR || 'var/mail',
     staticDir: env.STATIC_DIR || 'dist',
     oauth: {
@@ -113,9 +145,28 @@ export function loadConfig(env: Env = process.env): Config {
     maxConnectionsPerAddress: int(env, 'MAX_CONNECTIONS_PER_ADDRESS', 200, 1, 1_000_000),
     connectTimeoutMs: int(env, 'STOMP_CONNECT_TIMEOUT_MS', 10_000, 100, 600_000),
     trustedProxies: list(env, 'TRUSTED_PROXIES'),
+    redisUrl: redisUrl(env.REDIS_URL),
+    workers: workers(env, port, databaseUrl),
+    vapid: vapidKeys(env),
+    vapidSubject: vapidSubject(env, mailFrom),
     metricsToken: env.METRICS_TOKEN || null,
     logLevel: env.LOG_LEVEL || 'info',
   };
+}
+
+function workers(env: Env, port: number, databaseUrl: string): number {
+  const n = int(env, 'WORKERS', 1, 1, 256);
+  if (n === 1) return n;
+  if (!env.REDIS_URL) throw new ConfigError('WORKERS above 1 needs REDIS_URL: the workers share calls, sessions and fan-out through Redis');
+  if (!databaseUrl.startsWith('mysql://')) throw new ConfigError('WORKERS above 1 needs DATABASE_URL=mysql://…: SQLite is for one process');
+  if (port === 0) throw new ConfigError('WORKERS above 1 needs a fixed PORT for the workers to share');
+  return n;
+}
+
+function redisUrl(raw: string | undefined): string | null {
+  if (!raw) return null;
+  if (!/^rediss?:\/\//.test(raw)) throw new ConfigError(`REDIS_URL must start with redis:// or rediss://, got "${raw}"`);
+  return raw;
 }
 
 /** The configuration once the real port is known (PORT=0 picks one at listen time). */

@@ -91,6 +91,8 @@ export const ko = {
     currentPassword: '현재 비밀번호',
     submit: '수정하기',
     back: '채팅 목록으로',
+    sendTyping: '내가 입력 중일 때 상대방에게 표시',
+    preferencesFailed: '설정을 저장하지 못했습니다. 잠시 후 다시 시도해주세요.',
     messages: {
       passwordRequired: '비밀번호를 입력해주세요.',
       passwordMismatch: '비밀번호가 일치하지 않습니다.',
@@ -134,6 +136,21 @@ export const ko = {
     noAnswer: '상대방이 응답하지 않습니다.',
     unavailable: '상대방과 연결할 수 없습니다. 잠시 후 다시 걸어주세요.',
     callFailed: '통화 실패. 마이크 권한을 확인해주세요.',
+    mute: '음소거',
+    unmute: '음소거 해제',
+    collapse: '통화 화면 접기',
+    expand: (name: string) => `${name}님과의 통화 화면 열기`,
+    callBar: '진행 중인 통화',
+    missedCall: (name: string) => `부재중 전화: ${name}`,
+    dismissMissedCall: '부재중 전화 알림 닫기',
+    soundBlocked: '브라우저가 소리를 막았습니다. 화면을 한 번 누르면 벨소리가 울립니다.',
+  },
+
+  notifications: {
+    promptLabel: '알림 설정',
+    prompt: '새 메시지와 걸려 온 전화를 알림으로 받아보세요. 창을 닫아도 알려드려요.',
+    enable: '알림 켜기',
+    later: '나중에',
   },
 
   chatList: {
@@ -147,7 +164,9 @@ export const ko = {
     emptyHint: '대화상대를 찾아 대화를 시작해보세요!',
     startConversation: '대화를 시작해보세요',
     unread: '읽지 않은 메시지',
+    unreadCount: (n: number) => `읽지 않은 메시지 ${n}개`,
     pickChat: '왼쪽 목록에서 대화할 채팅방을 선택하세요',
+    group: (n: number) => `${n}명의 그룹 채팅`,
     time: {
       justNow: '방금',
       minutesAgo: (n: number) => `${n}분 전`,
@@ -204,6 +223,9 @@ export const ko = {
     notifyConfirm: '채팅방의 모든 사용자에게 알림 메일을 보내시겠습니까?',
     notifyLimited: '이메일 전송에 실패했습니다. 알림 메일은 3분에 한 번만 보낼 수 있습니다.',
     notifyFailed: '알림 메일 전송에 실패했습니다. 잠시 후 다시 시도해주세요.',
+    unreadBy: (n: number) => `${n}명이 읽지 않음`,
+    typing: (name: string) => `${name}님이 입력 중…`,
+    online: '접속 중',
   },
 
   invite: {

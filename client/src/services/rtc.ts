@@ -4,6 +4,8 @@
 
 /** A granted microphone. Stopping it ends its tracks (the browser's recording light goes off). */
 export interface Microphone {
+  /** Mute: the tracks stay in the call but send silence while disabled. */
+  setMuted(muted: boolean): void;
   stop(): void;
 }
 
@@ -51,6 +53,10 @@ export function bindCallAudio(elements: AudioElements): void {
 
 class BrowserMicrophone implements Microphone {
   constructor(readonly stream: MediaStream, private readonly onStop: () => void) {}
+
+  setMuted(muted: boolean): void {
+    for (const track of this.stream.getAudioTracks()) track.enabled = !muted;
+  }
 
   stop(): void {
     for (const track of this.stream.getTracks()) track.stop();

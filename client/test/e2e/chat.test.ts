@@ -77,16 +77,17 @@ describe('chatting in the browser', function () {
     await A.page.getByRole('searchbox').press('Enter');
     await A.page.getByTestId('user-row').filter({ hasText: b.email }).getByRole('button', { name: ko.userSearch.startChat }).click();
     await A.page.waitForURL('**/chat-room?cri=*', WAIT);
-    const roomName = `${a.name}, ${b.name}`;
-    await A.page.getByTestId('room-name').filter({ hasText: roomName }).waitFor(WAIT);
+    // A room no one renamed is named from each side: A sees B's name, B sees A's.
+    await A.page.getByTestId('room-name').filter({ hasText: b.name }).waitFor(WAIT);
+    const roomName = a.name;
 
     await send(A.page, '안녕하세요, 서준 씨!');
     await bubble(A.page, '안녕하세요, 서준 씨!').waitFor(WAIT);
 
-    // B's open list refreshes live: the room, its last message and the unread dot.
+    // B's open list refreshes live: the room, its last message and its unread count.
     const row = rowOf(B.page, roomName);
     await row.filter({ hasText: '안녕하세요, 서준 씨!' }).waitFor(WAIT);
-    await row.getByTestId('unread-dot').waitFor(WAIT);
+    await row.getByTestId('unread-count').filter({ hasText: '1' }).waitFor(WAIT);
 
     await row.click();
     await B.page.waitForURL('**/chat-room?cri=*', WAIT);
@@ -102,6 +103,7 @@ describe('chatting in the browser', function () {
     await B.page.getByRole('link', { name: ko.room.back }).click();
     await B.page.waitForURL('**/chat-list', WAIT);
     await rowOf(B.page, roomName).filter({ hasText: '실시간으로 잘 오네요' }).waitFor(WAIT);
+    expect(await rowOf(B.page, roomName).getByTestId('unread-count').count()).to.equal(0);
     expect(await rowOf(B.page, roomName).getByTestId('unread-dot').count()).to.equal(0);
   });
 

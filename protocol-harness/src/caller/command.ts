@@ -35,6 +35,8 @@ Scenarios (caller plays a 440 Hz tone, callee 660 Hz; each must hear the OTHER's
 
 Timings in the report: initiate→incoming, accept→accepted, accept→connected (each side),
 initiate→connected, accept→first audio frame with sound (each side).
+With several --url (nodes of one cluster), the caller signs in to the first, the callee to the
+second and the third user to the third (in turn), so every signal crosses nodes.
 Exit status: 0 when every expectation held, 1 otherwise (the reason is printed).
 
 Example:
@@ -45,7 +47,7 @@ export function registerCallCommand(program: Command): void {
   program
     .command('call')
     .description('call one headless wrtc caller from another through the server and check what both observe')
-    .requiredOption('--url <url>', 'the server, e.g. http://127.0.0.1:8080')
+    .requiredOption('--url <url...>', 'the server, e.g. http://127.0.0.1:8080; several nodes of a cluster: caller, callee and third sign in to them in turn')
     .requiredOption('--caller <email:password>', 'the user who places the call', credentials)
     .requiredOption('--callee <email:password>', 'the user who is called', credentials)
     .addOption(new Option('--scenario <name>', 'what happens in the call').choices(SCENARIOS).default('accept'))
@@ -58,7 +60,7 @@ export function registerCallCommand(program: Command): void {
     .option('--json', 'print one JSON report instead of the summary', false)
     .addHelpText('after', SCENARIO_HELP)
     .action(async (opts: {
-      url: string;
+      url: string[];
       caller: Credentials;
       callee: Credentials;
       scenario: ScenarioName;
@@ -71,7 +73,8 @@ export function registerCallCommand(program: Command): void {
       json: boolean;
     }) => {
       const report = await runScenario(opts.scenario, {
-        url: opts.url,
+        url: opts.url[0],
+        urls: opts.url,
         caller: opts.caller,
         callee: opts.callee,
         third: opts.third,

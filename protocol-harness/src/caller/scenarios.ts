@@ -20,6 +20,11 @@ export interface Credentials {
 
 export interface ScenarioOptions {
   url: string;
+  /**
+   * Several nodes of one cluster: caller, callee and third sign in to these in turn (the callee to
+   * the second, …), so the call crosses nodes. Defaults to [url].
+   */
+  urls?: string[];
   caller: Credentials;
   callee: Credentials;
   /** The outsider of the busy scenario. */
@@ -121,10 +126,13 @@ export async function runScenario(scenario: ScenarioName, input: ScenarioOptions
   let reason: string | null = null;
   try {
     if (scenario === 'busy' && !options.third) throw new ExpectationFailed('the busy scenario needs a third user (--third EMAIL:PASSWORD)');
+    const urls = options.urls?.length ? options.urls : [options.url];
+    const urlOf: Record<string, string> = { caller: urls[0], callee: urls[1 % urls.length], third: urls[2 % urls.length] };
     const open = async (label: string, credentials: Credentials, toneHz: number, expectHz: number) => {
+      const baseUrl = urlOf[label.split(' ')[0]] ?? options.url;
       const caller = await expect.step(
         `${label} signs in, connects over STOMP and fetches ICE servers`,
-        HeadlessCaller.connect({ baseUrl: options.url, ...credentials, label, toneHz, expectHz, relayOnly: options.relayOnly, origin: options.origin }),
+        HeadlessCaller.connect({ baseUrl, ...credentials, label, toneHz, expectHz, relayOnly: options.relayOnly, origin: options.origin }),
       );
       opened.push(caller);
       return caller;

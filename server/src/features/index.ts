@@ -9,6 +9,8 @@ import { createChat } from './chat';
 import { restEdge, stompEdge } from './edges';
 import { createMailer, type Mailer } from './mail/mailer';
 import { createOAuth } from './oauth';
+import { createPush } from './push';
+import type { PushSender } from './push/push-service';
 import type { Deps, ServerFeature } from './types';
 
 export interface Features {
@@ -24,10 +26,19 @@ function withEdges(feature: ServerFeature): ServerFeature {
   return { ...feature, routes: feature.routes?.map(restEdge), stomp };
 }
 
-/** The mailer may be passed in (tests); otherwise it is made from the configuration. */
-export function createFeatures(input: Omit<Deps, 'mailer'> & { mailer?: Mailer }): Features {
+/** The mailer and the push sender may be passed in (tests); otherwise they are made from the configuration. */
+export function createFeatures(input: Omit<Deps, 'mailer'> & { mailer?: Mailer; pushSender?: PushSender }): Features {
   const deps: Deps = { ...input, mailer: input.mailer ?? createMailer(input.config, input.log) };
   const accounts = createAccounts(deps);
-  const list = [accounts.feature, createOAuth(deps, accounts), createCalls(deps, accounts.users), createChat(deps, accounts.users)];
+  const { push, feature: pushFeature } = createPush(deps, input.pushSender);
+  const calls = createCalls(deps, accounts.users, {
+    canRingElsewhere: (userId) => push.hasSubscription(userId),
+    ringElsewhere: (callee, caller) => push.incomingCall(callee, caller),
+  });
+  const chat = createChat(deps, accounts.users, ({ id, roomId, senderId, senderName, content }, members) => {
+    if (senderId !== null) push.newMessage({ id, roomId, senderId, senderName, content }, members.map((m) => m.id));
+  });
+  // Chat before push: its stop() lets accepted messages be stored, which may still push.
+  const list = [accounts.feature, createOAuth(deps, accounts), calls, chat, pushFeature];
   return { authenticator: accounts.sessions, list: list.map(withEdges) };
 }

@@ -18,6 +18,7 @@ export class Metrics {
   private readonly queryDuration: client.Histogram;
   private readonly calls: client.Counter<'outcome'>;
   private readonly stored: client.Counter;
+  private readonly pushes: client.Counter<'outcome'>;
 
   constructor() {
     client.collectDefaultMetrics({ register: this.registry, eventLoopMonitoringPrecision: 20 });
@@ -36,6 +37,12 @@ export class Metrics {
     });
     this.calls = new client.Counter({ name: 'letschat_calls_total', help: 'Calls by outcome', labelNames: ['outcome'], registers: [this.registry] });
     this.stored = new client.Counter({ name: 'letschat_messages_stored_total', help: 'Chat messages committed', registers: [this.registry] });
+    this.pushes = new client.Counter({
+      name: 'letschat_pushes_total',
+      help: 'Web Push sends by outcome: sent, gone (endpoint deleted), failed, dropped (too many in flight), coalesced (not sent)',
+      labelNames: ['outcome'],
+      registers: [this.registry],
+    });
   }
 
   /** The counts kept elsewhere, read when scraped. */
@@ -88,6 +95,10 @@ export class Metrics {
 
   call(outcome: string): void {
     this.calls.inc({ outcome });
+  }
+
+  push(outcome: string): void {
+    this.pushes.inc({ outcome });
   }
 
   text(): Promise<string> {

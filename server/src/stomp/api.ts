@@ -15,6 +15,22 @@ export type AppHandler = (user: StompPrincipal, body: string) => Promise<void> |
 
 export class StompHandlerError extends Error {}
 
+/**
+ * The server cannot handle the frame now (its database is unreachable): answered with an ERROR
+ * carrying `retryable:true` and the WebSocket close code 1013 (try again later). Nothing was
+ * stored or acknowledged, so a client reconnects and sends again (a message with the same
+ * clientMsgId is stored once).
+ */
+export class StompUnavailableError extends StompHandlerError {}
+
+/**
+ * A JSON body already serialised (a message that came over the cluster bus as text): sent as
+ * application/json without parsing and stringifying it again.
+ */
+export class SerializedJson {
+  constructor(readonly text: string) {}
+}
+
 export interface Publisher {
   /** Every subscriber of the destination receives a MESSAGE. */
   publish(destination: string, body: string | object): void;
@@ -29,6 +45,8 @@ export interface Publisher {
   closeAuthSession(authSessionId: string): void;
   /** How many live STOMP connections the user has. */
   connectionCount(userId: number): number;
+  /** Called when one of the user's connections is CONNECTed, with how many they now have. */
+  onConnect(listener: (user: StompPrincipal, connections: number) => void): void;
   /** Called when one of the user's connections closes, with the connections left. */
   onDisconnect(listener: (user: StompPrincipal, remaining: number) => void): void;
   /**

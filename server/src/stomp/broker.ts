@@ -35,6 +35,17 @@ export interface BrokerOptions {
   maxConnectionsPerAddress?: number;
   /** A millisecond clock wrapped to int32 (see SessionHost.now). */
   now?: () => number;
+  /** Told what this node's clients listen to, so a cluster bus carries only that here. */
+  interest?: LocalInterest;
+}
+
+/**
+ * What this node's clients listen to, as it changes: a destination's first subscriber on this
+ * node (held) and its last leaving; a user's first connection here and their last closing.
+ */
+export interface LocalInterest {
+  destination(destination: string, held: boolean): void;
+  user(userId: number, connected: boolean): void;
 }
 
 export const CONNECTION_LIMITS = { connectTimeoutMs: 10_000, perUser: 20, perAddress: 200 };
@@ -66,6 +77,7 @@ export class Broker implements Publisher, SessionHost {
   private readonly openByUser = new Map<number, number>();
   private readonly openByAddress = new Map<string, number>();
   private readonly subscriptions: SubscriptionRegistry;
+  private readonly connectListeners: Array<(user: StompPrincipal, connections: number) => void> = [];
   private readonly disconnectListeners: Array<(user: StompPrincipal, remaining: number) => void> = [];
   private readonly subscribeListeners: Array<(user: StompPrincipal, destination: string, deliver: (body: string | object) => void) => void> = [];
   /** Per connected user, bumped by unsubscribeUser (see StompSession's SUBSCRIBE). */
@@ -81,7 +93,7 @@ export class Broker implements Publisher, SessionHost {
     this.heartbeat = options.heartbeat ?? SERVER_HEARTBEAT;
     this.budget = options.budget ?? DEFAULT_BUDGET;
     this.connectTimeoutMs = options.connectTimeoutMs ?? CONNECTION_LIMITS.connectTimeoutMs;
-    this.subscriptions = new SubscriptionRegistry(options.fanout);
+    this.subscriptions = new SubscriptionRegistry(options.fanout, options.interest && ((d, held) => options.interest!.destination(d, held)));
     // Milliseconds since the broker started, wrapped to int32: V8 then keeps every session's
     // timestamps as small integers in the object itself, not as a 16-byte heap number each.
     const epoch = Date.now();
@@ -112,7 +124,17 @@ export class Broker implements Publisher, SessionHost {
   }
 
   connected(session: StompSession): void {
-    this.byUser.add(session.principal.userId, session);
+    const { userId } = session.principal;
+    this.byUser.add(userId, session);
+    const connections = this.connectionCount(userId);
+    if (connections === 1) this.options.interest?.user(userId, true);
+    for (const listener of this.connectListeners) {
+      try {
+        listener(session.principal, connections);
+      } catch (err) {
+        this.log.error({ err }, 'connect listener failed');
+      }
+    }
   }
 
   /** The WebSocket closed, for whatever reason. */
@@ -129,7 +151,10 @@ export class Broker implements Publisher, SessionHost {
     if (!wasConnected) return;
     this.byUser.delete(session.principal.userId, session);
     const remaining = this.connectionCount(session.principal.userId);
-    if (remaining === 0) this.revocations.delete(session.principal.userId);
+    if (remaining === 0) {
+      this.revocations.delete(session.principal.userId);
+      this.options.interest?.user(session.principal.userId, false);
+    }
     for (const listener of this.disconnectListeners) {
       try {
         Promise.resolve(listener(session.principal, remaining) as unknown).catch((err: unknown) =>
@@ -200,6 +225,10 @@ export class Broker implements Publisher, SessionHost {
     return this.byUser.count(userId);
   }
 
+  onConnect(listener: (user: StompPrincipal, connections: number) => void): void {
+    this.connectListeners.push(listener);
+  }
+
   onDisconnect(listener: (user: StompPrincipal, remaining: number) => void): void {
     this.disconnectListeners.push(listener);
   }
@@ -256,6 +285,27 @@ export class Broker implements Publisher, SessionHost {
       if (outcome !== 'ok') {
         const why = outcome === 'silent' ? 'closed a silent STOMP client' : 'closed a socket that never sent CONNECT';
         this.log.info({ userId: session.principal.userId, connection: session.principal.connectionId }, why);
+      }
+    }
+  }
+
+  /**
+   * Checks again, as if new, every login session and every subscription of this node: after news
+   * may have been lost (the cluster bus was down), a logout or a leave made on another node
+   * meanwhile still ends what it should here. A subscription no longer authorised is dropped.
+   */
+  async recheckAll(): Promise<void> {
+    await this.revalidate();
+    for (const session of [...this.all]) {
+      if (session.state !== 'connected') continue;
+      for (const destination of session.subscribedDestinations()) {
+        let allowed = true;
+        try {
+          allowed = await this.router.authorize(session.principal, destination);
+        } catch (err) {
+          this.log.warn({ err, destination }, 'could not re-check a subscription');
+        }
+        if (!allowed) session.dropDestination(destination);
       }
     }
   }

@@ -6,6 +6,7 @@
 // A destination with one subscribing session (a user's own queues and refresh topic) maps to that
 // session itself and is sent to directly: a uWS topic, or even a Group object, per user would cost
 // memory on every idle session for no CPU saved.
+import { SerializedJson } from './api';
 import { escapeHeader } from './frame';
 import { StompSession } from './session';
 
@@ -16,7 +17,7 @@ export class MessageText {
   private readonly tail: string;
 
   constructor(destination: string, body: string | object, messageId: string) {
-    const text = typeof body === 'string' ? body : JSON.stringify(body);
+    const text = typeof body === 'string' ? body : body instanceof SerializedJson ? body.text : JSON.stringify(body);
     const type = typeof body === 'string' ? 'text/plain;charset=utf-8' : 'application/json';
     const common = `\nmessage-id:${messageId}\nack:${messageId}\ncontent-type:${type}\ncontent-length:${Buffer.byteLength(text)}\nsubscription:`;
     this.head = `MESSAGE\ndestination:${escapeHeader(destination)}${common}`;
@@ -87,8 +88,15 @@ export class SubscriptionRegistry {
   /** Destination → its only session, or its groups (several when clients use different subscription ids). */
   private readonly held = new Map<string, Held>();
 
-  /** @param fanout uWS app.publish: sends to every socket subscribed to the topic. */
-  constructor(private readonly fanout: (topic: string, message: string) => void) {}
+  /**
+   * @param fanout uWS app.publish: sends to every socket subscribed to the topic.
+   * @param onHeld told when a destination gets its first subscriber on this node (true) and
+   *   loses its last (false): a cluster bus listens for it only meanwhile.
+   */
+  constructor(
+    private readonly fanout: (topic: string, message: string) => void,
+    private readonly onHeld: (destination: string, held: boolean) => void = () => {},
+  ) {}
 
   /** The session has just added the subscription (id, destination). */
   add(session: StompSession, id: string, destination: string): void {
@@ -96,6 +104,7 @@ export class SubscriptionRegistry {
     // A lone session (a user's own queues and topics), with however many ids, is sent to directly.
     if (stored === undefined) {
       this.held.set(destination, session);
+      this.onHeld(destination, true);
       return;
     }
     if (stored === session) return;
@@ -125,18 +134,28 @@ export class SubscriptionRegistry {
     const held = this.held.get(destination);
     if (held === undefined) return;
     if (held instanceof StompSession) {
-      if (held === session && (closing || !session.subscribesTo(destination))) this.held.delete(destination);
+      if (held === session && (closing || !session.subscribesTo(destination))) this.release(destination);
       return;
     }
     const group = findGroup(held, ...groupKey(session, id));
     if (!group) return;
     if (group.solo !== session && !closing) session.socket?.unsubscribe(topicOf(destination, group));
     if (--group.members > 0) return;
-    if (!Array.isArray(held)) this.held.delete(destination);
+    if (!Array.isArray(held)) this.release(destination);
     else {
       const rest = held.filter((g) => g !== group);
       this.held.set(destination, rest.length === 1 ? rest[0] : rest);
     }
+  }
+
+  /** Whether any session on this node subscribes to the destination. */
+  has(destination: string): boolean {
+    return this.held.has(destination);
+  }
+
+  private release(destination: string): void {
+    this.held.delete(destination);
+    this.onHeld(destination, false);
   }
 
   /** Every subscriber of the destination receives the message; answers how many deliveries. */

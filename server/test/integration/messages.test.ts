@@ -88,6 +88,7 @@ forEachDatabase('chat messages over STOMP', (db) => {
     const expected: ChatMessageEvent = {
       messageId: stored[0].messageId,
       chatRoomId: roomId,
+      seq: 1,
       senderId: a.user.userId,
       senderName: 'Sender',
       content: '안녕하세요',

@@ -64,11 +64,11 @@ forEachDatabase('chat rooms over REST', (db) => {
       await member('Underxscore', 'underxscore@example.test');
     });
 
-    it('finds users whose name contains the keyword, or whose whole e-mail or local part it is, with userId, name and email only', async () => {
+    it('finds users whose name contains the keyword, or whose whole e-mail or local part it is, with userId, name, email and online only', async () => {
       const res = await me.client.get<UserSummary[]>(`${api.userSearch}?keyword=${encodeURIComponent('UNDER_SCORE@example.test')}`);
       expect(res.status).to.equal(200);
       expect(res.body.map((u) => u.email)).to.deep.equal(['under_score@example.test']);
-      for (const u of res.body) expect(Object.keys(u).sort()).to.deep.equal(['email', 'name', 'userId']);
+      for (const u of res.body) expect(Object.keys(u).sort()).to.deep.equal(['email', 'name', 'online', 'userId']);
       const byLocalPart = await me.client.get<UserSummary[]>(`${api.userSearch}?keyword=underxscore`);
       expect(byLocalPart.body.map((u) => u.email)).to.deep.equal(['underxscore@example.test']);
       const byName = await me.client.get<UserSummary[]>(`${api.userSearch}?keyword=percent`);
@@ -121,13 +121,15 @@ forEachDatabase('chat rooms over REST', (db) => {
   });
 
   describe('POST /api/chat-room/create', () => {
-    it('names the room from both real names, whatever targetUserName says', async () => {
+    it('names the room from both real names, whatever targetUserName says, and shows each the other\'s name', async () => {
       const a = await member('Alice');
       const b = await member('Bob');
       const roomId = await createRoom(a, b);
+      expect((await server.db('rooms').where({ id: roomId }).first('name')).name).to.equal('Alice, Bob');
       const res = await history(b, roomId);
       expect(res.status).to.equal(200);
-      expect(res.body.chatRoomName).to.equal('Alice, Bob');
+      expect(res.body.chatRoomName).to.equal('Alice');
+      expect((await history(a, roomId)).body.chatRoomName).to.equal('Bob');
       expect(res.body.users.map((u) => u.userId)).to.deep.equal([a.user.userId, b.user.userId]);
       expect(res.body.messages).to.deep.equal([]);
       expect(res.body.totalPages).to.equal(0);
@@ -148,9 +150,10 @@ forEachDatabase('chat rooms over REST', (db) => {
       const a = await member('Ann');
       const b = await member('Ben');
       const c = await member('Cat');
+      const d = await member('Dan');
       const quiet = await createRoom(a, b);
       const older = await createRoom(a, c);
-      const newer = await createRoom(c, a);
+      const newer = await createRoom(d, a);
       await createRoom(b, c); // not Ann's
       now += 1000;
       expect((await a.client.post(api.updateSubject, { chatRoomId: older, chatRoomName: 'Older' })).status).to.equal(200);
@@ -166,9 +169,13 @@ forEachDatabase('chat rooms over REST', (db) => {
         chatRoomName: 'Newer',
         lastMessage: '"Ann"님이 채팅 이름을 "Newer" (으)로 변경하였습니다',
         lastMessageTime: new Date(now).toISOString(),
-        lastReadAt: null,
+        // Ann renamed it herself: an author has read the room up to their own message.
+        lastReadAt: new Date(now).toISOString(),
+        unreadCount: 0,
+        lastSeq: 1,
+        memberCount: 2,
       });
-      expect(last).to.deep.equal({ chatRoomId: quiet, chatRoomName: 'Ann, Ben', lastMessage: null, lastMessageTime: null, lastReadAt: null });
+      expect(last).to.deep.equal({ chatRoomId: quiet, chatRoomName: 'Ben', lastMessage: null, lastMessageTime: null, lastReadAt: null, unreadCount: 0, lastSeq: 0, memberCount: 2 });
     });
 
     it('shows a room as read after its history was loaded', async () => {
@@ -199,7 +206,7 @@ forEachDatabase('chat rooms over REST', (db) => {
         roomId, senderId: (k + 1) % 2 ? a.user.userId : b.user.userId, content: `m${k + 1}`, clientMsgId: null,
         leftUserId: null, addedUserEmail: null, systemEvent: null, atMs: now + k + 1,
       }));
-      ids = await new MessagesRepository(server.db).insertMany(rows);
+      ids = (await new MessagesRepository(server.db).insertMany(rows)).map((m) => m.id);
     });
 
     it('answers page 0 with the newest 20 in ascending order, and the older pages after it', async () => {

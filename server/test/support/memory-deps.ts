@@ -37,6 +37,7 @@ export class RecordingPublisher implements Publisher {
   connectionCount(): number {
     return 0;
   }
+  onConnect(): void {}
   onDisconnect(listener: (user: StompPrincipal, remaining: number) => void): void {
     this.listeners.push(listener);
   }
@@ -81,5 +82,6 @@ export async function memoryDeps(): Promise<MemoryDeps> {
     publisher: new RecordingPublisher(),
     mailer: new RecordingMailer(),
     metrics: new Metrics(),
+    cluster: { signals: { broadcast() {}, onSignal() {} }, presence: { isOnline: async () => false }, throttle: { allow: async () => true }, redis: null, nodeId: 'test' },
   };
 }

@@ -1,18 +1,21 @@
-// The call UI that lives above the routes (mounted once in AppShell): on /chat-list and /call it
-// keeps the call listener running for the signed-in user and shows the incoming-call and in-call
-// overlays plus the two hidden audio elements (SPEC.md §2).
-import { useEffect, useRef } from 'react';
+// The call UI that lives above the routes (mounted once in AppShell): on every signed-in screen
+// it keeps the call listener running, shows the incoming-call and in-call overlays and the two
+// hidden audio elements (SPEC.md §2); CallStrip shows the call bar and the missed-call line
+// above the screen. Navigating never ends a call: the listener lives as long as the sign-in.
+import { useEffect, useLayoutEffect, useRef } from 'react';
 import { useLocation } from 'react-router-dom';
 import { useAppDispatch, useAppSelector } from '../../app/hooks';
-import { paths } from '../../app/paths';
+import { useSignedInUser } from '../../app/useSignedInUser';
 import { bindCallAudio } from '../../services/rtc';
-import { createUidStore } from '../auth/uid';
+import { CallBar } from './CallBar';
 import { callActions, selectCall } from './callSlice';
 import { InCallOverlay } from './InCallOverlay';
 import { IncomingCallOverlay } from './IncomingCallOverlay';
-import './call.css';
+import { MissedCallLine } from './MissedCallLine';
 
-const CALL_ROUTES: readonly string[] = [paths.chatList, paths.call];
+/** Heights of the strip's parts (call.css), so full-height screens can leave room for them. */
+const CALL_BAR_HEIGHT_PX = 48;
+const MISSED_CALL_HEIGHT_PX = 40;
 
 /** Local (muted) and remote (autoplay) audio; the RTC service plays the streams through them. */
 function CallAudio() {
@@ -31,10 +34,11 @@ function CallAudio() {
 }
 
 export function CallHost() {
+  const uid = useSignedInUser();
   const { pathname } = useLocation();
-  const uid = CALL_ROUTES.includes(pathname) ? createUidStore(window.localStorage).read() : null;
   const dispatch = useAppDispatch();
-  const { phase, peer, elapsedSeconds } = useAppSelector(selectCall);
+  const { phase, peer, elapsedSeconds, muted, expanded, ring } = useAppSelector(selectCall);
+  const inCall = phase !== 'idle' && phase !== 'incoming';
 
   useEffect(() => {
     if (uid === null) return undefined;
@@ -43,6 +47,14 @@ export function CallHost() {
       dispatch(callActions.listenStopped());
     };
   }, [dispatch, uid]);
+
+  // Moving to another screen during a call (the browser's back button) shows that screen, with the call bar.
+  const shownPath = useRef(pathname);
+  useEffect(() => {
+    if (shownPath.current === pathname) return;
+    shownPath.current = pathname;
+    if (inCall) dispatch(callActions.overlayCollapsed());
+  }, [dispatch, pathname, inCall]);
 
   if (uid === null) return null;
   return (
@@ -53,16 +65,57 @@ export function CallHost() {
           callerName={peer.name}
           onAccept={() => dispatch(callActions.acceptClicked())}
           onReject={() => dispatch(callActions.rejectClicked())}
+          ring={ring}
         />
       )}
-      {phase !== 'idle' && phase !== 'incoming' && peer && (
+      {inCall && peer && expanded && (
         <InCallOverlay
           peerName={peer.name}
           connected={phase === 'connected'}
           elapsedSeconds={elapsedSeconds}
+          muted={muted}
           onHangUp={() => dispatch(callActions.hangUpClicked())}
+          onToggleMute={() => dispatch(callActions.muteToggled())}
+          onCollapse={() => dispatch(callActions.overlayCollapsed())}
+          ring={ring}
         />
       )}
     </>
+  );
+}
+
+/** Above the screen: the call bar while a collapsed call runs, and the missed-call line. */
+export function CallStrip() {
+  const uid = useSignedInUser();
+  const dispatch = useAppDispatch();
+  const { phase, peer, elapsedSeconds, muted, expanded, missedCall } = useAppSelector(selectCall);
+  const showBar = uid !== null && phase !== 'idle' && phase !== 'incoming' && peer !== null && !expanded;
+  const showMissed = uid !== null && missedCall !== null;
+  const height = (showBar ? CALL_BAR_HEIGHT_PX : 0) + (showMissed ? MISSED_CALL_HEIGHT_PX : 0);
+
+  // Full-height screens subtract this (var(--call-strip-h)) so the strip never pushes them off-screen.
+  useLayoutEffect(() => {
+    document.documentElement.style.setProperty('--call-strip-h', `${height}px`);
+    return () => {
+      document.documentElement.style.removeProperty('--call-strip-h');
+    };
+  }, [height]);
+
+  if (!showBar && !showMissed) return null;
+  return (
+    <div className="call-strip">
+      {showBar && peer && (
+        <CallBar
+          peerName={peer.name}
+          connected={phase === 'connected'}
+          elapsedSeconds={elapsedSeconds}
+          muted={muted}
+          onExpand={() => dispatch(callActions.overlayExpanded())}
+          onToggleMute={() => dispatch(callActions.muteToggled())}
+          onHangUp={() => dispatch(callActions.hangUpClicked())}
+        />
+      )}
+      {showMissed && missedCall && <MissedCallLine callerName={missedCall.name} onDismiss={() => dispatch(callActions.missedCallDismissed())} />}
+    </div>
   );
 }

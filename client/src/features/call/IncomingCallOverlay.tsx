@@ -1,6 +1,11 @@
-// Someone is calling (SPEC.md §2): the caller's name with accept and reject.
+// Someone is calling (SPEC.md §2): the caller's name with accept and reject, in the app's modal
+// Dialog: focus starts on accept, Tab stays inside, Escape rejects.
+import { useRef } from 'react';
+import { Dialog } from '../../components/Dialog';
 import { ko } from '../../i18n/ko';
+import type { CallState } from './callSlice';
 import { PhoneIcon } from './icons';
+import { RingStatus, ringAttribute } from './RingStatus';
 
 const t = ko.call;
 
@@ -8,30 +13,35 @@ export interface IncomingCallOverlayProps {
   callerName: string;
   onAccept(): void;
   onReject(): void;
+  ring?: CallState['ring'];
 }
 
-export function IncomingCallOverlay({ callerName, onAccept, onReject }: IncomingCallOverlayProps) {
+export function IncomingCallOverlay({ callerName, onAccept, onReject, ring = null }: IncomingCallOverlayProps) {
+  const accept = useRef<HTMLButtonElement>(null);
   return (
-    <div className="call-overlay" role="dialog" aria-modal="true" aria-labelledby="incoming-call-title" data-testid="incoming-call">
-      <section className="call-overlay__card">
+    <Dialog labelledBy="incoming-call-title" describedBy="incoming-call-from" onCancel={onReject} initialFocus={accept} className="call-dialog">
+      <section className="call-overlay__card" data-testid="incoming-call" data-ring={ringAttribute(ring)}>
         <div className="call-avatar call-avatar--ringing" aria-hidden="true">
           {callerName.slice(0, 1)}
         </div>
         <p className="call-overlay__status" id="incoming-call-title">
           {t.incomingTitle}
         </p>
-        <h2 className="call-overlay__name">{t.incomingFrom(callerName)}</h2>
+        <h2 className="call-overlay__name" id="incoming-call-from">
+          {t.incomingFrom(callerName)}
+        </h2>
+        <RingStatus ring={ring} />
         <div className="call-overlay__actions">
           <button type="button" className="call-round call-round--reject" onClick={onReject}>
             <PhoneIcon hangUp />
             <span>{t.reject}</span>
           </button>
-          <button type="button" className="call-round call-round--accept" onClick={onAccept}>
+          <button type="button" className="call-round call-round--accept" onClick={onAccept} ref={accept}>
             <PhoneIcon />
             <span>{t.accept}</span>
           </button>
         </div>
       </section>
-    </div>
+    </Dialog>
   );
 }

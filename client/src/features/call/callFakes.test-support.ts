@@ -3,13 +3,17 @@
 import { configureStore } from '@reduxjs/toolkit';
 import createSagaMiddleware from 'redux-saga';
 import { api } from '../../../../common/api';
-import { FakeHttp, FakeStomp } from '../../app/fakeServices';
+import { FakeHttp, FakeRinger, FakeStomp } from '../../app/fakeServices';
 import type { Microphone, Peer, PeerEvent, RtcService } from '../../services/rtc';
 import { callSaga } from './callSaga';
 import { callReducer } from './callSlice';
 
 export class FakeMicrophone implements Microphone {
   stopped = false;
+  muted = false;
+  setMuted(muted: boolean) {
+    this.muted = muted;
+  }
   stop() {
     this.stopped = true;
   }
@@ -84,16 +88,24 @@ export function createCallTestStore(http = new FakeHttp({ [`GET ${api.iceServers
   const stomp = new FakeStomp();
   stomp.connect();
   const rtc = new FakeRtc();
+  const ringer = new FakeRinger();
   const alerts: string[] = [];
   const navigations: string[] = [];
+  // The screen shown: /call, where the spec's call flows start and end, unless a test moves on.
+  const location = { path: '/call' };
   const errors: string[] = [];
   const sagaMiddleware = createSagaMiddleware({
     context: {
       callStomp: stomp,
       rtc,
+      ringer,
       http,
       alert: (message: string) => alerts.push(message),
-      navigate: (to: string) => navigations.push(to),
+      navigate: (to: string) => {
+        navigations.push(to);
+        location.path = to;
+      },
+      currentPath: () => location.path,
       logError: (context: string, error: unknown) => errors.push(`${context}: ${error instanceof Error ? error.message : String(error)}`),
     },
   });
@@ -102,5 +114,5 @@ export function createCallTestStore(http = new FakeHttp({ [`GET ${api.iceServers
     middleware: (getDefault) => getDefault({ thunk: false }).concat(sagaMiddleware),
   });
   const task = sagaMiddleware.run(callSaga);
-  return { store, stomp, rtc, http, alerts, navigations, errors, stop: () => task.cancel() };
+  return { store, stomp, rtc, ringer, http, alerts, navigations, errors, location, stop: () => task.cancel() };
 }

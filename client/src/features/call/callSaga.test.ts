@@ -279,6 +279,123 @@ describe('call saga', () => {
     });
   });
 
+  describe('carried on across the app', () => {
+    it('mutes and unmutes the microphone from the slice flag, and a new call starts unmuted', async () => {
+      await answerKim(h);
+      h.store.dispatch(callActions.muteToggled());
+      await eventually(() => h.rtc.microphones[0].muted, 'microphone muted');
+      expect(h.store.getState().call.muted).to.equal(true);
+      h.store.dispatch(callActions.muteToggled());
+      await eventually(() => !h.rtc.microphones[0].muted, 'microphone live again');
+      h.store.dispatch(callActions.muteToggled());
+      h.store.dispatch(callActions.hangUpClicked());
+      await eventually(() => phase(h) === 'idle', 'call ended');
+      expect(h.store.getState().call.muted).to.equal(false);
+    });
+
+    it('mutes a caller whose call still rings, before any connection exists', async () => {
+      await listening(h);
+      h.store.dispatch(callActions.callRequested(KIM));
+      await eventually(() => h.stomp.sentTo(app.callInitiate).length === 1, 'initiate sent');
+      h.store.dispatch(callActions.muteToggled());
+      await eventually(() => h.rtc.microphones[0].muted, 'microphone muted');
+    });
+
+    it('leaves the user on the screen they moved to when the call ends away from /call', async () => {
+      await callKimUntilOffer(h);
+      h.location.path = '/chat-room';
+      h.stomp.deliver(queues.call('hangup', ME), { userId: KIM.userId, targetUserId: KIM.userId });
+      await eventually(() => phase(h) === 'idle', 'call ended');
+      expect(h.navigations).to.deep.equal([]);
+      expect(h.stomp.sentTo(app.callHangup)).to.deep.equal([]);
+    });
+
+    it("remembers a call that rang out for the missed-call line until it is dismissed", async () => {
+      await listening(h);
+      h.stomp.deliver(queues.call('incoming', ME), { userId: KIM.userId, name: KIM.name });
+      await eventually(() => phase(h) === 'incoming', 'ringing');
+      h.stomp.deliver(queues.call('hangup', ME), { userId: KIM.userId, targetUserId: KIM.userId, reason: 'timeout' });
+      await eventually(() => phase(h) === 'idle', 'overlay closed');
+      expect(h.store.getState().call.missedCall).to.deep.equal(KIM);
+      expect(h.stomp.published).to.deep.equal([]);
+      h.store.dispatch(callActions.missedCallDismissed());
+      expect(h.store.getState().call.missedCall).to.equal(null);
+    });
+
+    it('counts no missed call when the caller gives up before the timeout', async () => {
+      await listening(h);
+      h.stomp.deliver(queues.call('incoming', ME), { userId: KIM.userId, name: KIM.name });
+      await eventually(() => phase(h) === 'incoming', 'ringing');
+      h.stomp.deliver(queues.call('hangup', ME), { userId: KIM.userId, targetUserId: KIM.userId });
+      await eventually(() => phase(h) === 'idle', 'overlay closed');
+      expect(h.store.getState().call.missedCall).to.equal(null);
+    });
+  });
+
+  describe('ring tones', () => {
+    it('rings the callee until the choice, and sounds no tone once the call is accepted', async () => {
+      await listening(h);
+      h.stomp.deliver(queues.call('incoming', ME), { userId: KIM.userId, name: KIM.name });
+      await eventually(() => h.store.getState().call.ring !== null, 'ring state set');
+      expect(h.ringer.playing).to.equal('ringing');
+      expect(h.store.getState().call.ring).to.deep.equal({ tone: 'ringing', blocked: false });
+      h.store.dispatch(callActions.acceptClicked());
+      await eventually(() => h.rtc.peers.length === 1, 'peer connection created');
+      expect(h.ringer.playing).to.equal(null);
+      expect(h.store.getState().call.ring).to.equal(null);
+    });
+
+    it('plays the ring-back tone to the caller until the peer answers', async () => {
+      await listening(h);
+      h.store.dispatch(callActions.callRequested(KIM));
+      await eventually(() => h.ringer.playing === 'ringback', 'ring-back sounding');
+      h.stomp.deliver(queues.call('accepted', ME), { userId: KIM.userId });
+      await eventually(() => h.stomp.sentTo(app.callOffer).length === 1, 'offer sent');
+      expect(h.ringer.playing).to.equal(null);
+    });
+
+    it('silences the ring-back before telling the caller the peer rejected', async () => {
+      let playingAtAlert: unknown = 'not alerted';
+      const s = createCallTestStore();
+      try {
+        await listening(s);
+        s.store.dispatch(callActions.callRequested(KIM));
+        await eventually(() => s.ringer.playing === 'ringback', 'ring-back sounding');
+        const alerts = s.alerts;
+        alerts.push = (...messages: string[]) => {
+          playingAtAlert = s.ringer.playing;
+          return Array.prototype.push.apply(alerts, messages);
+        };
+        s.stomp.deliver(queues.call('rejected', ME), { userId: KIM.userId, reason: 'rejected' });
+        await eventually(() => s.store.getState().call.phase === 'idle', 'call ended');
+        expect(s.alerts).to.deep.equal(['상대방이 통화를 거절했습니다.']);
+        expect(playingAtAlert).to.equal(null);
+      } finally {
+        s.stop();
+      }
+    });
+
+    it('says the ring is blocked by the browser until the first tap, then rings', async () => {
+      h.ringer.blocked = true;
+      await listening(h);
+      h.stomp.deliver(queues.call('incoming', ME), { userId: KIM.userId, name: KIM.name });
+      await eventually(() => h.store.getState().call.ring !== null, 'ring state set');
+      expect(h.store.getState().call.ring).to.deep.equal({ tone: 'ringing', blocked: true });
+      h.ringer.unblock();
+      await eventually(() => h.store.getState().call.ring?.blocked === false, 'ringing after the tap');
+      expect(h.ringer.playing).to.equal('ringing');
+    });
+
+    it('stops ringing when the caller gives up', async () => {
+      await listening(h);
+      h.stomp.deliver(queues.call('incoming', ME), { userId: KIM.userId, name: KIM.name });
+      await eventually(() => h.ringer.playing === 'ringing', 'ringing');
+      h.stomp.deliver(queues.call('hangup', ME), { userId: KIM.userId, targetUserId: KIM.userId });
+      await eventually(() => phase(h) === 'idle', 'overlay closed');
+      expect(h.ringer.playing).to.equal(null);
+    });
+  });
+
   describe('user search on /call', () => {
     it('sends no request for a blank or %-only keyword', async () => {
       h.store.dispatch(callActions.searchRequested(' % '));

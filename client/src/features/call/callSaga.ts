@@ -1,11 +1,11 @@
-// The voice call (SPEC.md §4 Call): one saga for caller and callee. While /chat-list or /call is
-// open it listens on the user's call queues; a call runs from ringing through negotiation to
+// The voice call (SPEC.md §4 Call): one saga for caller and callee. While a signed-in user has
+// any screen open it listens on the user's call queues (navigating never ends a call); a call runs from ringing through negotiation to
 // hang-up, and its cleanup (connection closed, microphone stopped) is in one `finally`.
 // Decisions come from callRules.ts and common/signalling.ts; STOMP, RTC, HTTP and the browser
 // come from the saga context.
 import type { PayloadAction } from '@reduxjs/toolkit';
 import { buffers, eventChannel, type EventChannel, type SagaIterator, type Task } from 'redux-saga';
-import { call, cancel, cancelled, delay, flush, fork, put, race, select, take, takeLatest } from 'redux-saga/effects';
+import { call, cancel, cancelled, delay, flush, fork, put, race, select, take, takeEvery, takeLatest } from 'redux-saga/effects';
 import { api, type IceServer, type UserSummary } from '../../../../common/api';
 import { app, CALL_SIGNALS, queues, type CallSignal } from '../../../../common/destinations';
 import { decodeCallEvent } from '../../../../common/events';
@@ -14,10 +14,11 @@ import { isSearchableKeyword, LIMITS } from '../../../../common/rules';
 import { canApplyAnswer, canApplyOffer, toIceCandidate, toSessionDescription } from '../../../../common/signalling';
 import { service } from '../../app/sagaContext';
 import { ko } from '../../i18n/ko';
+import type { RingStart, RingTone } from '../../services/ringer';
 import type { Microphone, Peer, PeerEvent } from '../../services/rtc';
 import type { StompService } from '../../services/stomp';
 import { candidateDisposition, connectionOutcome, decideSignal, type CallPeer } from './callRules';
-import { callActions, selectCallPhase } from './callSlice';
+import { callActions, selectCallMuted, selectCallPhase } from './callSlice';
 
 export const CALL_PATH = '/call';
 export const CHAT_LIST_PATH = '/chat-list';
@@ -34,6 +35,8 @@ interface Ending {
   /** Tell the peer with /app/call/hangup. */
   sendHangup: boolean;
   navigateTo: string | null;
+  /** Told to the user once the ring-back tone is silent. */
+  alert?: string;
 }
 
 const QUIET_END: Ending = { sendHangup: false, navigateTo: null };
@@ -140,14 +143,12 @@ function* awaitAnswer(signals: EventChannel<SignalMessage>, peer: CallPeer): Sag
       case 'peerAccepted':
         return 'accepted';
       case 'peerRejected':
-        yield* alertUser(decision.busy ? ko.call.peerBusy : ko.call.peerRejected);
-        return { sendHangup: false, navigateTo: CALL_PATH };
+        return { sendHangup: false, navigateTo: CALL_PATH, alert: decision.busy ? ko.call.peerBusy : ko.call.peerRejected };
       case 'peerHungUp': {
         // The server ends an unanswered call and says why; without a reason only the ringing clears.
         const why = decision.reason === 'timeout' ? ko.call.noAnswer : decision.reason === 'unavailable' ? ko.call.unavailable : null;
         if (why === null) return QUIET_END;
-        yield* alertUser(why);
-        return { sendHangup: false, navigateTo: CALL_PATH };
+        return { sendHangup: false, navigateTo: CALL_PATH, alert: why };
       }
       case 'ignore':
         yield* logSkipped(decision.reason);
@@ -158,8 +159,10 @@ function* awaitAnswer(signals: EventChannel<SignalMessage>, peer: CallPeer): Sag
   }
 }
 
-/** Callee, while the incoming overlay shows: accept, reject, or the caller gives up. */
-function* awaitChoice(signals: EventChannel<SignalMessage>, peer: CallPeer): SagaIterator<'accept' | 'reject' | 'cancelled'> {
+type Choice = 'accept' | 'reject' | 'cancelled' | 'missed';
+
+/** Callee, while the incoming overlay shows: accept, reject, the caller gives up, or it rings out. */
+function* awaitChoice(signals: EventChannel<SignalMessage>, peer: CallPeer): SagaIterator<Choice> {
   while (true) {
     const { message, accept } = yield race({
       message: take(signals),
@@ -170,7 +173,7 @@ function* awaitChoice(signals: EventChannel<SignalMessage>, peer: CallPeer): Sag
     if (!message) return 'reject';
     const { signal, event } = message as SignalMessage;
     const decision = decideSignal('incoming', peer.userId, signal, event);
-    if (decision.kind === 'peerHungUp') return 'cancelled';
+    if (decision.kind === 'peerHungUp') return decision.reason === 'timeout' ? 'missed' : 'cancelled';
     yield* logSkipped(decision.kind === 'ignore' ? decision.reason : `${signal} while ringing`);
   }
 }
@@ -271,10 +274,52 @@ function* negotiate(signals: EventChannel<SignalMessage>, peer: Peer, target: Ca
   }
 }
 
+/** Starts a ring tone and keeps the slice told whether it sounds or waits for the user's first tap. */
+function* ring(tone: RingTone): SagaIterator {
+  const ringer = yield* service('ringer');
+  const started: RingStart = yield call([ringer, ringer.start], tone);
+  if (started === 'unavailable') return;
+  yield put(callActions.ringChanged({ tone, blocked: started === 'blocked' }));
+  if (started !== 'blocked') return;
+  yield call([ringer, ringer.whenUnblocked]);
+  yield put(callActions.ringChanged({ tone, blocked: false }));
+}
+
+function* stopRinging(ringing: Task | null): SagaIterator {
+  if (!ringing) return;
+  yield cancel(ringing);
+  const ringer = yield* service('ringer');
+  yield call([ringer, ringer.stop]);
+  yield put(callActions.ringChanged(null));
+}
+
+/** Mute and unmute follow the slice's flag for as long as the microphone is open. */
+function* followMute(microphone: Microphone): SagaIterator {
+  const apply = function* (): SagaIterator {
+    const muted: boolean = yield select(selectCallMuted);
+    microphone.setMuted(muted);
+  };
+  yield* apply();
+  yield takeEvery(callActions.muteToggled, apply);
+}
+
+/**
+ * Where the user goes after a call: the spec's flows start and end on /call, so the destination
+ * applies there; a call carried on while chatting leaves the user on the screen they chose.
+ */
+function* navigateAfterCall(to: string): SagaIterator {
+  const currentPath = yield* service('currentPath');
+  if ((yield call(currentPath)) !== CALL_PATH) return;
+  const navigate = yield* service('navigate');
+  yield call(navigate, to);
+}
+
 /** One call, caller or callee, from the first ring to the last cleanup. */
 function* runCall(signals: EventChannel<SignalMessage>, me: number, target: CallPeer, role: 'caller' | 'callee'): SagaIterator {
   let microphone: Microphone | null = null;
   let connection: Peer | null = null;
+  let muting: Task | null = null;
+  let ringing: Task | null = null;
   // What happens if the call is cut short (listener stopped): the server must hear of it.
   let ending: Ending = { sendHangup: true, navigateTo: null };
   try {
@@ -282,13 +327,24 @@ function* runCall(signals: EventChannel<SignalMessage>, me: number, target: Call
       yield put(callActions.outgoingStarted(target));
       microphone = yield* openMicrophone();
       if (!microphone) return (ending = QUIET_END);
+      muting = yield fork(followMute, microphone);
       yield* publish(app.callInitiate, { targetUserId: target.userId, userId: me });
+      ringing = yield fork(ring, 'ringback');
       const answer: Ending | 'accepted' = yield* awaitAnswer(signals, target);
-      if (answer !== 'accepted') return (ending = answer);
+      yield* stopRinging(ringing);
+      ringing = null;
+      if (answer !== 'accepted') {
+        if (answer.alert) yield* alertUser(answer.alert);
+        return (ending = answer);
+      }
     } else {
       yield put(callActions.incomingReceived(target));
-      const choice: 'accept' | 'reject' | 'cancelled' = yield* awaitChoice(signals, target);
-      if (choice === 'cancelled') return (ending = QUIET_END);
+      ringing = yield fork(ring, 'ringing');
+      const choice: Choice = yield* awaitChoice(signals, target);
+      yield* stopRinging(ringing);
+      ringing = null;
+      if (choice === 'missed') yield put(callActions.callMissed(target));
+      if (choice === 'cancelled' || choice === 'missed') return (ending = QUIET_END);
       if (choice === 'accept') microphone = yield* openMicrophone();
       if (!microphone) {
         // A denied microphone rejects too: it spares the caller a ring nobody will answer.
@@ -296,6 +352,7 @@ function* runCall(signals: EventChannel<SignalMessage>, me: number, target: Call
         return (ending = QUIET_END);
       }
       yield* publish(app.callAccept, { targetUserId: target.userId, userId: me });
+      muting = yield fork(followMute, microphone);
     }
     yield put(callActions.negotiationStarted());
     try {
@@ -310,14 +367,13 @@ function* runCall(signals: EventChannel<SignalMessage>, me: number, target: Call
       ending = LOCAL_HANGUP;
     }
   } finally {
+    yield* stopRinging(ringing);
+    if (muting) yield cancel(muting);
     connection?.close();
     microphone?.stop();
     if (ending.sendHangup) yield* publish(app.callHangup, { targetUserId: target.userId });
     yield put(callActions.callEnded());
-    if (ending.navigateTo && !(yield cancelled())) {
-      const navigate = yield* service('navigate');
-      yield call(navigate, ending.navigateTo);
-    }
+    if (ending.navigateTo && !(yield cancelled())) yield* navigateAfterCall(ending.navigateTo);
   }
 }
 

@@ -14,3 +14,14 @@ export function PhoneIcon({ size = 22, hangUp = false }: { size?: number; hangUp
     </svg>
   );
 }
+
+/** A microphone, struck through while muted. */
+export function MicIcon({ size = 22, muted = false }: { size?: number; muted?: boolean }) {
+  return (
+    <svg width={size} height={size} viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round" aria-hidden="true" focusable="false">
+      <rect x="9" y="3" width="6" height="11" rx="3" />
+      <path d="M5 11a7 7 0 0 0 14 0M12 18v3" />
+      {muted && <path d="M4 4l16 16" />}
+    </svg>
+  );
+}

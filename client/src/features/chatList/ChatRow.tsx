@@ -1,20 +1,21 @@
-// One room in the chat list: name, unread dot, last message (or an invitation to start) and
+// One room in the chat list: name, unread count (or dot), last message (or an invitation to start) and
 // how long ago it was sent.
 import { Link } from 'react-router-dom';
 import type { ChatSummary } from '../../../../common/api';
 import { cx } from '../../components/classNames';
 import { ko } from '../../i18n/ko';
-import { Avatar } from '../room/Avatar';
 import { chatRoomPath } from '../room/roomPaths';
 import { relativeTime } from './relativeTime';
-import { isUnread } from './unread';
+import { RoomAvatar } from './RoomAvatar';
+import { UnreadMark } from './UnreadMark';
+import { hasUnread } from './unread';
 
 export function ChatRow({ chat, now }: { chat: ChatSummary; now: number }) {
-  const unread = isUnread(chat);
+  const unread = hasUnread(chat);
   return (
     <li>
       <Link className={cx('chat-row', unread && 'chat-row--unread')} to={chatRoomPath(chat.chatRoomId)} data-testid="chat-row">
-        <Avatar name={chat.chatRoomName} />
+        <RoomAvatar name={chat.chatRoomName} memberCount={chat.memberCount} />
         <span className="chat-row__main">
           <span className="chat-row__top">
             <span className="chat-row__name">{chat.chatRoomName}</span>
@@ -26,7 +27,7 @@ export function ChatRow({ chat, now }: { chat: ChatSummary; now: number }) {
             <span className={cx('chat-row__last', chat.lastMessage === null && 'chat-row__last--empty')}>
               {chat.lastMessage ?? ko.chatList.startConversation}
             </span>
-            {unread && <span className="unread-dot" role="img" aria-label={ko.chatList.unread} data-testid="unread-dot" />}
+            <UnreadMark chat={chat} />
           </span>
         </span>
       </Link>

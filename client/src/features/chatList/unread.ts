@@ -10,3 +10,8 @@ export function isUnread(chat: Pick<ChatSummary, 'lastMessage' | 'lastMessageTim
   if (Number.isNaN(read)) return true;
   return last > read;
 }
+
+/** Whether the row shows as unread: by the server's count when it sends one (issue 11), else the dot's rule. */
+export function hasUnread(chat: Pick<ChatSummary, 'lastMessage' | 'lastMessageTime' | 'lastReadAt' | 'unreadCount'>): boolean {
+  return chat.unreadCount !== undefined ? chat.unreadCount > 0 : isUnread(chat);
+}

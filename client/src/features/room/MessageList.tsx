@@ -10,6 +10,7 @@ import { ko } from '../../i18n/ko';
 import { Avatar } from './Avatar';
 import { layoutMessages } from './messageLayout';
 import { MessageText } from './MessageText';
+import { ReadCount } from './ReadCount';
 import type { PendingMessage } from './messages';
 
 /** Within this many pixels of the top, older messages load; of the bottom, new ones scroll into view. */
@@ -22,11 +23,13 @@ export interface MessageListProps {
   hasOlder: boolean;
   loadingOlder: boolean;
   onNeedOlder(): void;
+  /** How many members have not read the message with this seq (issue 11); no numbers without it. */
+  unreadByOf?(seq: number): number;
   onResend?(clientMsgId: string): void;
   onDelete?(clientMsgId: string): void;
 }
 
-export function MessageList({ messages, pending, myId, hasOlder, loadingOlder, onNeedOlder, onResend, onDelete }: MessageListProps) {
+export function MessageList({ messages, pending, myId, hasOlder, loadingOlder, onNeedOlder, unreadByOf, onResend, onDelete }: MessageListProps) {
   const items = useMemo(() => layoutMessages(messages, pending, myId), [messages, pending, myId]);
   const ref = useRef<HTMLDivElement>(null);
   const [newBelow, setNewBelow] = useState(false);
@@ -93,6 +96,7 @@ export function MessageList({ messages, pending, myId, hasOlder, loadingOlder, o
                   <p className="bubble">
                     <MessageText content={item.content} />
                   </p>
+                  {unreadByOf && item.seq !== undefined && <ReadCount count={unreadByOf(item.seq)} />}
                   {item.failed ? (
                     <span className="msg__failed">
                       <span className="msg__failed-label">{ko.room.failed}</span>

@@ -22,6 +22,8 @@ export type MessageItem =
       /** Last of a run: show the time. */
       showTime: boolean;
       time: string;
+      /** The message's seq (for its read count); none while pending. */
+      seq?: number;
     };
 
 const dayFormat = new Intl.DateTimeFormat('ko-KR', { year: 'numeric', month: 'long', day: 'numeric', weekday: 'long' });
@@ -43,6 +45,7 @@ interface Entry {
   content: string;
   at: Date;
   pending: boolean;
+  seq?: number;
   failed: boolean;
   clientMsgId: string | null;
 }
@@ -57,6 +60,7 @@ export function layoutMessages(messages: readonly ChatMessage[], pending: readon
       content: isSystemMessage(m) ? systemMessageText(m) : m.content,
       at: new Date(m.enrolledAt),
       pending: false,
+      seq: m.seq,
       failed: false,
       clientMsgId: null,
     })),
@@ -103,6 +107,7 @@ export function layoutMessages(messages: readonly ChatMessage[], pending: readon
       showSender: !sameRun(prev),
       showTime: !sameRun(next),
       time,
+      ...(entry.seq ? { seq: entry.seq } : {}),
     });
   });
   return items;

@@ -20,16 +20,38 @@ export function isSystemMessage(message: Pick<ChatMessage, 'senderId'>): boolean
   return message.senderId === null || message.senderId === 0;
 }
 
+/** Room order: by seq (the server's commit order in the room), by messageId where a seq is missing. */
+function roomOrder(a: ChatMessage, b: ChatMessage): number {
+  return a.seq && b.seq ? a.seq - b.seq : a.messageId - b.messageId;
+}
+
 /**
- * The union of both lists, one entry per messageId, in messageId order (the server's commit
- * order). A later copy of the same id wins, so a re-fetched message replaces a stale one.
+ * The union of both lists, one entry per messageId, in room order (seq). A later copy of the
+ * same id wins, so a re-fetched message replaces a stale one.
  */
 export function mergeMessages(existing: readonly ChatMessage[], incoming: readonly ChatMessage[]): ChatMessage[] {
   if (incoming.length === 0) return existing as ChatMessage[];
   const byId = new Map<number, ChatMessage>();
   for (const m of existing) byId.set(m.messageId, m);
   for (const m of incoming) byId.set(m.messageId, m);
-  return [...byId.values()].sort((a, b) => a.messageId - b.messageId);
+  return [...byId.values()].sort(roomOrder);
+}
+
+/** The seq of the newest message held, or null when none carries one. */
+export function newestSeq(messages: readonly ChatMessage[]): number | null {
+  for (let i = messages.length - 1; i >= 0; i -= 1) {
+    const seq = messages[i].seq;
+    if (seq) return seq;
+  }
+  return null;
+}
+
+/**
+ * Whether a message arriving now skips past messages we do not hold: its seq is more than one
+ * beyond the newest we have. Those in between must be fetched (after the newest we have).
+ */
+export function skipsAhead(newest: number | null, message: Pick<ChatMessage, 'seq'>): boolean {
+  return newest !== null && message.seq !== undefined && message.seq > newest + 1;
 }
 
 /** Pending sends still waiting: those whose clientMsgId is not among the confirmed messages. */

@@ -106,7 +106,7 @@ describe('the room session saga', () => {
 
     h.store.dispatch(roomClosed());
     await settle();
-    expect(h.stomp.unsubscribed).to.deep.equal([TOPIC]);
+    expect(h.stomp.unsubscribed).to.have.members([TOPIC, topics.chatRoomEvents(ROOM)]);
     expect(h.stomp.sentTo(app.userInactive)).to.deep.equal([{ chatRoomId: ROOM, userId: ME.userId }]);
   });
 
@@ -343,7 +343,7 @@ describe('the room session saga', () => {
     h.stomp.deliver(TOPIC, message(2, { senderId: null, senderName: 'x', content: `"${ME.name}"님이 채팅에서 나갔습니다`, leftUserId: ME.userId }));
     await eventually(() => h.navigations.length === 1, 'navigated');
     expect(h.navigations[0].to).to.equal('/chat-list');
-    expect(h.stomp.unsubscribed).to.deep.equal([TOPIC]);
+    expect(h.stomp.unsubscribed).to.have.members([TOPIC, topics.chatRoomEvents(ROOM)]);
   });
 
   it('goes to the chat list when the catch-up after a reconnect answers 403 (left on another device meanwhile)', async () => {

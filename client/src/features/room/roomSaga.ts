@@ -13,8 +13,9 @@ import { service } from '../../app/sagaContext';
 import { isHttpStatus } from '../../services/http';
 import { ko } from '../../i18n/ko';
 import { newClientMsgId } from './clientMsgId';
-import { leaverOf, type PendingMessage } from './messages';
+import { leaverOf, skipsAhead, type PendingMessage } from './messages';
 import { roomEventChannel, type RoomEvent } from './roomEvents';
+import { sendTyping, watchRoomEventsTopic } from './roomEventsTopic';
 import {
   activityChanged,
   caughtUp,
@@ -39,11 +40,13 @@ import {
   sendTimedOut,
   unsentRestored,
   selectNewestMessageId,
+  selectNewestSeq,
   selectOldestMessageId,
   selectPending,
   selectRoom,
   selectRoomActive,
   subscribed,
+  typingNoticed,
 } from './roomSlice';
 import { isWindowActive, windowActivityChannel } from './windowActivity';
 
@@ -116,11 +119,17 @@ function* persistUnsent(session: Session): SagaIterator {
 }
 
 /**
- * Everything newer than the newest message we hold: page 0, then older pages by beforeId until
- * they overlap what we have. Gap-free even while new messages keep arriving.
+ * Everything newer than the newest message we hold. With a seq, by afterSeq (oldest first, 100
+ * at a time): gap-free by construction. Without one (nothing held yet), page 0, then older
+ * pages by beforeId until they overlap what we have.
  */
 function* catchUp(session: Session): SagaIterator {
   const http = yield* service('http');
+  const afterSeq: number | null = yield select(selectNewestSeq);
+  if (afterSeq !== null) {
+    yield call(fetchAfter, session, afterSeq);
+    return;
+  }
   const since: number | null = yield select(selectNewestMessageId);
   const found: ChatMessage[] = [];
   let first: ChatHistoryResponse | null = null;
@@ -135,6 +144,25 @@ function* catchUp(session: Session): SagaIterator {
     beforeId = oldest;
   }
   if (first) yield put(caughtUp({ chatRoomName: first.chatRoomName, users: first.users, messages: found }));
+}
+
+/** The messages after a seq, page by page while the server says more follow. */
+function* fetchAfter(session: Session, afterSeq: number): SagaIterator {
+  const http = yield* service('http');
+  let from = afterSeq;
+  for (let i = 0; i < MAX_CATCH_UP_PAGES; i += 1) {
+    const page: ChatHistoryResponse = yield call([http, http.get], api.chatHistory, { chatRoomId: session.chatRoomId, afterSeq: from });
+    yield put(caughtUp({ chatRoomName: page.chatRoomName, users: page.users, messages: page.messages }));
+    const last = page.messages.at(-1)?.seq;
+    if (!page.hasMore || last === undefined) return;
+    from = last;
+  }
+}
+
+/** Tells the server the user has read the room up to this message (they are looking at it). */
+function* sendRead(session: Session, message: ChatMessage): SagaIterator {
+  const active: boolean = yield select(selectRoomActive);
+  if (active && message.seq && message.senderId !== session.userId) yield call(publish, app.read, { chatRoomId: session.chatRoomId, seq: message.seq });
 }
 
 /** Returns when the user is no longer in the room (they left, from here or another device). */
@@ -156,8 +184,19 @@ function* watchRoomEvents(session: Session, events: EventChannel<RoomEvent>): Sa
       yield call(resendAll, session);
     } else {
       const message = event.message;
+      // A seq that skips ahead means messages in between have not reached us: fetch them first,
+      // so none is ever silently missing between two we hold.
+      const newest: number | null = yield select(selectNewestSeq);
+      if (skipsAhead(newest, message)) {
+        try {
+          yield call(fetchAfter, session, newest!);
+        } catch (error) {
+          yield call(logError, 'room: filling a gap', error);
+        }
+      }
       yield put(messageReceived(message));
       if (leaverOf(message) === session.userId) return;
+      yield call(sendRead, session, message);
     }
   }
 }
@@ -327,6 +366,8 @@ export function* roomSession(session: Session): SagaIterator {
       older: call(watchOlder, session),
       rename: call(watchRename, session),
       notification: call(watchNotification, session),
+      roomEvents: call(watchRoomEventsTopic, session.chatRoomId, session.userId),
+      typing: call(sendTyping, session.chatRoomId, typingNoticed),
     });
     // Only the leave paths end the race by themselves. Nothing is left to send in a room left.
     if (left !== undefined || leaveDone !== undefined) yield call([unsent, unsent.write], session.userId, session.chatRoomId, []);

@@ -2,8 +2,8 @@
 // messages in messageId order, the user's sends still waiting for their echo, paging, presence
 // and the e-mail notification button.
 import { createSlice, type PayloadAction } from '@reduxjs/toolkit';
-import type { ChatHistoryResponse, ChatMessage, UserSummary } from '../../../../common/api';
-import { applyToParticipants, isSystemMessage, mergeMessages, newestMessageId, oldestMessageId, unconfirmed, type PendingMessage } from './messages';
+import type { ChatHistoryResponse, ChatMessage, RoomUser } from '../../../../common/api';
+import { applyToParticipants, isSystemMessage, mergeMessages, newestMessageId, newestSeq, oldestMessageId, unconfirmed, type PendingMessage } from './messages';
 
 export type RoomStatus = 'idle' | 'loading' | 'ready';
 /** connecting: never subscribed yet in this visit; live: subscribed; lost: was live, reconnecting. */
@@ -15,7 +15,7 @@ export interface RoomState {
   userId: number | null;
   status: RoomStatus;
   roomName: string;
-  users: UserSummary[];
+  users: RoomUser[];
   messages: ChatMessage[];
   pending: PendingMessage[];
   hasOlder: boolean;
@@ -70,7 +70,7 @@ const roomSlice = createSlice({
       state.hasOlder = page.totalPages > 1;
     },
     /** Messages fetched after a (re)subscription; the page's name and members are the current truth. */
-    caughtUp(state, action: PayloadAction<{ chatRoomName: string; users: UserSummary[]; messages: ChatMessage[] }>) {
+    caughtUp(state, action: PayloadAction<{ chatRoomName: string; users: RoomUser[]; messages: ChatMessage[] }>) {
       state.roomName = action.payload.chatRoomName;
       state.users = action.payload.users;
       state.messages = mergeMessages(state.messages, action.payload.messages);
@@ -93,14 +93,18 @@ const roomSlice = createSlice({
       state.messages = mergeMessages(state.messages, [message]);
       state.pending = unconfirmed(state.pending, [message]);
       if (isSystemMessage(message)) {
-        // A system message carries the room's current name (a rename among them).
-        if (message.senderName) state.roomName = message.senderName;
+        // A system message carries the room's stored name (a rename among them). A room no one
+        // renamed is shown by the viewer's own name for it (issue 11), which only a rename replaces.
+        const renames = message.systemEvent === undefined || message.systemEvent.type === 'renamed';
+        if (message.senderName && renames) state.roomName = message.senderName;
         state.users = applyToParticipants(state.users, message);
       } else if (!state.active && message.senderId !== state.userId) {
         state.unseenCount += 1;
       }
     },
     messageSubmitted: (_state, _action: PayloadAction<string>) => {},
+    /** The user is typing a message (issue 11: the room may be told). */
+    typingNoticed: () => {},
     messageQueued(state, action: PayloadAction<PendingMessage>) {
       state.pending.push(action.payload);
     },
@@ -162,6 +166,7 @@ export const {
   olderFailed,
   messageReceived,
   messageSubmitted,
+  typingNoticed,
   messageQueued,
   unsentRestored,
   sendAttempted,
@@ -185,5 +190,6 @@ type WithRoom = { room: RoomState };
 export const selectRoom = (state: WithRoom) => state.room;
 export const selectOldestMessageId = (state: WithRoom) => oldestMessageId(state.room.messages);
 export const selectNewestMessageId = (state: WithRoom) => newestMessageId(state.room.messages);
+export const selectNewestSeq = (state: WithRoom) => newestSeq(state.room.messages);
 export const selectPending = (state: WithRoom) => state.room.pending;
 export const selectRoomActive = (state: WithRoom) => state.room.active;

@@ -9,6 +9,7 @@ import { ProfileFields, type ProfileValues } from '../../components/ProfileField
 import { StatusLine } from '../../components/StatusLine';
 import { TextField } from '../../components/TextField';
 import { ko } from '../../i18n/ko';
+import { TypingSwitch } from './TypingSwitch';
 import { selectSettings, settingsActions, type SettingsMessage } from './settingsSlice';
 
 /** The fields a failure message is about, so they are marked invalid and tied to the status line. */
@@ -97,6 +98,7 @@ function SettingsForm({ profile }: { profile: NameAndEmail }) {
           {t.submit}
         </Button>
       </form>
+      <TypingSwitch />
     </CenteredPage>
   );
 }

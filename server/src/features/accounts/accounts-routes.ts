@@ -1,10 +1,11 @@
 // REST routes of the accounts feature: login, logout, who am I, profile.
-import { api, type LoginResponse, type NameAndEmail, type UpdateInfoResponse, type UserIdResponse } from '../../../../common/api';
+import { api, type LoginResponse, type NameAndEmail, type Preferences, type UpdateInfoResponse, type UserIdResponse } from '../../../../common/api';
 import { LIMITS } from '../../../../common/rules';
 import { SESSION_COOKIE, userOf, type Route } from '../../transport/http';
 import type { AccountsService } from './accounts-service';
 import { MAX_PASSWORD_LENGTH } from './passwords';
 import { clearedSessionCookie, sessionCookie } from './session-cookie';
+import { InvalidError } from '../errors';
 import { objectBody, stringField } from '../request-fields';
 
 export interface AccountsRoutesDeps {
@@ -70,6 +71,26 @@ export function accountsRoutes({ accounts, secureCookies }: AccountsRoutesDeps):
         const currentPassword = body.currentPassword === undefined ? null : stringField(body.currentPassword, 'currentPassword', MAX_PASSWORD_LENGTH);
         const { userId, sessionId } = userOf(ctx);
         const json: UpdateInfoResponse = { status: await accounts.updateInfo(userId, sessionId, name, password, currentPassword) };
+        return { json };
+      },
+    },
+    {
+      method: 'GET',
+      path: api.preferences,
+      async handle(ctx) {
+        const json: Preferences = await accounts.preferences(userOf(ctx).userId);
+        return { json };
+      },
+    },
+    {
+      method: 'PATCH',
+      path: api.preferences,
+      async handle(ctx) {
+        const body = objectBody(ctx.body);
+        if (typeof body.sendTyping !== 'boolean') throw new InvalidError('sendTyping must be true or false');
+        const { userId } = userOf(ctx);
+        await accounts.setPreferences(userId, { sendTyping: body.sendTyping });
+        const json: Preferences = await accounts.preferences(userId);
         return { json };
       },
     },

@@ -8,7 +8,7 @@ import type { LoginFailuresRepository } from './login-failures-repository';
 import { hashPassword, verifyAgainstDummy, verifyPassword } from './passwords';
 import { retryAfterMs, retryAfterSeconds, type RateWindow } from './rate-window';
 import type { NewSession, Sessions } from './sessions';
-import type { User, UsersRepository } from './users-repository';
+import type { User, UserPreferences, UsersRepository } from './users-repository';
 
 /** Failed logins an account takes in 15 minutes before addresses that failed on it wait. */
 export const LOGIN_FAILURE_WINDOW: RateWindow = { limit: 10, windowMs: 15 * 60 * 1000 };
@@ -74,6 +74,16 @@ export class AccountsService {
   async endSession(sessionId: string): Promise<void> {
     await this.sessions.destroy(sessionId);
     this.sockets.closeAuthSession(sessionId);
+  }
+
+  async preferences(userId: number): Promise<UserPreferences> {
+    const preferences = await this.users.preferences(userId);
+    if (!preferences) throw new UnauthenticatedError();
+    return preferences;
+  }
+
+  async setPreferences(userId: number, preferences: UserPreferences): Promise<void> {
+    await this.users.setPreferences(userId, preferences);
   }
 
   async profile(userId: number): Promise<User> {

@@ -32,6 +32,11 @@ export class DuplicateEmailError extends Error {
 
 const toUser = (row: UserRow): User => ({ id: Number(row.id), email: row.email, name: row.name, passwordHash: row.password_hash });
 
+/** What the user chose in the settings (ours): whether others see them typing. */
+export interface UserPreferences {
+  sendTyping: boolean;
+}
+
 /** What other users may see of a user: no password hash. */
 export interface PublicUser {
   id: number;
@@ -121,5 +126,15 @@ export class UsersRepository {
 
   async update(id: number, fields: { name: string; passwordHash: string }): Promise<void> {
     await this.db('users').where({ id }).update({ name: fields.name, password_hash: fields.passwordHash, updated_at: this.db.fn.now() });
+  }
+
+  /** The user's preferences; null when there is no such user. */
+  async preferences(id: number): Promise<UserPreferences | null> {
+    const row = await this.db('users').select('send_typing').where({ id }).first();
+    return row ? { sendTyping: Boolean(row.send_typing) } : null;
+  }
+
+  async setPreferences(id: number, preferences: UserPreferences): Promise<void> {
+    await this.db('users').where({ id }).update({ send_typing: preferences.sendTyping, updated_at: this.db.fn.now() });
   }
 }

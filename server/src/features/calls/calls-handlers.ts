@@ -24,29 +24,29 @@ export function callHandlers(calls: CallService, log: Logger): Record<string, Ap
     async [app.callInitiate](user, body) {
       await calls.ring(user.userId, party(user, body));
     },
-    [app.callAccept](user, body) {
+    async [app.callAccept](user, body) {
       const caller = party(user, body);
-      if (!calls.accept(user.userId, caller, user.connectionId)) dropped('accept', user, caller);
+      if (!(await calls.accept(user.userId, caller, user.connectionId))) dropped('accept', user, caller);
     },
-    [app.callReject](user, body) {
+    async [app.callReject](user, body) {
       const caller = party(user, body);
-      if (!calls.reject(user.userId, caller)) dropped('reject', user, caller);
+      if (!(await calls.reject(user.userId, caller))) dropped('reject', user, caller);
     },
-    [app.callOffer](user, body) {
+    async [app.callOffer](user, body) {
       const { targetUserId, sdp } = decode.sdp(body);
-      if (!calls.relay(user.userId, targetUserId, 'offer', { sdp })) dropped('offer', user, targetUserId);
+      if (!(await calls.relay(user.userId, targetUserId, 'offer', { sdp }))) dropped('offer', user, targetUserId);
     },
-    [app.callAnswer](user, body) {
+    async [app.callAnswer](user, body) {
       const { targetUserId, sdp } = decode.sdp(body);
-      if (!calls.relay(user.userId, targetUserId, 'answer', { sdp })) dropped('answer', user, targetUserId);
+      if (!(await calls.relay(user.userId, targetUserId, 'answer', { sdp }))) dropped('answer', user, targetUserId);
     },
-    [app.callIceCandidate](user, body) {
+    async [app.callIceCandidate](user, body) {
       const { targetUserId, candidate } = decode.iceCandidate(body);
-      if (!calls.relay(user.userId, targetUserId, 'ice-candidate', { candidate })) dropped('ice-candidate', user, targetUserId);
+      if (!(await calls.relay(user.userId, targetUserId, 'ice-candidate', { candidate }))) dropped('ice-candidate', user, targetUserId);
     },
-    [app.callHangup](user, body) {
+    async [app.callHangup](user, body) {
       const { targetUserId } = decode.hangup(body);
-      if (!calls.hangup(user.userId, targetUserId)) dropped('hangup', user, targetUserId);
+      if (!(await calls.hangup(user.userId, targetUserId))) dropped('hangup', user, targetUserId);
     },
   };
 }

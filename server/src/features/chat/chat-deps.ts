@@ -6,9 +6,11 @@ import type { UsersRepository } from '../accounts/users-repository';
 import type { Clock } from '../types';
 import type { MembersCache } from './members-cache';
 import type { MessagesRepository } from './messages-repository';
+import type { OnlineUsers } from './online-users';
 import type { ReadMarkers } from './read-markers';
 import type { RoomsRepository } from './rooms-repository';
 import type { MessageSender } from './send-message';
+import type { Typing } from './typing';
 
 export interface ChatDeps {
   rooms: RoomsRepository;
@@ -17,6 +19,8 @@ export interface ChatDeps {
   members: MembersCache;
   sender: MessageSender;
   readMarkers: ReadMarkers;
+  online: Pick<OnlineUsers, 'isOnline'>;
+  typing: Typing;
   publisher: Publisher;
   clock: Clock;
 }

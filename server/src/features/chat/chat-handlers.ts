@@ -1,6 +1,6 @@
-// STOMP /app/... destinations of chat: a message into a room, and a room gaining or losing
-// focus (which moves the read marker). The sender is the connection's user: a senderId or
-// userId naming someone else is refused, never trusted.
+// STOMP /app/... destinations of chat: a message into a room, a room gaining or losing focus
+// and an explicit read (which move the read position). The sender is the connection's user: a
+// senderId or userId naming someone else is refused, never trusted.
 import { app } from '../../../../common/destinations';
 import { decode } from '../../../../common/payloads';
 import { hasForbiddenCharacters, isSendableMessage, LIMITS } from '../../../../common/rules';
@@ -8,6 +8,7 @@ import type { AppHandler, StompPrincipal } from '../../stomp/api';
 import { ForbiddenError, InvalidError } from '../errors';
 import type { ReadMarkers } from './read-markers';
 import type { MessageSender } from './send-message';
+import type { Typing } from './typing';
 
 function focusedRoom(user: StompPrincipal, body: string): number {
   const p = decode.presence(body);
@@ -15,7 +16,7 @@ function focusedRoom(user: StompPrincipal, body: string): number {
   return p.chatRoomId;
 }
 
-export function chatHandlers(sender: MessageSender, readMarkers: ReadMarkers): Record<string, AppHandler> {
+export function chatHandlers(sender: MessageSender, readMarkers: ReadMarkers, typing: Typing): Record<string, AppHandler> {
   return {
     [app.privateMessage]: async (user, body) => {
       const p = decode.privateMessage(body);
@@ -27,8 +28,15 @@ export function chatHandlers(sender: MessageSender, readMarkers: ReadMarkers): R
     [app.userActive]: async (user, body) => {
       await readMarkers.roomOpened(user.connectionId, user.userId, focusedRoom(user, body));
     },
-    [app.userInactive]: (user, body) => {
-      readMarkers.roomClosed(user.connectionId, focusedRoom(user, body));
+    [app.userInactive]: async (user, body) => {
+      await readMarkers.roomClosed(user.connectionId, user.userId, focusedRoom(user, body));
+    },
+    [app.read]: async (user, body) => {
+      const p = decode.read(body);
+      await readMarkers.read(user.userId, p.chatRoomId, p.seq);
+    },
+    [app.typing]: async (user, body) => {
+      await typing.typing(user.userId, decode.typing(body).chatRoomId);
     },
   };
 }

@@ -3,6 +3,7 @@
 import { api } from '../../../../common/api';
 import { userOf, type Route } from '../../transport/http';
 import { idField, objectBody, pageField, stringField } from '../request-fields';
+import { InvalidError } from '../errors';
 import type { ChatDeps } from './chat-deps';
 import { chatList } from './chat-list';
 import { createRoom } from './create-room';
@@ -13,6 +14,22 @@ import type { HistoryPage } from './messages-repository';
 import type { NotificationMail } from './notification-mail';
 import { renameRoom } from './rename-room';
 import { searchForRoom, searchUsers } from './user-search';
+
+/** Which part of the history: afterSeq, beforeSeq, beforeId or page (0 by default); at most one of them. */
+function historyPage(query: URLSearchParams): HistoryPage {
+  const given = (name: string) => {
+    const v = query.get(name);
+    return v !== null && v !== '' ? v : null;
+  };
+  const afterSeq = given('afterSeq');
+  const beforeSeq = given('beforeSeq');
+  const beforeId = given('beforeId');
+  if ([afterSeq, beforeSeq, beforeId].filter((v) => v !== null).length > 1) throw new InvalidError('give one of afterSeq, beforeSeq and beforeId');
+  if (afterSeq !== null) return { afterSeq: pageField(afterSeq, 'afterSeq', 0) };
+  if (beforeSeq !== null) return { beforeSeq: idField(beforeSeq, 'beforeSeq') };
+  if (beforeId !== null) return { beforeId: idField(beforeId, 'beforeId') };
+  return { page: pageField(query.get('page'), 'page', 0) };
+}
 
 export function chatRoutes(chat: ChatDeps, notifications: NotificationMail): Route[] {
   const keyword = (raw: string | null) => raw ?? '';
@@ -45,10 +62,7 @@ export function chatRoutes(chat: ChatDeps, notifications: NotificationMail): Rou
       handle: async (ctx) => {
         const user = userOf(ctx);
         const chatRoomId = idField(ctx.query.get('chatRoomId'), 'chatRoomId');
-        const beforeId = ctx.query.get('beforeId');
-        const which: HistoryPage =
-          beforeId !== null && beforeId !== '' ? { beforeId: idField(beforeId, 'beforeId') } : { page: pageField(ctx.query.get('page'), 'page', 0) };
-        return { json: await chatHistory(chat, user.userId, chatRoomId, which) };
+        return { json: await chatHistory(chat, user.userId, chatRoomId, historyPage(ctx.query)) };
       },
     },
     {

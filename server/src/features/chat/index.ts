@@ -11,47 +11,66 @@ import { MembersCache } from './members-cache';
 import { MessageWriter } from './message-writer';
 import { MessagesRepository } from './messages-repository';
 import { NotificationMail } from './notification-mail';
+import { OnlineUsers } from './online-users';
 import { PresenceTracker } from './presence-tracker';
 import { ReadMarkers } from './read-markers';
+import { RoomEvents } from './room-events';
 import { RoomsRepository } from './rooms-repository';
-import { MessageSender } from './send-message';
+import { MessageSender, type MessageSenderDeps } from './send-message';
+import { Typing } from './typing';
+
+/** Who else hears of a published user message (Web Push), from features/index.ts. */
+export type MessagePublished = MessageSenderDeps['published'];
 
 /** Chat's parts wired together: the rules' dependencies, the notification mail and the writer. */
 export interface ChatParts {
   chat: ChatDeps;
   notifications: NotificationMail;
   writer: MessageWriter;
+  roomEvents: RoomEvents;
 }
 
-export function assembleChat(deps: Deps, users: UsersRepository): ChatParts {
+/** The cluster signal that a room's members changed (its data: the room id). */
+const MEMBERS_CHANGED = 'chat.members';
+
+export function assembleChat(deps: Deps, users: UsersRepository, published?: MessagePublished): ChatParts {
   const { db, clock, publisher, mailer, config } = deps;
   const log = deps.log.child({ feature: 'chat' });
   const rooms = new RoomsRepository(db);
   const messages = new MessagesRepository(db);
-  const members = new MembersCache((roomId) => rooms.members(roomId), clock);
-  const readMarkers = new ReadMarkers(new PresenceTracker(), rooms, clock, log);
+  const { signals } = deps.cluster;
+  const members = new MembersCache((roomId) => rooms.members(roomId), clock, undefined, (roomId) => signals.broadcast(MEMBERS_CHANGED, String(roomId)));
+  signals.onSignal(MEMBERS_CHANGED, (roomId) => members.invalidateHere(Number(roomId)));
+  const roomEvents = new RoomEvents(publisher);
+  const readMarkers = new ReadMarkers(new PresenceTracker(), rooms, members, roomEvents, clock, log);
   const writer = new MessageWriter(messages, log, (count) => deps.metrics.messagesStored(count));
-  const sender = new MessageSender({ messages, writer, members, readMarkers, publisher, clock });
-  const chat: ChatDeps = { rooms, messages, users, members, sender, readMarkers, publisher, clock };
+  const sender = new MessageSender({ messages, writer, members, readMarkers, publisher, clock, published });
+  const online = new OnlineUsers(publisher, rooms, roomEvents, log, (userId) => deps.cluster.presence.isOnline(userId));
+  const typing = new Typing(members, users, roomEvents, clock, deps.cluster.throttle);
+  const chat: ChatDeps = { rooms, messages, users, members, sender, readMarkers, online, typing, publisher, clock };
   const notifications = new NotificationMail({ rooms, mailer, clock, publicUrl: config.publicUrl });
   publisher.onDisconnect((user) => readMarkers.connectionClosed(user.connectionId));
-  return { chat, notifications, writer };
+  return { chat, notifications, writer, roomEvents };
 }
 
-export function createChat(deps: Deps, users: UsersRepository): ServerFeature {
-  const { chat, notifications, writer } = assembleChat(deps, users);
+export function createChat(deps: Deps, users: UsersRepository, published?: MessagePublished): ServerFeature {
+  const { chat, notifications, writer, roomEvents } = assembleChat(deps, users, published);
   return {
     routes: chatRoutes(chat, notifications),
     stomp: {
-      handlers: chatHandlers(chat.sender, chat.readMarkers),
-      // Only members may subscribe to a room's topic; other destinations are not chat's to decide.
+      handlers: chatHandlers(chat.sender, chat.readMarkers, chat.typing),
+      // Only members may subscribe to a room's topics; other destinations are not chat's to decide.
       authorize: (user: StompPrincipal, destination: string) => {
         const parsed = parseSubscriptionDestination(destination);
-        if (parsed.kind !== 'privateChat') return undefined;
+        if (parsed.kind !== 'privateChat' && parsed.kind !== 'chatRoomEvents') return undefined;
         return chat.rooms.isMember(parsed.chatRoomId, user.userId);
       },
     },
     // Messages already accepted are stored before the database closes.
-    stop: () => writer.idle(),
+    stop: async () => {
+      await writer.idle();
+      await chat.readMarkers.idle();
+      roomEvents.stop();
+    },
   };
 }

@@ -22,6 +22,7 @@ export async function leaveRoom(deps: LeaveDeps, callerId: number, roomId: numbe
   } finally {
     // Already done when the message went out; this covers a failure before that.
     publisher.unsubscribeUser(callerId, topics.privateChat(roomId));
+    publisher.unsubscribeUser(callerId, topics.chatRoomEvents(roomId));
     publisher.publish(topics.toggleRefresh(callerId), 'true');
   }
 }

@@ -1,7 +1,8 @@
 // Who is in a room, with names, for the fan-out of each message (sender name, toggle-refresh
 // of every member). Sending a message must not cost a second query, so the list is cached for
-// a short time; this node drops an entry at once when it changes the room's members, and the
-// time limit bounds how stale a change made elsewhere (another node, a renamed user) can be.
+// a short time; the node that changes a room's members drops its entry at once and tells the
+// other nodes (`tellOthers`, through the cluster signals) to drop theirs; the time limit bounds how
+// stale a change can be that they did not hear of (the bus was down, a renamed user).
 import type { Clock } from '../types';
 import type { ChatUser } from './rooms-repository';
 
@@ -20,6 +21,8 @@ export class MembersCache {
     private readonly load: (roomId: number) => Promise<ChatUser[]>,
     private readonly clock: Clock,
     private readonly ttlMs = 3000,
+    /** Tells the other nodes that the room's members changed (they call invalidateHere). */
+    private readonly tellOthers: (roomId: number) => void = () => {},
   ) {}
 
   /** The room's members; reloaded when stale or when `expected` is missing from the cached list. */
@@ -44,7 +47,13 @@ export class MembersCache {
     return members;
   }
 
+  /** The room's members changed: drop its entry here and on every other node. */
   invalidate(roomId: number): void {
+    this.invalidateHere(roomId);
+    this.tellOthers(roomId);
+  }
+
+  invalidateHere(roomId: number): void {
     this.entries.delete(roomId);
     const loading = this.loading.get(roomId);
     if (loading) loading.invalidations += 1;

@@ -9,7 +9,7 @@ export interface Membership {
   members: ChatUser[];
 }
 
-export function memberAmong(members: ChatUser[], userId: number): ChatUser {
+export function memberAmong<T extends ChatUser>(members: T[], userId: number): T {
   const me = members.find((u) => u.id === userId);
   if (!me) throw new NotAMemberError();
   return me;

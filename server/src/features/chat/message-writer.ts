@@ -1,17 +1,17 @@
-// Stores messages in batches and announces each one, in id order, right after its commit.
-// While one INSERT is in flight the next messages wait and then go together in one statement,
-// so under load a round trip stores many messages. Only one batch is in flight at a time and
-// each stored message's callback runs synchronously after the commit in id order: a room's
-// messages are therefore published in messageId order, and nothing is published unstored.
+// Stores messages in batches and announces each one, in seq order, right after its commit.
+// While one batch's transaction is in flight the next messages wait and then go together, so
+// under load a round trip stores many messages. Only one batch is in flight at a time and each
+// stored message's callback runs synchronously after the commit in the order given: a room's
+// messages are therefore published in seq order, and nothing is published unstored.
 import { isDuplicateKey } from '../../db/errors';
 import type { Logger } from '../../log';
-import type { MessagesRepository, NewMessage } from './messages-repository';
+import type { MessagesRepository, NewMessage, StoredMessage } from './messages-repository';
 
-export type WriteOutcome = { kind: 'stored'; id: number } | { kind: 'duplicate'; id: number };
+export type WriteOutcome = { kind: 'stored'; id: number; seq: number } | { kind: 'duplicate'; id: number };
 
 interface Pending {
   message: NewMessage;
-  onStored: (id: number) => void;
+  onStored: (stored: StoredMessage) => void;
   resolve: (outcome: WriteOutcome) => void;
   reject: (err: unknown) => void;
 }
@@ -31,11 +31,12 @@ export class MessageWriter {
   ) {}
 
   /**
-   * Stores the message; `onStored` runs with its id after the commit and before any later
-   * message is announced. A clientMsgId the sender already used answers 'duplicate' with the
-   * stored message's id, and `onStored` does not run.
+   * Stores the message; `onStored` runs with its id and seq after the commit and before any
+   * later message is announced. A clientMsgId the sender already used in the room answers
+   * 'duplicate' with the stored message's id once that message is committed (a unique-key
+   * conflict is only reported against a committed row), and `onStored` does not run.
    */
-  write(message: NewMessage, onStored: (id: number) => void): Promise<WriteOutcome> {
+  write(message: NewMessage, onStored: (stored: StoredMessage) => void): Promise<WriteOutcome> {
     return new Promise((resolve, reject) => {
       this.queue.push({ message, onStored, resolve, reject });
       if (!this.running) {
@@ -55,11 +56,11 @@ export class MessageWriter {
     while (this.queue.length > 0) {
       const batch = this.queue.splice(0, this.maxBatch);
       try {
-        const ids = await this.repo.insertMany(batch.map((p) => p.message));
-        this.onCommitted(ids.length);
-        batch.forEach((p, i) => this.stored(p, ids[i]));
+        const stored = await this.repo.insertMany(batch.map((p) => p.message));
+        this.onCommitted(stored.length);
+        batch.forEach((p, i) => this.stored(p, stored[i]));
       } catch (err) {
-        // One bad row (a retried clientMsgId, a room deleted meanwhile) fails the statement:
+        // One bad row (a retried clientMsgId, a room deleted meanwhile) fails the transaction:
         // store the rest one by one, in order, so only that row is refused.
         if (batch.length === 1) await this.failed(batch[0], err);
         else for (const p of batch) await this.one(p);
@@ -70,28 +71,28 @@ export class MessageWriter {
 
   private async one(p: Pending): Promise<void> {
     try {
-      const [id] = await this.repo.insertMany([p.message]);
+      const [stored] = await this.repo.insertMany([p.message]);
       this.onCommitted(1);
-      this.stored(p, id);
+      this.stored(p, stored);
     } catch (err) {
       await this.failed(p, err);
     }
   }
 
-  private stored(p: Pending, id: number): void {
+  private stored(p: Pending, stored: StoredMessage): void {
     try {
-      p.onStored(id);
+      p.onStored(stored);
     } catch (err) {
-      this.log.error({ err, messageId: id }, 'announcing a stored message failed');
+      this.log.error({ err, messageId: stored.id }, 'announcing a stored message failed');
     }
-    p.resolve({ kind: 'stored', id });
+    p.resolve({ kind: 'stored', id: stored.id, seq: stored.seq });
   }
 
   private async failed(p: Pending, err: unknown): Promise<void> {
-    const { senderId, clientMsgId } = p.message;
+    const { senderId, roomId, clientMsgId } = p.message;
     if (isDuplicateKey(err) && senderId !== null && clientMsgId !== null) {
       try {
-        const id = await this.repo.findByClientMsgId(senderId, clientMsgId);
+        const id = await this.repo.findByClientMsgId(senderId, roomId, clientMsgId);
         if (id !== null) {
           p.resolve({ kind: 'duplicate', id });
           return;

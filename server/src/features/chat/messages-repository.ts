@@ -1,12 +1,15 @@
-// Messages. Concurrent messages are stored by one multi-row INSERT ... RETURNING id (valid on
-// SQLite and MariaDB 10.5+), so a burst costs one round trip. Rows are mapped to domain objects
-// here.
+// Messages. Concurrent messages are stored together in one transaction: the rooms' sequence
+// counters are taken under their row locks, then one multi-row INSERT ... RETURNING (valid on
+// SQLite and MariaDB 10.5+) stores them, so a burst costs a few round trips, not one per
+// message, and a room's commit order is its seq order. Rows are mapped to domain objects here.
 import type { SystemEvent } from '../../../../common/api';
 import type { Knex } from '../../db/knex';
 
 export interface Message {
   id: number;
   roomId: number;
+  /** The message's place in its room: gap-free from 1, in commit order. */
+  seq: number;
   senderId: number | null;
   /** The sender's name; for system messages, the room's name. */
   senderName: string;
@@ -30,12 +33,32 @@ export interface NewMessage {
   atMs: number;
 }
 
-/** Which page of a room's history: by page number (0 = newest) or strictly before an id. */
-export type HistoryPage = { page: number } | { beforeId: number };
+/** Who wrote a message: its sender, or the member whose act a system message tells of. */
+export function authorOf(m: Pick<NewMessage, 'senderId' | 'systemEvent'>): number | null {
+  return m.senderId ?? m.systemEvent?.actorUserId ?? null;
+}
+
+/** A stored message: its id and its place in its room. */
+export interface StoredMessage { id: number; seq: number }
+
+/**
+ * Which part of a room's history: by page number (0 = newest), the page strictly before an id
+ * or a seq (newest first, answered oldest first), or the messages strictly after a seq (oldest
+ * first, for catching up).
+ */
+export type HistoryPage = { page: number } | { beforeId: number } | { beforeSeq: number } | { afterSeq: number };
+
+/** A room that no longer exists (deleted while a message to it waited): nothing was stored. */
+export class RoomGoneError extends Error {
+  constructor(readonly roomIds: number[]) {
+    super(`no such room: ${roomIds.join(', ')}`);
+  }
+}
 
 interface MessageRow {
   id: number;
   room_id: number;
+  seq: number;
   sender_id: number | null;
   sender_name: string | null;
   room_name: string;
@@ -50,6 +73,7 @@ interface MessageRow {
 const toMessage = (r: MessageRow): Message => ({
   id: Number(r.id),
   roomId: Number(r.room_id),
+  seq: Number(r.seq),
   senderId: r.sender_id === null ? null : Number(r.sender_id),
   senderName: r.sender_id === null ? r.room_name : (r.sender_name ?? ''),
   content: r.content,
@@ -70,29 +94,84 @@ export class MessagesRepository {
   constructor(private readonly db: Knex) {}
 
   /**
-   * Stores the messages with one statement and answers their ids, in the order given. Both
-   * engines assign a multi-row insert's ids in row order, so the sorted ids map back to the rows.
-   * A duplicate clientMsgId or a vanished room fails the whole statement (nothing is stored).
+   * Stores the messages in one transaction and answers each one's id and seq, in the order
+   * given. The rooms' rows are locked (in id order, so two writers cannot deadlock) while their
+   * counters move, so another writer's message to the same room waits for this commit and then
+   * takes the next seq. A duplicate clientMsgId fails the whole transaction (nothing is stored,
+   * no seq is used); a room that no longer exists fails it with RoomGoneError.
    */
-  async insertMany(messages: NewMessage[]): Promise<number[]> {
-    const row = '(?, ?, ?, ?, ?, ?, ?, ?)';
-    const bindings = messages.flatMap((m) => [
-      m.roomId, m.senderId, m.content, m.clientMsgId, m.leftUserId, m.addedUserEmail,
-      m.systemEvent === null ? null : JSON.stringify(m.systemEvent), m.atMs,
-    ]);
-    const result = await this.db.raw(
-      `insert into messages (room_id, sender_id, content, client_msg_id, left_user_id, added_user_email, system_event, created_at_ms)
-       values ${messages.map(() => row).join(', ')} returning id`,
-      bindings,
-    );
-    const ids = rowsOf<{ id: number }>(result).map((r) => Number(r.id)).sort((a, b) => a - b);
-    if (ids.length !== messages.length) throw new Error(`stored ${ids.length} of ${messages.length} messages`);
-    return ids;
+  async insertMany(messages: NewMessage[]): Promise<StoredMessage[]> {
+    return this.db.transaction(async (trx) => {
+      const seqs = await this.takeSeqs(trx, messages);
+      const row = '(?, ?, ?, ?, ?, ?, ?, ?, ?)';
+      const bindings = messages.flatMap((m, i) => [
+        m.roomId, seqs[i], m.senderId, m.content, m.clientMsgId, m.leftUserId, m.addedUserEmail,
+        m.systemEvent === null ? null : JSON.stringify(m.systemEvent), m.atMs,
+      ]);
+      const result = await trx.raw(
+        `insert into messages (room_id, seq, sender_id, content, client_msg_id, left_user_id, added_user_email, system_event, created_at_ms)
+         values ${messages.map(() => row).join(', ')} returning id, room_id, seq`,
+        bindings,
+      );
+      const ids = new Map(rowsOf<{ id: number; room_id: number; seq: number }>(result).map((r) => [`${Number(r.room_id)}:${Number(r.seq)}`, Number(r.id)]));
+      const stored = messages.map((m, i) => {
+        const id = ids.get(`${m.roomId}:${seqs[i]}`);
+        if (id === undefined) throw new Error(`message ${seqs[i]} of room ${m.roomId} was not stored`);
+        return { id, seq: seqs[i] };
+      });
+      await this.authorsHaveRead(trx, messages, seqs);
+      return stored;
+    });
   }
 
-  /** The id of the sender's message with that clientMsgId, if one was stored. */
-  async findByClientMsgId(senderId: number, clientMsgId: string): Promise<number | null> {
-    const row = await this.db('messages').select('id').where({ sender_id: senderId, client_msg_id: clientMsgId }).first();
+  /**
+   * An author has read the room up to their own message: their read position moves with it, in
+   * the same commit, so their unread count never counts their own messages. (The one write to
+   * room_members outside the rooms repository: it must commit with the message.)
+   */
+  private async authorsHaveRead(trx: Knex.Transaction, messages: NewMessage[], seqs: number[]): Promise<void> {
+    const newest = new Map<string, { roomId: number; userId: number; seq: number; atMs: number }>();
+    messages.forEach((m, i) => {
+      const userId = authorOf(m);
+      if (userId !== null) newest.set(`${m.roomId}:${userId}`, { roomId: m.roomId, userId, seq: seqs[i], atMs: m.atMs });
+    });
+    const positions = [...newest.values()];
+    if (positions.length === 0) return;
+    const when = positions.map(() => 'when room_id = ? and user_id = ? then ?').join(' ');
+    await trx.raw(
+      `update room_members set last_read_seq = case ${when} end, last_read_at_ms = case ${when} end
+       where ${positions.map(() => '(room_id = ? and user_id = ? and last_read_seq < ?)').join(' or ')}`,
+      [
+        ...positions.flatMap((p) => [p.roomId, p.userId, p.seq]),
+        ...positions.flatMap((p) => [p.roomId, p.userId, p.atMs]),
+        ...positions.flatMap((p) => [p.roomId, p.userId, p.seq]),
+      ],
+    );
+  }
+
+  /** Moves each room's counter past its messages in this batch and answers their seqs, in order. */
+  private async takeSeqs(trx: Knex.Transaction, messages: NewMessage[]): Promise<number[]> {
+    const roomIds = [...new Set(messages.map((m) => m.roomId))].sort((a, b) => a - b);
+    // (SQLite runs one writer at a time already; knex leaves FOR UPDATE out there.)
+    const rows = (await trx('rooms').select('id', 'last_seq').whereIn('id', roomIds).orderBy('id').forUpdate()) as Array<{ id: number; last_seq: number }>;
+    const last = new Map(rows.map((r) => [Number(r.id), Number(r.last_seq)]));
+    const gone = roomIds.filter((id) => !last.has(id));
+    if (gone.length > 0) throw new RoomGoneError(gone);
+    const seqs = messages.map((m) => {
+      const seq = last.get(m.roomId)! + 1;
+      last.set(m.roomId, seq);
+      return seq;
+    });
+    await trx.raw(
+      `update rooms set last_seq = case id ${roomIds.map(() => 'when ? then ?').join(' ')} end where id in (${roomIds.map(() => '?').join(', ')})`,
+      [...roomIds.flatMap((id) => [id, last.get(id)!]), ...roomIds],
+    );
+    return seqs;
+  }
+
+  /** The id of the sender's message in the room with that clientMsgId, if one was stored. */
+  async findByClientMsgId(senderId: number, roomId: number, clientMsgId: string): Promise<number | null> {
+    const row = await this.db('messages').select('id').where({ sender_id: senderId, room_id: roomId, client_msg_id: clientMsgId }).first();
     return row ? Number(row.id) : null;
   }
 
@@ -101,7 +180,7 @@ export class MessagesRepository {
       .join('rooms as r', 'r.id', 'm.room_id')
       .leftJoin('users as u', 'u.id', 'm.sender_id')
       .select(
-        'm.id', 'm.room_id', 'm.sender_id', 'u.name as sender_name', 'r.name as room_name', 'm.content',
+        'm.id', 'm.room_id', 'm.seq', 'm.sender_id', 'u.name as sender_name', 'r.name as room_name', 'm.content',
         'm.created_at_ms', 'm.client_msg_id', 'm.left_user_id', 'm.added_user_email', 'm.system_event',
       );
   }
@@ -112,21 +191,27 @@ export class MessagesRepository {
   }
 
   /**
-   * One page of the room's history, oldest first. The page's ids are picked from the
-   * (room_id, id) index alone and only those rows are joined to their names: skipping
-   * thousands of rows for a deep page then reads index entries, not joined rows. (A derived
-   * table rather than IN, because MariaDB refuses LIMIT inside an IN subquery.)
+   * Part of the room's history, oldest first. The page's seqs are picked from the (room_id, seq)
+   * index alone and only those rows are joined to their names: skipping thousands of rows for a
+   * deep page then reads index entries, not joined rows. (A derived table rather than IN,
+   * because MariaDB refuses LIMIT inside an IN subquery.) `limit` rows at most.
    */
-  async page(roomId: number, which: HistoryPage, pageSize: number): Promise<Message[]> {
-    const ids = this.db('messages').select('id').where('room_id', roomId).orderBy('id', 'desc').limit(pageSize);
-    if ('beforeId' in which) ids.where('id', '<', which.beforeId);
-    else ids.offset(which.page * pageSize);
-    const rows = (await this.selectMessages().join(ids.as('p'), 'p.id', 'm.id').orderBy('m.id', 'asc')) as MessageRow[];
+  async page(roomId: number, which: HistoryPage, limit: number): Promise<Message[]> {
+    const picked = this.db('messages').select('seq').where('room_id', roomId).limit(limit);
+    if ('afterSeq' in which) picked.where('seq', '>', which.afterSeq).orderBy('seq', 'asc');
+    else {
+      picked.orderBy('seq', 'desc');
+      if ('beforeSeq' in which) picked.where('seq', '<', which.beforeSeq);
+      else if ('beforeId' in which) picked.where('id', '<', which.beforeId);
+      // seqs are gap-free, so page n is the seqs up to the room's last minus n pages: a range
+      // read from the index, where OFFSET would step over every newer entry.
+      // (Signed: the counter is unsigned, and a page past the first message goes below zero.)
+      else picked.where('seq', '<=', this.db.raw('(select cast(r.last_seq as signed) from rooms r where r.id = ?) - ?', [roomId, which.page * limit]));
+    }
+    const rows = (await this.selectMessages()
+      .join(picked.as('p'), 'p.seq', 'm.seq')
+      .where('m.room_id', roomId)
+      .orderBy('m.seq', 'asc')) as MessageRow[];
     return rows.map(toMessage);
-  }
-
-  async count(roomId: number): Promise<number> {
-    const row = await this.db('messages').where({ room_id: roomId }).count({ n: '*' }).first();
-    return Number(row?.n ?? 0);
   }
 }

@@ -1,36 +1,54 @@
-// The unread marker (SPEC.md §4: the chat list's dot): each member's read position in a room.
-// Opening a room (user-active, or history page 0) marks it read; while a user has the room
-// open and in focus their marker follows each new message; user-inactive freezes it. Who has
-// which room open is kept per connection by the PresenceTracker.
+// Read positions (docs/protocol.md, lastReadSeq; SPEC.md §4's unread dot is their time): each
+// member has read their room up to a seq, and it only moves forward. It moves when the user
+// opens the room (user-active, history page 0), leaves it (user-inactive: the original client
+// sends it as it leaves a room), sends /app/read, or while they have the room open and in focus
+// and a new message arrives. Who has which room open is kept per connection by the
+// PresenceTracker.
+//
+// Writes are batched like messages: positions wait while one statement is in flight, then go
+// together (the newest per member), so a room of readers costs a statement per round trip, not
+// one per reader. Each position that was written is told to the room (RoomEvents, coalesced).
 import type { Logger } from '../../log';
 import { NotAMemberError } from '../errors';
 import type { Clock } from '../types';
+import type { MembersCache } from './members-cache';
+import { memberAmong } from './membership';
 import type { PresenceTracker } from './presence-tracker';
-import type { RoomsRepository } from './rooms-repository';
+import type { RoomEvents } from './room-events';
+import type { ReadPosition, RoomsRepository } from './rooms-repository';
 
-interface PendingMarker { messageId: number; atMs: number; userIds: number[] }
+interface Waiting { position: ReadPosition; done: Array<{ resolve: () => void; reject: (err: unknown) => void }> }
 
 export class ReadMarkers {
-  /** Per room: the newest marker waiting to be written while a write is in flight. */
-  private readonly markers = new Map<number, { pending: PendingMarker | null }>();
+  private pending = new Map<string, Waiting>();
+  private running = false;
+  private drained: Promise<void> = Promise.resolve();
 
   constructor(
     private readonly tracker: PresenceTracker,
-    private readonly rooms: RoomsRepository,
+    private readonly rooms: Pick<RoomsRepository, 'isMember' | 'room' | 'markRead' | 'readPositions'>,
+    private readonly members: Pick<MembersCache, 'get'>,
+    private readonly events: Pick<RoomEvents, 'read'>,
     private readonly clock: Clock,
     private readonly log: Logger,
+    // 300 rows of 4 bindings per CASE stay far below both engines' limits on bound parameters.
+    private readonly maxBatch = 300,
   ) {}
 
   /** The user opened the room on this connection (user-active): everything in it is read. */
   async roomOpened(connectionId: string, userId: number, roomId: number): Promise<void> {
     if (!(await this.rooms.isMember(roomId, userId))) throw new NotAMemberError();
     this.tracker.activate(connectionId, userId, roomId);
-    await this.rooms.markAllRead(roomId, userId, this.clock());
+    await this.markAllRead(roomId, userId);
   }
 
-  /** The room lost focus on this connection (user-inactive): the marker stops following. */
-  roomClosed(connectionId: string, roomId: number): void {
+  /**
+   * The room lost focus on this connection (user-inactive): the position stops following, and
+   * what the user saw until now is read.
+   */
+  async roomClosed(connectionId: string, userId: number, roomId: number): Promise<void> {
     this.tracker.deactivate(connectionId, roomId);
+    await this.markAllRead(roomId, userId);
   }
 
   connectionClosed(connectionId: string): void {
@@ -41,38 +59,84 @@ export class ReadMarkers {
     this.tracker.removeUser(userId, roomId);
   }
 
-  /** History page 0 was loaded: the reader has seen the newest messages. */
-  markAllRead(roomId: number, userId: number): Promise<void> {
-    return this.rooms.markAllRead(roomId, userId, this.clock());
+  /** /app/read: the member read the room up to seq. Refuses a non-member. */
+  async read(userId: number, roomId: number, seq: number): Promise<void> {
+    memberAmong(await this.members.get(roomId, userId), userId);
+    await this.markRead(roomId, userId, seq);
+  }
+
+  /** Everything in the room is read by the user (history page 0, user-active). A non-member's changes nothing. */
+  async markAllRead(roomId: number, userId: number): Promise<void> {
+    const room = await this.rooms.room(roomId);
+    if (room) await this.markRead(roomId, userId, room.lastSeq);
+  }
+
+  /** The user read the room up to seq (/app/read, history): a position beyond the newest message is not stored. */
+  markRead(roomId: number, userId: number, seq: number): Promise<void> {
+    return new Promise((resolve, reject) => this.enqueue({ roomId, userId, seq, atMs: this.clock() }, { resolve, reject }));
   }
 
   /**
-   * A message was published: the markers of the room's active users move to it. Under a burst
-   * the writes coalesce: at most one per room is in flight, and the newest message wins.
+   * A message was published: the room's members who have it open and in focus have read it
+   * (its author already has, in the commit that stored it).
    */
-  messagePublished(roomId: number, messageId: number, atMs: number): void {
-    const userIds = this.tracker.activeUsers(roomId);
-    if (userIds.length === 0) return;
-    const state = this.markers.get(roomId);
-    if (state) {
-      state.pending = { messageId, atMs, userIds };
-      return;
+  messagePublished(roomId: number, seq: number, atMs: number, authorId: number | null): void {
+    for (const userId of this.tracker.activeUsers(roomId)) {
+      if (userId === authorId) continue;
+      this.enqueue({ roomId, userId, seq, atMs }, {
+        resolve: () => {},
+        reject: (err) => this.log.warn({ err, roomId }, 'read position update failed'),
+      });
     }
-    const fresh = { pending: { messageId, atMs, userIds } as PendingMarker | null };
-    this.markers.set(roomId, fresh);
-    void this.flush(roomId, fresh);
   }
 
-  private async flush(roomId: number, state: { pending: PendingMarker | null }): Promise<void> {
-    while (state.pending) {
-      const { messageId, atMs, userIds } = state.pending;
-      state.pending = null;
+  private enqueue(position: ReadPosition, done: Waiting['done'][number]): void {
+    const key = `${position.roomId}:${position.userId}`;
+    const waiting = this.pending.get(key);
+    if (waiting) {
+      if (position.seq >= waiting.position.seq) waiting.position = position;
+      waiting.done.push(done);
+    } else {
+      this.pending.set(key, { position, done: [done] });
+    }
+    if (!this.running) {
+      this.running = true;
+      this.drained = new Promise((done) => setImmediate(() => void this.drain().then(done, done)));
+    }
+  }
+
+  /** Resolves once every position given so far is written or failed (for shutdown). */
+  idle(): Promise<void> {
+    return this.drained;
+  }
+
+  private async drain(): Promise<void> {
+    while (this.pending.size > 0) {
+      const batch = [...this.pending.values()].slice(0, this.maxBatch);
+      for (const w of batch) this.pending.delete(`${w.position.roomId}:${w.position.userId}`);
       try {
-        await this.rooms.markRead(roomId, userIds, messageId, atMs);
+        const positions = batch.map((w) => w.position);
+        const moved = await this.rooms.markRead(positions);
+        for (const w of batch) for (const d of w.done) d.resolve();
+        await this.tellMoved(positions, moved).catch((err: unknown) => this.log.warn({ err }, 'telling read positions failed'));
       } catch (err) {
-        this.log.warn({ err, roomId }, 'read marker update failed');
+        for (const w of batch) for (const d of w.done) d.reject(err);
       }
     }
-    this.markers.delete(roomId);
+    this.running = false;
+  }
+
+  /**
+   * Tells the room of each position that moved. A statement answers how many rows moved, not
+   * which: when all or none did that is enough, otherwise the stored positions are read back.
+   */
+  private async tellMoved(positions: ReadPosition[], moved: number): Promise<void> {
+    if (moved === 0) return;
+    const changed = moved === positions.length
+      ? positions
+      : (await this.rooms.readPositions(positions)).filter((stored) =>
+          positions.some((p) => p.roomId === stored.roomId && p.userId === stored.userId && p.seq === stored.seq));
+    // Reading an empty room only stamps the time: there is no message to tell of.
+    for (const p of changed) if (p.seq > 0) this.events.read(p.roomId, p.userId, p.seq);
   }
 }

@@ -10,20 +10,49 @@ export interface ChatUser {
   email: string;
 }
 
-export interface RoomSummary {
-  roomId: number;
-  roomName: string;
-  lastMessage: string | null;
-  lastMessageAtMs: number | null;
+/** A member with their read position: every message up to this seq is read. */
+export interface RoomMember extends ChatUser {
+  lastReadSeq: number;
+  /** When the read position last moved; null if the member never read the room. */
   lastReadAtMs: number | null;
 }
 
+export interface Room {
+  name: string;
+  /** Someone renamed it: the name is the same for everyone. */
+  renamed: boolean;
+  /** The seq of the room's newest message; 0 when it has none. */
+  lastSeq: number;
+}
+
+export interface RoomSummary {
+  roomId: number;
+  roomName: string;
+  renamed: boolean;
+  lastMessage: string | null;
+  lastMessageAtMs: number | null;
+  lastReadAtMs: number | null;
+  lastSeq: number;
+  lastReadSeq: number;
+}
+
+/** One member's read position to store: forward only. */
+export interface ReadPosition { roomId: number; userId: number; seq: number; atMs: number }
+
 export type NotificationClaim = { claimed: true; previousAtMs: number | null } | { claimed: false; lastAtMs: number };
 
-interface MemberRow { id: number; name: string; email: string }
+interface MemberRow { id: number; name: string; email: string; last_read_seq: number; last_read_at_ms: number | string | null }
 
-const toUser = (r: MemberRow): ChatUser => ({ id: Number(r.id), name: r.name, email: r.email });
+const toMember = (r: MemberRow): RoomMember => ({
+  id: Number(r.id), name: r.name, email: r.email, lastReadSeq: Number(r.last_read_seq), lastReadAtMs: msOrNull(r.last_read_at_ms),
+});
 const msOrNull = (v: unknown): number | null => (v === null || v === undefined ? null : Number(v));
+
+/** Rows an UPDATE changed: mysql2 answers [ResultSetHeader, ...], better-sqlite3 {changes}. */
+function changedRows(result: unknown): number {
+  const header = (Array.isArray(result) ? result[0] : result) as { affectedRows?: number; changes?: number } | undefined;
+  return Number(header?.affectedRows ?? header?.changes ?? 0);
+}
 
 export class RoomsRepository {
   constructor(private readonly db: Knex) {}
@@ -39,22 +68,62 @@ export class RoomsRepository {
   }
 
   async roomName(roomId: number): Promise<string | null> {
-    const row = await this.db('rooms').select('name').where({ id: roomId }).first();
-    return row ? (row.name as string) : null;
+    return (await this.room(roomId))?.name ?? null;
+  }
+
+  async room(roomId: number): Promise<Room | null> {
+    const row = await this.db('rooms').select('name', 'last_seq', 'renamed').where({ id: roomId }).first();
+    return row ? { name: row.name as string, lastSeq: Number(row.last_seq), renamed: Boolean(row.renamed) } : null;
   }
 
   async rename(roomId: number, name: string): Promise<void> {
-    await this.db('rooms').where({ id: roomId }).update({ name });
+    await this.db('rooms').where({ id: roomId }).update({ name, renamed: true });
   }
 
-  /** The room's members in the order they joined. */
-  async members(roomId: number): Promise<ChatUser[]> {
+  /** The oldest room of exactly these two users that no one renamed, if any. */
+  async twoPersonRoom(userId: number, otherId: number): Promise<number | null> {
+    const row = await this.db('rooms as r')
+      .join('room_members as a', (j) => j.on('a.room_id', 'r.id').andOnVal('a.user_id', userId))
+      .join('room_members as b', (j) => j.on('b.room_id', 'r.id').andOnVal('b.user_id', otherId))
+      .where('r.renamed', false)
+      .whereRaw('(select count(*) from room_members m where m.room_id = r.id) = 2')
+      .orderBy('r.id')
+      .first('r.id');
+    return row ? Number(row.id) : null;
+  }
+
+  /** For each of the user's rooms, the names of its other members in the order they joined. */
+  async companyOf(userId: number): Promise<Map<number, string[]>> {
+    const rows: Array<{ room_id: number; name: string }> = await this.db('room_members as rm')
+      .join('users as u', 'u.id', 'rm.user_id')
+      .select('rm.room_id', 'u.name')
+      .whereIn('rm.room_id', this.db('room_members').select('room_id').where({ user_id: userId }))
+      .whereNot('rm.user_id', userId)
+      .orderBy([{ column: 'rm.room_id' }, { column: 'rm.joined_at_ms' }, { column: 'u.id' }]);
+    const company = new Map<number, string[]>();
+    for (const r of rows) {
+      const roomId = Number(r.room_id);
+      const names = company.get(roomId) ?? [];
+      names.push(r.name);
+      company.set(roomId, names);
+    }
+    return company;
+  }
+
+  /** The room's members in the order they joined, with their read positions. */
+  async members(roomId: number): Promise<RoomMember[]> {
     const rows: MemberRow[] = await this.db('room_members as rm')
       .join('users as u', 'u.id', 'rm.user_id')
-      .select('u.id', 'u.name', 'u.email')
+      .select('u.id', 'u.name', 'u.email', 'rm.last_read_seq', 'rm.last_read_at_ms')
       .where('rm.room_id', roomId)
       .orderBy([{ column: 'rm.joined_at_ms' }, { column: 'u.id' }]);
-    return rows.map(toUser);
+    return rows.map(toMember);
+  }
+
+  /** The ids of the user's rooms. */
+  async roomIdsOf(userId: number): Promise<number[]> {
+    const rows: Array<{ room_id: number }> = await this.db('room_members').select('room_id').where({ user_id: userId });
+    return rows.map((r) => Number(r.room_id));
   }
 
   async isMember(roomId: number, userId: number): Promise<boolean> {
@@ -62,10 +131,14 @@ export class RoomsRepository {
     return row !== undefined;
   }
 
-  /** False when the user already is a member. */
+  /** Adds the member, who has read nothing said before; false when the user already is a member. */
   async addMember(roomId: number, userId: number, nowMs: number): Promise<boolean> {
     try {
-      await this.db('room_members').insert({ room_id: roomId, user_id: userId, joined_at_ms: nowMs });
+      // What was said before they came is not theirs to read: their position starts at the newest.
+      await this.db('room_members').insert({
+        room_id: roomId, user_id: userId, joined_at_ms: nowMs,
+        last_read_seq: this.db.raw('(select r.last_seq from rooms r where r.id = ?)', [roomId]),
+      });
       return true;
     } catch (err) {
       if (isDuplicateKey(err)) return false;
@@ -95,44 +168,58 @@ export class RoomsRepository {
 
   /**
    * The user's rooms with their newest message, newest activity first, rooms without messages
-   * last: one query, each room's newest message found through the (room_id, id) index.
+   * last: one query, each room's newest message found by its seq (the room's counter).
    */
   async chatList(userId: number): Promise<RoomSummary[]> {
     const rows = await this.db('room_members as rm')
       .join('rooms as r', 'r.id', 'rm.room_id')
-      // ORDER BY ... LIMIT 1 reads one index entry; MariaDB scans the whole room for a correlated MAX().
-      .leftJoin('messages as m', 'm.id', this.db.raw('(select m2.id from messages m2 where m2.room_id = r.id order by m2.id desc limit 1)'))
-      .select('r.id as room_id', 'r.name as room_name', 'm.content', 'm.created_at_ms', 'rm.last_read_at_ms')
+      .leftJoin('messages as m', (j) => j.on('m.room_id', 'r.id').andOn('m.seq', 'r.last_seq'))
+      .select('r.id as room_id', 'r.name as room_name', 'r.renamed', 'r.last_seq', 'm.content', 'm.created_at_ms', 'rm.last_read_at_ms', 'rm.last_read_seq')
       .where('rm.user_id', userId)
       .orderByRaw('case when m.id is null then 1 else 0 end, m.id desc, r.id desc');
     return rows.map((r) => ({
       roomId: Number(r.room_id),
       roomName: r.room_name,
+      renamed: Boolean(r.renamed),
       lastMessage: r.content ?? null,
       lastMessageAtMs: msOrNull(r.created_at_ms),
       lastReadAtMs: msOrNull(r.last_read_at_ms),
+      lastSeq: Number(r.last_seq),
+      lastReadSeq: Number(r.last_read_seq),
     }));
   }
 
-  /** Moves the members' read markers forward to the message, never backwards. */
-  async markRead(roomId: number, userIds: number[], messageId: number, atMs: number): Promise<void> {
-    if (userIds.length === 0) return;
-    await this.db('room_members')
-      .where('room_id', roomId)
-      .whereIn('user_id', userIds)
-      .where((q) => q.whereNull('last_read_message_id').orWhere('last_read_message_id', '<', messageId))
-      .update({ last_read_message_id: messageId, last_read_at_ms: atMs });
+  /**
+   * Moves the members' read positions forward to the given seqs, never backwards and never past
+   * the room's newest message, in one statement (a member whose position is already there is
+   * left alone; a member who read an empty room gets its time once). Answers how many rows moved.
+   */
+  async markRead(positions: ReadPosition[]): Promise<number> {
+    if (positions.length === 0) return 0;
+    const when = positions.map(() => 'when room_id = ? and user_id = ? then ?').join(' ');
+    const which = positions
+      .map(() => '(room_id = ? and user_id = ? and (last_read_seq < ? or (last_read_seq = ? and last_read_at_ms is null)) and ? <= (select r.last_seq from rooms r where r.id = room_members.room_id))')
+      .join(' or ');
+    const result: unknown = await this.db.raw(
+      `update room_members set last_read_seq = case ${when} end, last_read_at_ms = case ${when} end where ${which}`,
+      [
+        ...positions.flatMap((p) => [p.roomId, p.userId, p.seq]),
+        ...positions.flatMap((p) => [p.roomId, p.userId, p.atMs]),
+        ...positions.flatMap((p) => [p.roomId, p.userId, p.seq, p.seq, p.seq]),
+      ],
+    );
+    return changedRows(result);
   }
 
-  /** Marks everything in the room read for the user. */
-  async markAllRead(roomId: number, userId: number, atMs: number): Promise<void> {
-    const newest = () => this.db('messages').max('id').where('room_id', roomId);
-    await this.db('room_members')
-      .where({ room_id: roomId, user_id: userId })
-      // Only when something newer arrived: re-opening a room already read then writes nothing,
-      // so it costs no commit flush. (An empty room is marked once, with no message id.)
-      .where((q) => q.whereNull('last_read_message_id').orWhere('last_read_message_id', '<', newest()))
-      .update({ last_read_message_id: newest(), last_read_at_ms: atMs });
+  /** The members' stored read positions. */
+  async readPositions(pairs: Array<{ roomId: number; userId: number }>): Promise<Array<{ roomId: number; userId: number; seq: number }>> {
+    if (pairs.length === 0) return [];
+    const rows: Array<{ room_id: number; user_id: number; last_read_seq: number }> = await this.db('room_members')
+      .select('room_id', 'user_id', 'last_read_seq')
+      .where((q) => {
+        for (const p of pairs) q.orWhere({ room_id: p.roomId, user_id: p.userId });
+      });
+    return rows.map((r) => ({ roomId: Number(r.room_id), userId: Number(r.user_id), seq: Number(r.last_read_seq) }));
   }
 
   /**

@@ -1,6 +1,6 @@
 // Sending a message into a room. Every message, user or system, goes through the writer:
-// committed first, then published in id order, so receivers see a room's messages in
-// messageId order and nothing is broadcast that was not stored.
+// committed first (taking the room's next seq), then published in seq order, so receivers see a
+// room's messages in seq order and nothing is broadcast that was not stored.
 import { topics } from '../../../../common/destinations';
 import type { ChatMessageEvent } from '../../../../common/payloads';
 import type { Publisher } from '../../stomp/api';
@@ -8,7 +8,7 @@ import type { Clock } from '../types';
 import { memberAmong } from './membership';
 import type { MembersCache } from './members-cache';
 import type { MessageWriter } from './message-writer';
-import type { Message, MessagesRepository, NewMessage } from './messages-repository';
+import { authorOf, type Message, type MessagesRepository, type NewMessage, type StoredMessage } from './messages-repository';
 import type { ReadMarkers } from './read-markers';
 import type { ChatUser } from './rooms-repository';
 import type { SystemMessage } from './system-messages';
@@ -18,6 +18,7 @@ export function toChatMessage(m: Message): ChatMessageEvent {
   const out: ChatMessageEvent = {
     messageId: m.id,
     chatRoomId: m.roomId,
+    seq: m.seq,
     senderId: m.senderId,
     senderName: m.senderName,
     content: m.content,
@@ -30,9 +31,9 @@ export function toChatMessage(m: Message): ChatMessageEvent {
   return out;
 }
 
-function stored(id: number, row: NewMessage, senderName: string): Message {
+function stored({ id, seq }: StoredMessage, row: NewMessage, senderName: string): Message {
   return {
-    id, roomId: row.roomId, senderId: row.senderId, senderName, content: row.content, createdAtMs: row.atMs,
+    id, seq, roomId: row.roomId, senderId: row.senderId, senderName, content: row.content, createdAtMs: row.atMs,
     clientMsgId: row.clientMsgId, leftUserId: row.leftUserId, addedUserEmail: row.addedUserEmail, systemEvent: row.systemEvent,
   };
 }
@@ -44,6 +45,8 @@ export interface MessageSenderDeps {
   readMarkers: ReadMarkers;
   publisher: Publisher;
   clock: Clock;
+  /** Told of each user message after it is published (Web Push for members with no open connection). */
+  published?(message: Message, members: readonly ChatUser[]): void;
 }
 
 export class MessageSender {
@@ -60,7 +63,7 @@ export class MessageSender {
     const row: NewMessage = {
       roomId, senderId, content, clientMsgId, leftUserId: null, addedUserEmail: null, systemEvent: null, atMs: this.deps.clock(),
     };
-    const outcome = await writer.write(row, (id) => this.fanOut(stored(id, row, sender.name), roomMembers));
+    const outcome = await writer.write(row, (ids) => this.fanOut(stored(ids, row, sender.name), roomMembers));
     if (outcome.kind === 'duplicate') {
       const original = await messages.findById(outcome.id);
       if (original) publisher.publishToUser(senderId, topics.privateChat(original.roomId), toChatMessage(original));
@@ -75,8 +78,8 @@ export class MessageSender {
       leftUserId: system.leftUserId ?? null, addedUserEmail: system.addedUserEmail ?? null,
       systemEvent: system.systemEvent, atMs: this.deps.clock(),
     };
-    await this.deps.writer.write(row, (id) => {
-      const message = stored(id, row, system.roomName);
+    await this.deps.writer.write(row, (ids) => {
+      const message = stored(ids, row, system.roomName);
       if (message.leftUserId !== null) this.tellLeaver(message.leftUserId, message);
       this.fanOut(message, roomMembers);
     });
@@ -84,9 +87,9 @@ export class MessageSender {
 
   /** A leave from a room that was deleted because it became empty: only the leaver's tabs hear of it. */
   tellLeaverOfDeletedRoom(roomId: number, leaverId: number, system: SystemMessage): void {
-    // Nothing can be stored for a deleted room, so the event has no message id (0).
+    // Nothing can be stored for a deleted room, so the event has no message id or seq (0).
     this.tellLeaver(leaverId, {
-      id: 0, roomId, senderId: null, senderName: system.roomName, content: system.content, createdAtMs: this.deps.clock(),
+      id: 0, seq: 0, roomId, senderId: null, senderName: system.roomName, content: system.content, createdAtMs: this.deps.clock(),
       clientMsgId: null, leftUserId: leaverId, addedUserEmail: null, systemEvent: system.systemEvent,
     });
   }
@@ -106,6 +109,7 @@ export class MessageSender {
     const { publisher, readMarkers } = this.deps;
     publisher.publish(topics.privateChat(message.roomId), toChatMessage(message));
     for (const member of roomMembers) publisher.publish(topics.toggleRefresh(member.id), 'true');
-    readMarkers.messagePublished(message.roomId, message.id, message.createdAtMs);
+    readMarkers.messagePublished(message.roomId, message.seq, message.createdAtMs, authorOf(message));
+    if (message.senderId !== null) this.deps.published?.(message, roomMembers);
   }
 }

@@ -11,15 +11,15 @@ import { requireMember } from './membership';
 /** A single character (or "@") would list the whole directory: a search needs two. */
 export const MIN_DIRECTORY_KEYWORD = 2;
 
-export async function searchUsers({ users }: Pick<ChatDeps, 'users'>, keyword: string): Promise<UserSummary[]> {
+export async function searchUsers({ users, online }: Pick<ChatDeps, 'users' | 'online'>, keyword: string): Promise<UserSummary[]> {
   if (keyword.length > LIMITS.searchInput) throw new InvalidError(`keyword is longer than ${LIMITS.searchInput} characters`);
   if (!isSearchableKeyword(keyword) || keyword.trim().length < MIN_DIRECTORY_KEYWORD) return [];
   const found = await users.search(keyword.trim(), LIMITS.searchResults);
-  return found.map((u) => ({ userId: u.id, name: u.name, email: u.email }));
+  return found.map((u) => ({ userId: u.id, name: u.name, email: u.email, online: online.isOnline(u.id) }));
 }
 
 /** Users matching the keyword and the ids of the room's members, for the invite screen. */
-export async function searchForRoom(deps: Pick<ChatDeps, 'users' | 'rooms'>, callerId: number, roomId: number, keyword: string): Promise<RoomSearchResponse> {
+export async function searchForRoom(deps: Pick<ChatDeps, 'users' | 'rooms' | 'online'>, callerId: number, roomId: number, keyword: string): Promise<RoomSearchResponse> {
   if (keyword.length > LIMITS.searchInput) throw new InvalidError(`keyword is longer than ${LIMITS.searchInput} characters`);
   const { members } = await requireMember(deps.rooms, roomId, callerId);
   return { allUsers: await searchUsers(deps, keyword), chatRoomUsers: members.map((u) => u.id) };

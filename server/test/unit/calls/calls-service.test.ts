@@ -10,13 +10,13 @@ interface Delivery { to: number; signal: CallSignal; event: CallEvent; except?: 
 /** Records deliveries and holds timers until the test fires them. */
 class FakePorts implements CallPorts {
   deliveries: Delivery[] = [];
-  timers: Array<{ ms: number; fire: () => void; cancelled: boolean }> = [];
+  timers: Array<{ ms: number; fire: () => void | Promise<void>; cancelled: boolean }> = [];
 
   deliver(to: number, signal: CallSignal, event: CallEvent, except?: string): void {
     this.deliveries.push(except === undefined ? { to, signal, event } : { to, signal, event, except });
   }
 
-  schedule(ms: number, fire: () => void): () => void {
+  schedule(ms: number, fire: () => void | Promise<void>): () => void {
     const timer = { ms, fire, cancelled: false };
     this.timers.push(timer);
     return () => {
@@ -26,6 +26,8 @@ class FakePorts implements CallPorts {
 
   /** Who has an open connection. */
   online = new Set([1, 2, 3]);
+  canRingElsewhere?: CallPorts['canRingElsewhere'];
+  ringElsewhere?: CallPorts['ringElsewhere'];
   isReachable(userId: number): boolean {
     return this.online.has(userId);
   }
@@ -37,10 +39,10 @@ class FakePorts implements CallPorts {
   }
 
   /** Fires every pending timer, as if their time had come. */
-  elapse(): void {
+  async elapse(): Promise<void> {
     for (const t of this.timers.filter((t) => !t.cancelled)) {
       t.cancelled = true;
-      t.fire();
+      await t.fire();
     }
   }
 
@@ -66,26 +68,26 @@ describe('the call state machine', () => {
     calls = new CallService(ports, 60_000);
   });
 
-  function ring(): void {
-    calls.initiate(ALICE, 'Alice', BOB);
+  async function ring(): Promise<void> {
+    await calls.initiate(ALICE, 'Alice', BOB);
     ports.take();
   }
 
-  function connect(): void {
-    ring();
-    calls.accept(BOB, ALICE, TAB);
+  async function connect(): Promise<void> {
+    await ring();
+    await calls.accept(BOB, ALICE, TAB);
     ports.take();
   }
 
-  it('rings the callee with the caller’s id and name', () => {
-    expect(calls.initiate(ALICE, 'Alice', BOB)).to.equal('ringing');
+  it('rings the callee with the caller’s id and name', async () => {
+    expect(await calls.initiate(ALICE, 'Alice', BOB)).to.equal('ringing');
     expect(ports.take()).to.deep.equal([{ to: BOB, signal: 'incoming', event: { userId: ALICE, name: 'Alice' } }]);
     expect(ports.timers.map((t) => t.ms)).to.deep.equal([60_000]);
   });
 
-  it('tells the caller when the callee accepts, and stops the ring timer', () => {
-    ring();
-    expect(calls.accept(BOB, ALICE, TAB)).to.equal(true);
+  it('tells the caller when the callee accepts, and stops the ring timer', async () => {
+    await ring();
+    expect(await calls.accept(BOB, ALICE, TAB)).to.equal(true);
     expect(ports.take()).to.deep.equal([
       { to: ALICE, signal: 'accepted', event: { userId: BOB } },
       // The callee's other tabs stop ringing; the tab that accepted is left out.
@@ -94,26 +96,26 @@ describe('the call state machine', () => {
     expect(ports.timers.every((t) => t.cancelled)).to.equal(true);
   });
 
-  it('tells the caller when the callee rejects, and ends the call', () => {
-    ring();
-    expect(calls.reject(BOB, ALICE)).to.equal(true);
+  it('tells the caller when the callee rejects, and ends the call', async () => {
+    await ring();
+    expect(await calls.reject(BOB, ALICE)).to.equal(true);
     expect(ports.take()).to.deep.equal([{ to: ALICE, signal: 'rejected', event: { userId: BOB, reason: 'rejected' } }]);
-    expect(calls.accept(BOB, ALICE, TAB)).to.equal(false);
-    expect(calls.initiate(ALICE, 'Alice', CAROL)).to.equal('ringing');
+    expect(await calls.accept(BOB, ALICE, TAB)).to.equal(false);
+    expect(await calls.initiate(ALICE, 'Alice', CAROL)).to.equal('ringing');
   });
 
-  it('does not let the caller accept or reject its own call', () => {
-    ring();
-    expect(calls.accept(ALICE, BOB, TAB)).to.equal(false);
-    expect(calls.reject(ALICE, BOB)).to.equal(false);
+  it('does not let the caller accept or reject its own call', async () => {
+    await ring();
+    expect(await calls.accept(ALICE, BOB, TAB)).to.equal(false);
+    expect(await calls.reject(ALICE, BOB)).to.equal(false);
     expect(ports.take()).to.deep.equal([]);
   });
 
-  it('passes offers, answers and candidates between the two parties of an accepted call, marked with the sender', () => {
-    connect();
-    expect(calls.relay(ALICE, BOB, 'offer', { sdp: { type: 'offer', sdp: 'v=0' } })).to.equal(true);
-    expect(calls.relay(BOB, ALICE, 'answer', { sdp: { type: 'answer', sdp: 'v=0' } })).to.equal(true);
-    expect(calls.relay(BOB, ALICE, 'ice-candidate', { candidate: { candidate: 'c' } })).to.equal(true);
+  it('passes offers, answers and candidates between the two parties of an accepted call, marked with the sender', async () => {
+    await connect();
+    expect(await calls.relay(ALICE, BOB, 'offer', { sdp: { type: 'offer', sdp: 'v=0' } })).to.equal(true);
+    expect(await calls.relay(BOB, ALICE, 'answer', { sdp: { type: 'answer', sdp: 'v=0' } })).to.equal(true);
+    expect(await calls.relay(BOB, ALICE, 'ice-candidate', { candidate: { candidate: 'c' } })).to.equal(true);
     expect(ports.take()).to.deep.equal([
       { to: BOB, signal: 'offer', event: { sdp: { type: 'offer', sdp: 'v=0' }, userId: ALICE, targetUserId: BOB } },
       { to: ALICE, signal: 'answer', event: { sdp: { type: 'answer', sdp: 'v=0' }, userId: BOB, targetUserId: ALICE } },
@@ -121,113 +123,113 @@ describe('the call state machine', () => {
     ]);
   });
 
-  it('passes no offer while the call is still ringing', () => {
-    ring();
-    expect(calls.relay(ALICE, BOB, 'offer', { sdp: 'x' })).to.equal(false);
+  it('passes no offer while the call is still ringing', async () => {
+    await ring();
+    expect(await calls.relay(ALICE, BOB, 'offer', { sdp: 'x' })).to.equal(false);
     expect(ports.take()).to.deep.equal([]);
   });
 
-  it('lets no third user inject offers, answers or candidates into another pair’s call', () => {
-    connect();
-    expect(calls.relay(CAROL, BOB, 'offer', { sdp: 'x' })).to.equal(false);
-    expect(calls.relay(CAROL, ALICE, 'answer', { sdp: 'x' })).to.equal(false);
-    expect(calls.relay(CAROL, ALICE, 'ice-candidate', { candidate: 'x' })).to.equal(false);
-    expect(calls.relay(ALICE, CAROL, 'offer', { sdp: 'x' })).to.equal(false);
-    expect(calls.hangup(CAROL, ALICE)).to.equal(false);
+  it('lets no third user inject offers, answers or candidates into another pair’s call', async () => {
+    await connect();
+    expect(await calls.relay(CAROL, BOB, 'offer', { sdp: 'x' })).to.equal(false);
+    expect(await calls.relay(CAROL, ALICE, 'answer', { sdp: 'x' })).to.equal(false);
+    expect(await calls.relay(CAROL, ALICE, 'ice-candidate', { candidate: 'x' })).to.equal(false);
+    expect(await calls.relay(ALICE, CAROL, 'offer', { sdp: 'x' })).to.equal(false);
+    expect(await calls.hangup(CAROL, ALICE)).to.equal(false);
     expect(ports.take()).to.deep.equal([]);
   });
 
-  it('answers busy to a caller whose callee is ringing, and does not disturb that call', () => {
-    ring();
-    expect(calls.initiate(CAROL, 'Carol', BOB)).to.equal('busy');
+  it('answers busy to a caller whose callee is ringing, and does not disturb that call', async () => {
+    await ring();
+    expect(await calls.initiate(CAROL, 'Carol', BOB)).to.equal('busy');
     expect(ports.take()).to.deep.equal([{ to: CAROL, signal: 'rejected', event: { userId: BOB, reason: 'busy' } }]);
-    expect(calls.accept(BOB, ALICE, TAB)).to.equal(true);
+    expect(await calls.accept(BOB, ALICE, TAB)).to.equal(true);
   });
 
-  it('answers busy to a caller whose callee is in a call, caller or callee', () => {
-    connect();
-    expect(calls.initiate(CAROL, 'Carol', ALICE)).to.equal('busy');
-    expect(calls.initiate(CAROL, 'Carol', BOB)).to.equal('busy');
+  it('answers busy to a caller whose callee is in a call, caller or callee', async () => {
+    await connect();
+    expect(await calls.initiate(CAROL, 'Carol', ALICE)).to.equal('busy');
+    expect(await calls.initiate(CAROL, 'Carol', BOB)).to.equal('busy');
     expect(ports.take().map((d) => [d.to, d.signal, d.event.reason])).to.deep.equal([
       [CAROL, 'rejected', 'busy'],
       [CAROL, 'rejected', 'busy'],
     ]);
   });
 
-  it('does not let a user who is in a call start another', () => {
-    connect();
-    expect(calls.initiate(BOB, 'Bob', CAROL)).to.equal('busy');
+  it('does not let a user who is in a call start another', async () => {
+    await connect();
+    expect(await calls.initiate(BOB, 'Bob', CAROL)).to.equal('busy');
     expect(ports.take()).to.deep.equal([{ to: BOB, signal: 'rejected', event: { userId: CAROL, reason: 'busy' } }]);
-    expect(calls.relay(ALICE, BOB, 'offer', { sdp: 'x' })).to.equal(true);
+    expect(await calls.relay(ALICE, BOB, 'offer', { sdp: 'x' })).to.equal(true);
   });
 
-  it('ignores a repeated initiate of the call that is already ringing', () => {
-    ring();
-    expect(calls.initiate(ALICE, 'Alice', BOB)).to.equal('already-ringing');
+  it('ignores a repeated initiate of the call that is already ringing', async () => {
+    await ring();
+    expect(await calls.initiate(ALICE, 'Alice', BOB)).to.equal('already-ringing');
     expect(ports.take()).to.deep.equal([]);
-    expect(calls.accept(BOB, ALICE, TAB)).to.equal(true);
+    expect(await calls.accept(BOB, ALICE, TAB)).to.equal(true);
   });
 
-  it('hangs up both sides when nobody answers before the ring timeout', () => {
-    ring();
-    ports.elapse();
+  it('hangs up both sides when nobody answers before the ring timeout', async () => {
+    await ring();
+    await ports.elapse();
     expect(ports.take()).to.deep.equal([
       { to: ALICE, signal: 'hangup', event: { userId: BOB, targetUserId: BOB, reason: 'timeout' } },
       { to: BOB, signal: 'hangup', event: { userId: ALICE, targetUserId: ALICE, reason: 'timeout' } },
     ]);
-    expect(calls.accept(BOB, ALICE, TAB)).to.equal(false);
+    expect(await calls.accept(BOB, ALICE, TAB)).to.equal(false);
   });
 
-  it('never times out a call that was answered', () => {
-    connect();
-    ports.elapse();
+  it('never times out a call that was answered', async () => {
+    await connect();
+    await ports.elapse();
     expect(ports.take()).to.deep.equal([]);
-    expect(calls.relay(ALICE, BOB, 'offer', { sdp: 'x' })).to.equal(true);
+    expect(await calls.relay(ALICE, BOB, 'offer', { sdp: 'x' })).to.equal(true);
   });
 
-  it('ends a ringing call when the caller hangs up, telling the callee', () => {
-    ring();
-    expect(calls.hangup(ALICE, BOB)).to.equal(true);
+  it('ends a ringing call when the caller hangs up, telling the callee', async () => {
+    await ring();
+    expect(await calls.hangup(ALICE, BOB)).to.equal(true);
     expect(ports.take()).to.deep.equal([{ to: BOB, signal: 'hangup', event: { userId: ALICE, targetUserId: ALICE } }]);
-    expect(calls.accept(BOB, ALICE, TAB)).to.equal(false);
+    expect(await calls.accept(BOB, ALICE, TAB)).to.equal(false);
     expect(ports.timers.every((t) => t.cancelled)).to.equal(true);
   });
 
-  it('ends an active call when either side hangs up, and frees both for new calls', () => {
-    connect();
-    expect(calls.hangup(BOB, ALICE)).to.equal(true);
+  it('ends an active call when either side hangs up, and frees both for new calls', async () => {
+    await connect();
+    expect(await calls.hangup(BOB, ALICE)).to.equal(true);
     expect(ports.take()).to.deep.equal([{ to: ALICE, signal: 'hangup', event: { userId: BOB, targetUserId: BOB } }]);
-    expect(calls.relay(ALICE, BOB, 'offer', { sdp: 'x' })).to.equal(false);
-    expect(calls.initiate(BOB, 'Bob', CAROL)).to.equal('ringing');
-    expect(calls.initiate(ALICE, 'Alice', BOB)).to.equal('busy');
+    expect(await calls.relay(ALICE, BOB, 'offer', { sdp: 'x' })).to.equal(false);
+    expect(await calls.initiate(BOB, 'Bob', CAROL)).to.equal('ringing');
+    expect(await calls.initiate(ALICE, 'Alice', BOB)).to.equal('busy');
   });
 
-  it('hangs up on the peer when a party’s last connection drops', () => {
-    connect();
-    expect(calls.disconnected(BOB)).to.equal(true);
+  it('hangs up on the peer when a party’s last connection drops', async () => {
+    await connect();
+    expect(await calls.disconnected(BOB)).to.equal(true);
     expect(ports.take()).to.deep.equal([{ to: ALICE, signal: 'hangup', event: { userId: BOB, targetUserId: BOB, reason: 'disconnected' } }]);
-    expect(calls.disconnected(ALICE)).to.equal(false);
+    expect(await calls.disconnected(ALICE)).to.equal(false);
   });
 
-  it('hangs up on a ringing callee when the caller’s last connection drops', () => {
-    ring();
-    calls.disconnected(ALICE);
+  it('hangs up on a ringing callee when the caller’s last connection drops', async () => {
+    await ring();
+    await calls.disconnected(ALICE);
     expect(ports.take()).to.deep.equal([{ to: BOB, signal: 'hangup', event: { userId: ALICE, targetUserId: ALICE, reason: 'disconnected' } }]);
   });
 
-  it('keeps ringing when the ringing callee\'s last connection drops (a reload), offers the call again, and still times out', () => {
-    ring();
-    expect(calls.disconnected(BOB)).to.equal(false);
+  it('keeps ringing when the ringing callee\'s last connection drops (a reload), offers the call again, and still times out', async () => {
+    await ring();
+    expect(await calls.disconnected(BOB)).to.equal(false);
     expect(ports.take()).to.deep.equal([]);
-    expect(calls.incomingFor(BOB)).to.deep.equal({ userId: ALICE, name: 'Alice' });
-    ports.elapse();
+    expect(await calls.incomingFor(BOB)).to.deep.equal({ userId: ALICE, name: 'Alice' });
+    await ports.elapse();
     expect(ports.take().map((d) => [d.to, d.event.reason])).to.deep.equal([[ALICE, 'timeout'], [BOB, 'timeout']]);
-    expect(calls.incomingFor(BOB)).to.equal(null);
+    expect(await calls.incomingFor(BOB)).to.equal(null);
   });
 
-  it('cancels every ring timer when stopped', () => {
-    ring();
-    calls.initiate(CAROL, 'Carol', 4);
+  it('cancels every ring timer when stopped', async () => {
+    await ring();
+    await calls.initiate(CAROL, 'Carol', 4);
     calls.stop();
     expect(ports.timers.every((t) => t.cancelled)).to.equal(true);
   });
@@ -265,5 +267,35 @@ describe('ringing a user with no open connection', () => {
     // Not busy afterwards: the callee can be rung once they are back.
     ports.online.add(2);
     expect(await calls.ring(1, 2)).to.equal('ringing');
+  });
+});
+
+describe('ringing a user with no open connection but a push subscription', () => {
+  it('rings for the usual timeout and rings them elsewhere, once the call is set up', async () => {
+    const ports = new FakePorts();
+    ports.online = new Set([1]);
+    const rungElsewhere: Array<{ callee: number; caller: { userId: number; name: string } }> = [];
+    ports.canRingElsewhere = (userId: number) => Promise.resolve(userId === 2);
+    ports.ringElsewhere = (callee: number, caller: { userId: number; name: string }) => {
+      rungElsewhere.push({ callee, caller });
+    };
+    const calls = new CallService(ports, 60_000);
+    expect(await calls.ring(1, 2)).to.equal('ringing');
+    expect(rungElsewhere).to.deep.equal([{ callee: 2, caller: { userId: 1, name: 'Alice' } }]);
+    expect(ports.timers.map((t) => t.ms)).to.deep.equal([60_000]);
+    // A callee without a subscription is still unavailable at once.
+    expect(await calls.ring(3, 99)).to.equal('unavailable');
+  });
+
+  it('asks for no other way and rings no push for a callee who is connected', async () => {
+    const ports = new FakePorts();
+    let asked = 0;
+    ports.canRingElsewhere = () => Promise.resolve((asked += 1) > 0);
+    ports.ringElsewhere = () => {
+      throw new Error('a connected callee is not pushed');
+    };
+    const calls = new CallService(ports, 60_000);
+    expect(await calls.ring(1, 2)).to.equal('ringing');
+    expect(asked).to.equal(0);
   });
 });

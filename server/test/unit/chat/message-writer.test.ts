@@ -1,37 +1,38 @@
 import { expect } from 'chai';
 import pino from 'pino';
 import { MessageWriter } from '../../../src/features/chat/message-writer';
-import type { NewMessage } from '../../../src/features/chat/messages-repository';
+import type { NewMessage, StoredMessage } from '../../../src/features/chat/messages-repository';
 
-const message = (content: string, clientMsgId: string | null = null, senderId: number | null = 1): NewMessage => ({
-  roomId: 1, senderId, content, clientMsgId, leftUserId: null, addedUserEmail: null, systemEvent: null, atMs: 0,
+const message = (content: string, clientMsgId: string | null = null, senderId: number | null = 1, roomId = 1): NewMessage => ({
+  roomId, senderId, content, clientMsgId, leftUserId: null, addedUserEmail: null, systemEvent: null, atMs: 0,
 });
 
-/** An in-memory stand-in for the messages table with its unique (sender, clientMsgId) key. */
+/** An in-memory stand-in for the messages table with its unique (sender, room, clientMsgId) key; seqs count per room. */
 class FakeRepo {
   rows: NewMessage[] = [];
   statements: string[][] = [];
   failContent: string | null = null;
 
-  async insertMany(messages: NewMessage[]): Promise<number[]> {
+  async insertMany(messages: NewMessage[]): Promise<StoredMessage[]> {
     this.statements.push(messages.map((m) => m.content));
     await new Promise((r) => setTimeout(r, 5));
     // Like one SQL statement: any bad row fails all of them.
     const seen = [...this.rows];
     for (const m of messages) {
       if (m.content === this.failContent) throw Object.assign(new Error('room gone'), { code: 'ER_NO_REFERENCED_ROW_2' });
-      if (m.clientMsgId !== null && seen.some((r) => r.senderId === m.senderId && r.clientMsgId === m.clientMsgId)) {
+      if (m.clientMsgId !== null && seen.some((r) => r.senderId === m.senderId && r.roomId === m.roomId && r.clientMsgId === m.clientMsgId)) {
         throw Object.assign(new Error('duplicate'), { code: 'ER_DUP_ENTRY' });
       }
       seen.push(m);
     }
-    const first = this.rows.length + 1;
-    this.rows.push(...messages);
-    return messages.map((_, i) => first + i);
+    return messages.map((m) => {
+      this.rows.push(m);
+      return { id: this.rows.length, seq: this.rows.filter((r) => r.roomId === m.roomId).length };
+    });
   }
 
-  async findByClientMsgId(senderId: number, clientMsgId: string): Promise<number | null> {
-    const i = this.rows.findIndex((r) => r.senderId === senderId && r.clientMsgId === clientMsgId);
+  async findByClientMsgId(senderId: number, roomId: number, clientMsgId: string): Promise<number | null> {
+    const i = this.rows.findIndex((r) => r.senderId === senderId && r.roomId === roomId && r.clientMsgId === clientMsgId);
     return i < 0 ? null : i + 1;
   }
 }
@@ -43,7 +44,7 @@ describe('MessageWriter', () => {
     const repo = new FakeRepo();
     const writer = new MessageWriter(repo, log);
     const announced: number[] = [];
-    const outcomes = await Promise.all(['a', 'b', 'c'].map((c) => writer.write(message(c), (id) => announced.push(id))));
+    const outcomes = await Promise.all(['a', 'b', 'c'].map((c) => writer.write(message(c), ({ id }) => announced.push(id))));
     expect(repo.statements).to.deep.equal([['a', 'b', 'c']]);
     expect(announced).to.deep.equal([1, 2, 3]);
     expect(outcomes.map((o) => o.kind)).to.deep.equal(['stored', 'stored', 'stored']);
@@ -66,12 +67,12 @@ describe('MessageWriter', () => {
     const writer = new MessageWriter(repo, log);
     const announced: number[] = [];
     const [a, b, c] = await Promise.all([
-      writer.write(message('one', 'k1'), (id) => announced.push(id)),
-      writer.write(message('other', 'k2'), (id) => announced.push(id)),
-      writer.write(message('one again', 'k1'), (id) => announced.push(id)),
+      writer.write(message('one', 'k1'), ({ id }) => announced.push(id)),
+      writer.write(message('other', 'k2'), ({ id }) => announced.push(id)),
+      writer.write(message('one again', 'k1'), ({ id }) => announced.push(id)),
     ]);
-    expect(a).to.deep.equal({ kind: 'stored', id: 1 });
-    expect(b).to.deep.equal({ kind: 'stored', id: 2 });
+    expect(a).to.deep.equal({ kind: 'stored', id: 1, seq: 1 });
+    expect(b).to.deep.equal({ kind: 'stored', id: 2, seq: 2 });
     expect(c).to.deep.equal({ kind: 'duplicate', id: 1 });
     expect(announced).to.deep.equal([1, 2]);
     expect(repo.rows.map((r) => r.content)).to.deep.equal(['one', 'other']);
@@ -86,5 +87,14 @@ describe('MessageWriter', () => {
     expect(results.map((r) => r.status)).to.deep.equal(['fulfilled', 'rejected', 'fulfilled']);
     expect(announced).to.deep.equal(['a', 'c']);
     expect(repo.rows.map((r) => r.content)).to.deep.equal(['a', 'c']);
+  });
+
+  it('stores a clientMsgId the sender already used in another room as a new message', async () => {
+    const repo = new FakeRepo();
+    const writer = new MessageWriter(repo, log);
+    const first = await writer.write(message('here', 'k1', 1, 1), () => {});
+    const other = await writer.write(message('there', 'k1', 1, 2), () => {});
+    expect(first).to.deep.equal({ kind: 'stored', id: 1, seq: 1 });
+    expect(other).to.deep.equal({ kind: 'stored', id: 2, seq: 1 });
   });
 });

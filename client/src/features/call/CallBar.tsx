@@ -1,0 +1,36 @@
+// The collapsed in-call overlay: a bar above every screen with the peer's name, the mm:ss timer
+// (연결 중 until connected), mute and hang-up. Tapping the name expands the overlay again.
+import { ko } from '../../i18n/ko';
+import { formatCallDuration } from './callRules';
+import { MicIcon, PhoneIcon } from './icons';
+
+const t = ko.call;
+
+export interface CallBarProps {
+  peerName: string;
+  connected: boolean;
+  elapsedSeconds: number;
+  muted: boolean;
+  onExpand(): void;
+  onToggleMute(): void;
+  onHangUp(): void;
+}
+
+export function CallBar({ peerName, connected, elapsedSeconds, muted, onExpand, onToggleMute, onHangUp }: CallBarProps) {
+  return (
+    <aside className="call-bar" aria-label={t.callBar} data-testid="call-bar">
+      <button type="button" className="call-bar__expand" onClick={onExpand} aria-label={t.expand(peerName)}>
+        <span className="call-bar__name">{peerName}</span>
+        <span className="call-bar__status" data-testid="call-bar-timer">
+          {connected ? formatCallDuration(elapsedSeconds) : t.connecting}
+        </span>
+      </button>
+      <button type="button" className="call-bar__button" aria-pressed={muted} aria-label={muted ? t.unmute : t.mute} title={muted ? t.unmute : t.mute} onClick={onToggleMute}>
+        <MicIcon size={18} muted={muted} />
+      </button>
+      <button type="button" className="call-bar__button call-bar__button--hang-up" aria-label={t.hangUp} title={t.hangUp} onClick={onHangUp}>
+        <PhoneIcon size={18} hangUp />
+      </button>
+    </aside>
+  );
+}

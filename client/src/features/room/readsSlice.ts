@@ -1,0 +1,42 @@
+// The open room's read positions: who has read up to which seq (issue 11). Kept apart from the
+// room slice: filled from history's users, moved by each message's author and by read events
+// on the room-events topic, forward only. Reset when a room opens.
+import { createSlice, type PayloadAction } from '@reduxjs/toolkit';
+import { advance, authorOf, fromRoomUsers, type ReadPositions } from './readCounts';
+import { caughtUp, historyLoaded, messageReceived, roomOpened } from './roomSlice';
+
+export interface ReadsState {
+  positions: ReadPositions;
+}
+
+const initialState: ReadsState = { positions: {} };
+
+const readsSlice = createSlice({
+  name: 'reads',
+  initialState,
+  reducers: {
+    readEventReceived(state, action: PayloadAction<{ userId: number; lastReadSeq: number }>) {
+      state.positions = advance(state.positions, action.payload.userId, action.payload.lastReadSeq);
+    },
+  },
+  extraReducers: (builder) => {
+    builder
+      .addCase(roomOpened, () => initialState)
+      .addCase(historyLoaded, (state, action) => {
+        state.positions = fromRoomUsers(state.positions, action.payload.users);
+      })
+      .addCase(caughtUp, (state, action) => {
+        state.positions = fromRoomUsers(state.positions, action.payload.users);
+      })
+      .addCase(messageReceived, (state, action) => {
+        const author = authorOf(action.payload);
+        if (author !== null && action.payload.seq) state.positions = advance(state.positions, author, action.payload.seq);
+      });
+  },
+});
+
+export const { readEventReceived } = readsSlice.actions;
+export const readsReducer = readsSlice.reducer;
+
+type WithReads = { reads: ReadsState };
+export const selectReadPositions = (state: WithReads) => state.reads.positions;

@@ -1,0 +1,136 @@
+// The bus over Redis pub/sub (ioredis): one connection publishes, one listens. Redis hands a
+// subscriber the messages of one publishing connection in the order they were published, across
+// channels too, so what one node publishes reaches every other node in that node's order.
+//
+// Each node listens only to the channels its clients need (a room's topic while someone here
+// has it open, a user's channel while they are connected here), so a message costs Redis one
+// delivery per interested node, not per node.
+import { randomBytes } from 'node:crypto';
+import { Redis, type RedisOptions } from 'ioredis';
+import type { Logger } from '../log';
+import { ChannelCounts, type Bus, type BusState } from './bus';
+
+/** Channel names carry this prefix; a message is the sender's node id, this separator, then the text. */
+const SEPARATOR = '\u001f';
+
+/** Reconnects quickly at first, then every second, for ever: a node outlives a Redis restart. */
+function retryStrategy(times: number): number {
+  return Math.min(50 * times, 1000);
+}
+
+export function redisOptions(extra: RedisOptions = {}): RedisOptions {
+  return { retryStrategy, maxRetriesPerRequest: 1, connectTimeout: 2000, ...extra };
+}
+
+export class RedisBus implements Bus {
+  readonly nodeId = randomBytes(6).toString('base64url');
+  /** Commands: PUBLISH, and the call and session keys of the stores that share it. */
+  readonly redis: Redis;
+  private readonly subscriber: Redis;
+  private readonly channels = new ChannelCounts();
+  private readonly handlers: Array<(channel: string, message: string) => void> = [];
+  private readonly reconnectHandlers: Array<() => void> = [];
+  private wasUp = false;
+  private lostSinceUp = false;
+  dropped = 0;
+
+  constructor(
+    url: string,
+    private readonly log: Logger,
+    private readonly prefix = 'lc:',
+  ) {
+    // Publishing while Redis is away fails at once instead of queueing: the bus is lossy, and a
+    // queue of unsent fan-out would grow without bound during an outage.
+    this.redis = new Redis(url, redisOptions({ enableOfflineQueue: false, enableAutoPipelining: true, connectionName: `letschat-${this.nodeId}` }));
+    // The listener keeps its queue: SUBSCRIBE and UNSUBSCRIBE wait for the connection, and
+    // ioredis subscribes again to every channel after a reconnect.
+    this.subscriber = new Redis(url, redisOptions({ maxRetriesPerRequest: null, connectionName: `letschat-${this.nodeId}-sub` }));
+    this.subscriber.on('message', (channel: string, message: string) => this.received(channel, message));
+    for (const connection of [this.redis, this.subscriber]) {
+      connection.on('ready', () => this.changed());
+      connection.on('close', () => this.changed());
+      connection.on('end', () => this.changed());
+      // ioredis logs unhandled connection errors itself; these are expected while Redis is down.
+      connection.on('error', (err: Error) => this.log.debug({ err: err.message }, 'redis connection error'));
+    }
+  }
+
+  get state(): BusState {
+    return this.redis.status === 'ready' && this.subscriber.status === 'ready' ? 'up' : 'down';
+  }
+
+  publish(channel: string, message: string): void {
+    if (this.redis.status !== 'ready') {
+      this.dropped++;
+      return;
+    }
+    this.redis.publish(this.prefix + channel, this.nodeId + SEPARATOR + message).catch(() => {
+      this.dropped++;
+    });
+  }
+
+  listen(channel: string): void {
+    if (this.channels.add(channel)) this.subscriber.subscribe(this.prefix + channel).catch((err: unknown) => this.failed('subscribe', err));
+  }
+
+  unlisten(channel: string): void {
+    if (this.channels.remove(channel)) this.subscriber.unsubscribe(this.prefix + channel).catch((err: unknown) => this.failed('unsubscribe', err));
+  }
+
+  onMessage(handler: (channel: string, message: string) => void): void {
+    this.handlers.push(handler);
+  }
+
+  onReconnect(handler: () => void): void {
+    this.reconnectHandlers.push(handler);
+  }
+
+  /** Channels this node listens to. */
+  get listening(): number {
+    return this.channels.size;
+  }
+
+  async close(): Promise<void> {
+    await Promise.allSettled([this.redis.quit(), this.subscriber.quit()]);
+    this.redis.disconnect();
+    this.subscriber.disconnect();
+  }
+
+  private received(prefixed: string, raw: string): void {
+    const at = raw.indexOf(SEPARATOR);
+    if (at < 0 || raw.slice(0, at) === this.nodeId) return;
+    const channel = prefixed.slice(this.prefix.length);
+    const message = raw.slice(at + 1);
+    for (const handler of this.handlers) {
+      try {
+        handler(channel, message);
+      } catch (err) {
+        this.log.error({ err, channel }, 'bus message handler failed');
+      }
+    }
+  }
+
+  private changed(): void {
+    const up = this.state === 'up';
+    if (up === this.wasUp) return;
+    this.wasUp = up;
+    if (!up) {
+      this.lostSinceUp = true;
+      this.log.warn('cluster bus down: serving local clients only until Redis is back');
+      return;
+    }
+    if (!this.lostSinceUp) return;
+    this.log.info('cluster bus back');
+    for (const handler of this.reconnectHandlers) {
+      try {
+        handler();
+      } catch (err) {
+        this.log.error({ err }, 'bus reconnect handler failed');
+      }
+    }
+  }
+
+  private failed(what: string, err: unknown): void {
+    this.log.warn({ err: err instanceof Error ? err.message : String(err) }, `redis ${what} failed`);
+  }
+}

@@ -1,0 +1,31 @@
+// Web Push assembled: the repository, the service with the web-push sender and the VAPID keys
+// (configured, or generated once and stored), and its routes. Calls and chat get the service
+// through the small hooks of features/index.ts.
+import type { Deps, ServerFeature } from '../types';
+import { PushRepository } from './push-repository';
+import { pushRoutes } from './push-routes';
+import { PushService, type PushSender } from './push-service';
+import { generateVapidKeys, webPushSender } from './web-push-sender';
+
+export interface PushFeature {
+  feature: ServerFeature;
+  push: PushService;
+}
+
+/** `send` may be passed in (tests); otherwise pushes go out through the web-push library. */
+export function createPush(deps: Deps, send?: PushSender): PushFeature {
+  const { config, db, clock, publisher } = deps;
+  const repo = new PushRepository(db);
+  const configured = config.vapid;
+  const push = new PushService({
+    repo,
+    send: send ?? webPushSender(config.vapidSubject),
+    vapidKeys: () => (configured ? Promise.resolve(configured) : repo.vapidKeys(generateVapidKeys, clock())),
+    isConnected: (userId) => publisher.connectionCount(userId) > 0,
+    clock,
+    log: deps.log.child({ feature: 'push' }),
+    allowHttpEndpoints: !config.publicUrl.startsWith('https:'),
+    count: (outcome) => deps.metrics.push(outcome),
+  });
+  return { feature: { routes: pushRoutes(push), stop: () => push.idle() }, push };
+}

@@ -1,0 +1,74 @@
+// The only user of push_subscriptions and push_vapid_keys.
+import { createHash } from 'node:crypto';
+import type { Knex } from '../../db/knex';
+
+export interface StoredPushSubscription {
+  id: number;
+  userId: number;
+  endpoint: string;
+  keys: { p256dh: string; auth: string };
+}
+
+export interface VapidKeys {
+  publicKey: string;
+  privateKey: string;
+}
+
+interface SubscriptionRow {
+  id: number;
+  user_id: number;
+  endpoint: string;
+  p256dh: string;
+  auth: string;
+}
+
+const endpointHash = (endpoint: string) => createHash('sha256').update(endpoint).digest('hex');
+
+export class PushRepository {
+  constructor(private readonly db: Knex) {}
+
+  /** Stores this device's subscription for the session; an endpoint seen before moves to it. */
+  async upsert(userId: number, sessionId: number, endpoint: string, keys: { p256dh: string; auth: string }, nowMs: number): Promise<void> {
+    await this.db('push_subscriptions')
+      .insert({ user_id: userId, session_id: sessionId, endpoint_hash: endpointHash(endpoint), endpoint, p256dh: keys.p256dh, auth: keys.auth, created_at_ms: nowMs })
+      .onConflict('endpoint_hash')
+      .merge(['user_id', 'session_id', 'endpoint', 'p256dh', 'auth', 'created_at_ms']);
+  }
+
+  /** Deletes the endpoint if it is the user's; answers whether it was. */
+  async deleteOfUser(userId: number, endpoint: string): Promise<boolean> {
+    return (await this.db('push_subscriptions').where({ endpoint_hash: endpointHash(endpoint), user_id: userId }).delete()) > 0;
+  }
+
+  async delete(id: number): Promise<void> {
+    await this.db('push_subscriptions').where({ id }).delete();
+  }
+
+  async ofUser(userId: number): Promise<StoredPushSubscription[]> {
+    const rows = await this.db<SubscriptionRow>('push_subscriptions').where({ user_id: userId }).select('id', 'user_id', 'endpoint', 'p256dh', 'auth');
+    return rows.map((r) => ({ id: Number(r.id), userId: Number(r.user_id), endpoint: r.endpoint, keys: { p256dh: r.p256dh, auth: r.auth } }));
+  }
+
+  async hasAny(userId: number): Promise<boolean> {
+    return (await this.db('push_subscriptions').where({ user_id: userId }).first('id')) !== undefined;
+  }
+
+  /** The stored key pair, storing `generated` first if there is none (the first node wins a race). */
+  async vapidKeys(generated: () => VapidKeys, nowMs: number): Promise<VapidKeys> {
+    const existing = await this.readVapidKeys();
+    if (existing) return existing;
+    const keys = generated();
+    await this.db('push_vapid_keys')
+      .insert({ id: 1, public_key: keys.publicKey, private_key: keys.privateKey, created_at_ms: nowMs })
+      .onConflict('id')
+      .ignore();
+    const stored = await this.readVapidKeys();
+    if (!stored) throw new Error('the VAPID keys could not be stored');
+    return stored;
+  }
+
+  private async readVapidKeys(): Promise<VapidKeys | null> {
+    const row = await this.db<{ id: number; public_key: string; private_key: string }>('push_vapid_keys').where('id', 1).first('public_key', 'private_key');
+    return row ? { publicKey: row.public_key, privateKey: row.private_key } : null;
+  }
+}

@@ -1,0 +1,87 @@
+// The Redis bus on a private redis-server: delivery between nodes, in order, never echoed; a node
+// listens to a channel in Redis only while it has listeners; a Redis restart is survived.
+import { expect } from 'chai';
+import { Redis } from 'ioredis';
+import pino from 'pino';
+import { RedisBus } from '../../src/cluster/redis-bus';
+import { TestRedis } from '../support/cluster';
+
+const log = pino({ level: 'silent' });
+
+async function until(what: string, check: () => boolean | Promise<boolean>, timeoutMs = 10_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting until ${what}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+describe('the Redis cluster bus', function () {
+  let redis: TestRedis;
+  let admin: Redis;
+  const buses: RedisBus[] = [];
+
+  const bus = async (): Promise<{ bus: RedisBus; got: Array<[string, string]> }> => {
+    const b = new RedisBus(redis.url, log);
+    buses.push(b);
+    const got: Array<[string, string]> = [];
+    b.onMessage((channel, message) => got.push([channel, message]));
+    await until('the bus is up', () => b.state === 'up');
+    return { bus: b, got };
+  };
+  const channels = async () => (await admin.pubsub('CHANNELS', 'lc:*')) as string[];
+
+  before(async () => {
+    redis = await TestRedis.start();
+    admin = new Redis(redis.url);
+  });
+  afterEach(async () => {
+    await Promise.all(buses.splice(0).map((b) => b.close()));
+  });
+  after(async () => {
+    admin.disconnect();
+    await redis.stop();
+  });
+
+  it('delivers what one node publishes to another listening node, in order, and not back to the sender', async () => {
+    const [a, b] = [await bus(), await bus()];
+    a.bus.listen('d:/topic/x');
+    b.bus.listen('d:/topic/x');
+    await until('both listen', async () => (await admin.pubsub('NUMSUB', 'lc:d:/topic/x'))[1] === 2);
+    for (let i = 0; i < 100; i++) a.bus.publish('d:/topic/x', `m${i}`);
+    await until('all arrived', () => b.got.length === 100);
+    expect(b.got.map(([, m]) => m)).to.deep.equal(Array.from({ length: 100 }, (_, i) => `m${i}`));
+    expect(a.got).to.deep.equal([]);
+  });
+
+  it('listens to a channel in Redis only while the node has a listener for it', async () => {
+    const { bus: b } = await bus();
+    b.listen('d:/topic/private-chat/1');
+    b.listen('d:/topic/private-chat/1');
+    await until('subscribed', async () => (await channels()).includes('lc:d:/topic/private-chat/1'));
+    b.unlisten('d:/topic/private-chat/1');
+    await new Promise((r) => setTimeout(r, 100));
+    expect(await channels()).to.include('lc:d:/topic/private-chat/1');
+    b.unlisten('d:/topic/private-chat/1');
+    await until('unsubscribed', async () => !(await channels()).includes('lc:d:/topic/private-chat/1'));
+  });
+
+  it('survives a Redis restart: down meanwhile, told when back, listening again', async () => {
+    const [a, b] = [await bus(), await bus()];
+    let reconnects = 0;
+    b.bus.onReconnect(() => reconnects++);
+    b.bus.listen('u:7');
+    await until('subscribed', async () => (await channels()).includes('lc:u:7'));
+    await redis.stop();
+    await until('both see the bus down', () => a.bus.state === 'down' && b.bus.state === 'down');
+    a.bus.publish('u:7', 'lost');
+    expect(a.bus.dropped).to.equal(1);
+    await redis.start();
+    await until('both back', () => a.bus.state === 'up' && b.bus.state === 'up');
+    expect(reconnects).to.equal(1);
+    await until('listening again', async () => (await channels().catch(() => [] as string[])).includes('lc:u:7'));
+    a.bus.publish('u:7', 'after');
+    await until('delivered', () => b.got.length === 1);
+    expect(b.got).to.deep.equal([['u:7', 'after']]);
+  });
+});

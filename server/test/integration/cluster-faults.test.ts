@@ -1,0 +1,113 @@
+// A cluster through a Redis outage: two node processes on MariaDB and a private redis-server that
+// the test kills and starts again. Nodes keep serving their own clients and say degraded; when
+// Redis is back, cross-node delivery resumes, and what was decided elsewhere meanwhile (a leave,
+// a logout) takes effect here too.
+import { expect } from 'chai';
+import { api } from '../../../common/api';
+import { app, topics } from '../../../common/destinations';
+import type { ChatMessageEvent } from '../../../common/payloads';
+import type { Knex } from '../../src/db/knex';
+import type { RunningServer } from '../../src/main';
+import type { ApiClient } from '../support/api-client';
+import { createMysqlDatabase, databaseOf, NodeProcess, TestRedis } from '../support/cluster';
+import { connectStomp, type TestStomp } from '../support/stomp-client';
+import { createUser, loginClient, type TestUser } from '../support/users';
+
+interface Person {
+  user: TestUser;
+  client: ApiClient;
+}
+
+async function until(what: string, check: () => Promise<boolean>, timeoutMs = 15_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check().catch(() => false))) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting until ${what}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+describe('a cluster through a Redis outage (MariaDB)', function () {
+  let database: { url: string; drop(): Promise<void> } | null = null;
+  let redis: TestRedis | null = null;
+  let db: Knex | null = null;
+  const nodes: NodeProcess[] = [];
+  const open: TestStomp[] = [];
+
+  before(async function () {
+    database = await createMysqlDatabase(this);
+    redis = await TestRedis.start();
+    const env = { DATABASE_URL: database.url, REDIS_URL: redis.url };
+    nodes.push(await NodeProcess.start(env));
+    nodes.push(await NodeProcess.start(env));
+    db = databaseOf(database.url);
+  });
+  after(async () => {
+    await Promise.all(open.splice(0).map((s) => s.disconnect().catch(() => {})));
+    await Promise.all(nodes.map((n) => n.stop()));
+    await db?.destroy();
+    await redis?.stop();
+    await database?.drop();
+  });
+
+  const person = async (node: NodeProcess, name: string): Promise<Person> => {
+    const user = await createUser({ db } as RunningServer, { name });
+    return { user, client: await loginClient({ url: node.url } as RunningServer, user) };
+  };
+  const connect = async (node: NodeProcess, p: Person): Promise<TestStomp> => {
+    const stomp = await connectStomp(node, p.client.cookieHeader());
+    open.push(stomp);
+    return stomp;
+  };
+  const health = async (node: NodeProcess) => {
+    const res = await fetch(`${node.url}${api.healthz}`);
+    return { status: res.status, body: (await res.json()) as { status: string; bus?: string } };
+  };
+
+  it('keeps serving local clients while Redis is down, says degraded, and carries messages across nodes again once it is back', async () => {
+    const [a, b, c] = await Promise.all([person(nodes[0], '에이'), person(nodes[0], '비'), person(nodes[1], '씨')]);
+    const create = await a.client.post(api.roomCreate, { targetUserId: b.user.userId });
+    const roomId = create.body.chatRoomId as number;
+    expect((await a.client.post(api.addUser, { chatRoomId: roomId, userId: c.user.userId })).status).to.equal(200);
+    const sender = await connect(nodes[0], a);
+    const local = await (await connect(nodes[0], b)).subscribe(topics.privateChat(roomId));
+    const remote = await (await connect(nodes[1], c)).subscribe(topics.privateChat(roomId));
+    // A second login of b on node 2, to be left there during the outage.
+    const bElsewhere = await (await connect(nodes[1], b)).subscribe(topics.privateChat(roomId));
+    expect((await health(nodes[0])).body).to.include({ status: 'ok', bus: 'up' });
+    await sender.send(app.privateMessage, { chatRoomId: roomId, content: '모두에게', clientMsgId: 'up-0' });
+    for (const inbox of [local, remote, bElsewhere]) expect((await inbox.next()).json<ChatMessageEvent>().content).to.equal('모두에게');
+
+    await redis!.stop();
+    await until('both nodes say degraded', async () => (await Promise.all(nodes.map(health))).every((h) => h.status === 200 && h.body.status === 'degraded'));
+    await sender.send(app.privateMessage, { chatRoomId: roomId, content: '레디스 없이', clientMsgId: 'down-1' });
+    expect((await local.next()).json<ChatMessageEvent>().content).to.equal('레디스 없이');
+    // b leaves on node 1 while node 2 cannot hear of it.
+    expect((await b.client.delete(`${api.leaveChat}?chatRoomId=${roomId}`)).status).to.equal(200);
+
+    await redis!.start();
+    await until('both nodes say ok', async () => (await Promise.all(nodes.map(health))).every((h) => h.body.status === 'ok'));
+    // Redis is back: cross-node delivery resumes, and node 2, re-checking what it holds, ends the
+    // subscription b left on node 1 meanwhile: a probe that reaches c on node 2 no longer reaches b there.
+    let probe = 0;
+    await until('a probe crosses nodes to c and no longer reaches b', async () => {
+      const content = `돌아옴 ${++probe}`;
+      await sender.send(app.privateMessage, { chatRoomId: roomId, content, clientMsgId: `probe-${probe}` });
+      while ((await remote.next(1000)).json<ChatMessageEvent>().content !== content);
+      const toLeaver: string[] = [];
+      for (let m = await bElsewhere.next(300).catch(() => null); m; m = await bElsewhere.next(300).catch(() => null)) {
+        toLeaver.push(m.json<ChatMessageEvent>().content);
+      }
+      return !toLeaver.includes(content);
+    });
+  });
+
+  it('closes, once Redis is back, the sockets of a login session that logged out on another node meanwhile', async () => {
+    const a = await person(nodes[0], '에이');
+    const elsewhere = await connect(nodes[1], a);
+    await redis!.stop();
+    await until('node 1 says degraded', async () => (await health(nodes[0])).body.status === 'degraded');
+    expect((await a.client.post(api.logout, {})).status).to.equal(200);
+    await redis!.start();
+    expect(await elsewhere.closed).to.be.a('number');
+  });
+});

@@ -1,0 +1,162 @@
+// Several real node processes sharing MariaDB and a private Redis: what one node publishes
+// reaches the clients of the others exactly once and in order, and what ends on one node
+// (a subscription, a login session) ends on all.
+import { expect } from 'chai';
+import { api } from '../../../common/api';
+import { app, topics } from '../../../common/destinations';
+import type { ChatMessageEvent } from '../../../common/payloads';
+import type { Knex } from '../../src/db/knex';
+import type { RunningServer } from '../../src/main';
+import type { ApiClient } from '../support/api-client';
+import { createMysqlDatabase, databaseOf, NodeProcess, TestRedis } from '../support/cluster';
+import { connectStomp, type TestStomp } from '../support/stomp-client';
+import { createUser, loginClient, type TestUser } from '../support/users';
+
+interface Person {
+  user: TestUser;
+  client: ApiClient;
+}
+
+describe('several nodes over Redis (MariaDB)', function () {
+  let database: { url: string; drop(): Promise<void> } | null = null;
+  let redis: TestRedis | null = null;
+  let db: Knex | null = null;
+  const nodes: NodeProcess[] = [];
+  const open: TestStomp[] = [];
+
+  before(async function () {
+    database = await createMysqlDatabase(this);
+    redis = await TestRedis.start();
+    const env = { DATABASE_URL: database.url, REDIS_URL: redis.url, MAX_CONNECTIONS_PER_ADDRESS: '10000' };
+    // The first node migrates the database; the others find it migrated.
+    nodes.push(await NodeProcess.start(env));
+    nodes.push(...(await Promise.all([NodeProcess.start(env), NodeProcess.start(env)])));
+    db = databaseOf(database.url);
+  });
+  afterEach(async () => {
+    await Promise.all(open.splice(0).map((s) => s.disconnect().catch(() => {})));
+  });
+  after(async () => {
+    await Promise.all(nodes.map((n) => n.stop()));
+    await db?.destroy();
+    await redis?.stop();
+    await database?.drop();
+  });
+
+  /** A user signed in on the given node (any node accepts the cookie: sessions are in the database). */
+  const person = async (node: NodeProcess, name: string): Promise<Person> => {
+    const user = await createUser({ db } as RunningServer, { name });
+    return { user, client: await loginClient({ url: node.url } as RunningServer, user) };
+  };
+  const connect = async (node: NodeProcess, p: Person): Promise<TestStomp> => {
+    const stomp = await connectStomp(node, p.client.cookieHeader());
+    open.push(stomp);
+    return stomp;
+  };
+  const roomOf = async (owner: Person, ...others: Person[]): Promise<number> => {
+    const res = await owner.client.post(api.roomCreate, { targetUserId: others[0].user.userId });
+    expect(res.status, res.text).to.equal(200);
+    const roomId = res.body.chatRoomId as number;
+    for (const o of others.slice(1)) {
+      expect((await owner.client.post(api.addUser, { chatRoomId: roomId, userId: o.user.userId })).status).to.equal(200);
+    }
+    return roomId;
+  };
+
+  it('a message from a user on node 1 reaches members on nodes 2 and 3 exactly once and in order', async () => {
+    const [a, b, c] = await Promise.all([person(nodes[0], '에이'), person(nodes[1], '비'), person(nodes[2], '씨')]);
+    const roomId = await roomOf(a, b, c);
+    const sender = await connect(nodes[0], a);
+    const inboxes = await Promise.all(
+      [[nodes[1], b], [nodes[2], c], [nodes[2], c]].map(async ([node, p]) => (await connect(node as NodeProcess, p as Person)).subscribe(topics.privateChat(roomId))),
+    );
+    const count = 30;
+    for (let i = 0; i < count; i++) {
+      await sender.send(app.privateMessage, { chatRoomId: roomId, content: `메시지 ${i}`, clientMsgId: `m-${i}` });
+    }
+    for (const inbox of inboxes) {
+      const got: string[] = [];
+      for (let i = 0; i < count; i++) got.push((await inbox.next()).json<ChatMessageEvent>().content);
+      expect(got).to.deep.equal(Array.from({ length: count }, (_, i) => `메시지 ${i}`));
+      await inbox.nothingWithin(300);
+    }
+  });
+
+  it('each member hears of a new message on their refresh topic on whichever node they are', async () => {
+    const [a, b] = await Promise.all([person(nodes[0], '에이'), person(nodes[1], '비')]);
+    const roomId = await roomOf(a, b);
+    const refresh = await (await connect(nodes[1], b)).subscribe(topics.toggleRefresh(b.user.userId));
+    await (await connect(nodes[0], a)).send(app.privateMessage, { chatRoomId: roomId, content: '안녕', clientMsgId: 'r-1' });
+    expect((await refresh.next()).body).to.equal('true');
+  });
+
+  it('logout on node 1 closes the same login session’s sockets on node 2', async () => {
+    const a = await person(nodes[0], '에이');
+    const elsewhere = await connect(nodes[1], a);
+    expect((await a.client.post(api.logout, {})).status).to.equal(200);
+    expect(await elsewhere.closed).to.be.a('number');
+  });
+
+  it('leave on node 2 stops delivery to that user’s tabs on node 3', async () => {
+    const [a, b] = await Promise.all([person(nodes[0], '에이'), person(nodes[1], '비')]);
+    const c = await person(nodes[0], '씨');
+    const roomId = await roomOf(a, b, c);
+    const onNode3 = await (await connect(nodes[2], b)).subscribe(topics.privateChat(roomId));
+    const sender = await connect(nodes[0], a);
+    expect((await b.client.delete(`${api.leaveChat}?chatRoomId=${roomId}`)).status).to.equal(200);
+    // The leave message itself reaches the leaver's other tab, once; nothing after it.
+    expect((await onNode3.next()).json<ChatMessageEvent>().leftUserId).to.equal(b.user.userId);
+    await sender.send(app.privateMessage, { chatRoomId: roomId, content: '나간 뒤', clientMsgId: 'after-leave' });
+    await onNode3.nothingWithin(500);
+  });
+
+  it('a user who left on one node cannot send to the room through another node at once', async () => {
+    const [a, b] = await Promise.all([person(nodes[0], '에이'), person(nodes[1], '비')]);
+    const c = await person(nodes[2], '씨');
+    const roomId = await roomOf(a, b, c);
+    const viaNode3 = await connect(nodes[2], b);
+    // Node 3 caches the room's members as it carries a message.
+    await viaNode3.send(app.privateMessage, { chatRoomId: roomId, content: '들어와 있음', clientMsgId: 'before' });
+    expect((await b.client.delete(`${api.leaveChat}?chatRoomId=${roomId}`)).status).to.equal(200);
+    let refused = false;
+    await viaNode3.send(app.privateMessage, { chatRoomId: roomId, content: '나간 뒤', clientMsgId: 'after' }).catch(() => (refused = true));
+    expect(refused).to.equal(true);
+  });
+
+  it('typing from a user’s tabs on two nodes reaches the room once per interval', async () => {
+    const [a, b] = await Promise.all([person(nodes[0], '에이'), person(nodes[2], '비')]);
+    const roomId = await roomOf(a, b);
+    const events = await (await connect(nodes[2], b)).subscribe(topics.chatRoomEvents(roomId));
+    const [tab1, tab2] = await Promise.all([connect(nodes[0], a), connect(nodes[1], a)]);
+    await tab1.send(app.typing, { chatRoomId: roomId });
+    await tab2.send(app.typing, { chatRoomId: roomId });
+    await tab1.send(app.typing, { chatRoomId: roomId });
+    const typing: unknown[] = [];
+    for (let m = await events.next(1000).catch(() => null); m; m = await events.next(700).catch(() => null)) {
+      const event = m.json<{ type: string }>();
+      if (event.type === 'typing') typing.push(event);
+    }
+    expect(typing).to.have.length(1);
+  });
+
+  it('a user connected to two nodes stays online when one of them loses its connection, and goes offline with the last', async () => {
+    const [a, b] = await Promise.all([person(nodes[0], '에이'), person(nodes[2], '비')]);
+    const roomId = await roomOf(a, b);
+    const events = await (await connect(nodes[2], b)).subscribe(topics.chatRoomEvents(roomId));
+    const presenceOfA = async (waitMs: number): Promise<boolean[]> => {
+      const seen: boolean[] = [];
+      for (let m = await events.next(waitMs).catch(() => null); m; m = await events.next(700).catch(() => null)) {
+        const event = m.json<{ type: string; userId: number; online: boolean }>();
+        if (event.type === 'presence' && event.userId === a.user.userId) seen.push(event.online);
+      }
+      return seen;
+    };
+    const onNode1 = await connectStomp(nodes[0], a.client.cookieHeader());
+    expect(await presenceOfA(2000)).to.deep.equal([true]);
+    const onNode2 = await connectStomp(nodes[1], a.client.cookieHeader());
+    await onNode2.disconnect();
+    expect(await presenceOfA(1000)).to.not.include(false);
+    await onNode1.disconnect();
+    expect(await presenceOfA(2000)).to.deep.equal([false]);
+  });
+});

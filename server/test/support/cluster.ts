@@ -1,0 +1,256 @@
+// A real cluster for tests: its own redis-server on a free port (never the shared one), a fresh
+// MariaDB database, and node processes of the real server started as child processes, each on
+// its own port, sharing both.
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import crypto from 'node:crypto';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import knexFactory from 'knex';
+import { createDatabase, type Knex } from '../../src/db/knex';
+import { IN_CI, isMysqlReachable, MYSQL_ADMIN_URL } from './databases';
+
+const ROOT = path.resolve(__dirname, '../../..');
+
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.unref();
+    server.on('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+async function waitFor(what: string, check: () => Promise<boolean>, timeoutMs = 15_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (await check().catch(() => false)) return;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error(`timed out waiting for ${what}`);
+}
+
+function portAnswers(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = net.connect(port, '127.0.0.1');
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once('error', () => resolve(false));
+  });
+}
+
+/** A private redis-server, without persistence; stop() and start() again simulate a restart. */
+export class TestRedis {
+  private process: ChildProcess | null = null;
+  private constructor(readonly port: number) {}
+
+  static async start(): Promise<TestRedis> {
+    const redis = new TestRedis(await freePort());
+    await redis.start();
+    return redis;
+  }
+
+  get url(): string {
+    return `redis://127.0.0.1:${this.port}`;
+  }
+
+  async start(): Promise<void> {
+    this.process = spawn('redis-server', ['--port', String(this.port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
+    await waitFor(`redis-server on ${this.port}`, () => portAnswers(this.port));
+  }
+
+  /** kill -9: no goodbye to the clients. */
+  async stop(): Promise<void> {
+    const child = this.process;
+    this.process = null;
+    if (!child || child.exitCode !== null) return;
+    const exited = new Promise((r) => child.once('exit', r));
+    child.kill('SIGKILL');
+    await exited;
+  }
+}
+
+/** A fresh MariaDB database; skipped loudly (failed under CI) without MariaDB. */
+export async function createMysqlDatabase(context: Mocha.Context): Promise<{ url: string; drop(): Promise<void> }> {
+  if (!(await isMysqlReachable())) {
+    const message = `MariaDB/MySQL is not reachable at ${MYSQL_ADMIN_URL}`;
+    if (IN_CI) throw new Error(`${message}: CI must run every test`);
+    console.warn(`\n  !!! SKIPPING the cluster tests: ${message}\n`);
+    context.skip();
+  }
+  const name = `letschat_c_${process.pid}_${crypto.randomBytes(4).toString('hex')}`;
+  const admin = () => knexFactory({ client: 'mysql2', connection: { uri: MYSQL_ADMIN_URL } as never, pool: { min: 0, max: 1 } });
+  const db = admin();
+  try {
+    await db.raw(`CREATE DATABASE \`${name}\` CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci`);
+  } finally {
+    await db.destroy();
+  }
+  return {
+    url: `${MYSQL_ADMIN_URL}/${name}`,
+    async drop() {
+      const d = admin();
+      try {
+        await d.raw(`DROP DATABASE IF EXISTS \`${name}\``);
+      } finally {
+        await d.destroy();
+      }
+    },
+  };
+}
+
+/** One node of the cluster: the real server in its own process. */
+export class NodeProcess {
+  readonly output: string[] = [];
+  private constructor(
+    private readonly child: ChildProcess,
+    readonly port: number,
+  ) {
+    const keep = (chunk: Buffer) => {
+      this.output.push(chunk.toString());
+      if (this.output.length > 200) this.output.shift();
+    };
+    child.stdout?.on('data', keep);
+    child.stderr?.on('data', keep);
+  }
+
+  /** A node on a free port (or env.PORT); with WORKERS in env, the supervisor of that many. */
+  static async start(env: Record<string, string>): Promise<NodeProcess> {
+    const port = env.PORT ? Number(env.PORT) : await freePort();
+    const child = spawn(process.execPath, ['--import', 'tsx', 'server/src/main.ts'], {
+      cwd: ROOT,
+      env: {
+        ...process.env,
+        HOST: '127.0.0.1',
+        PUBLIC_URL: 'http://localhost:8080',
+        LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'warn',
+        STATIC_DIR: 'dist',
+        MAIL_DIR: path.join(os.tmpdir(), 'letschat-cluster-mail'),
+        ...env,
+        PORT: String(port),
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    const node = new NodeProcess(child, port);
+    const exited = new Promise<never>((_, reject) =>
+      child.once('exit', (code) => reject(new Error(`node on ${port} exited with ${code}: ${node.output.join('')}`))),
+    );
+    exited.catch(() => {});
+    await Promise.race([waitFor(`the node on ${port}`, () => portAnswers(port), 30_000), exited]);
+    return node;
+  }
+
+  get url(): string {
+    return `http://127.0.0.1:${this.port}`;
+  }
+
+  get alive(): boolean {
+    return this.child.exitCode === null && this.child.signalCode === null;
+  }
+
+  /** SIGTERM (a graceful stop) or SIGKILL (a crash); resolves when the process is gone. */
+  async stop(signal: NodeJS.Signals = 'SIGTERM'): Promise<void> {
+    if (!this.alive) return;
+    const exited = new Promise((r) => this.child.once('exit', r));
+    this.child.kill(signal);
+    await exited;
+  }
+}
+
+/** A Knex on the cluster's database, for creating users the way the other tests do. */
+export function databaseOf(url: string): Knex {
+  return createDatabase(url);
+}
+
+/** Debian's haproxy with the given configuration file, its addresses from the environment. */
+export class HaproxyProcess {
+  private constructor(
+    private readonly child: ChildProcess,
+    readonly port: number,
+    readonly output: string[],
+  ) {}
+
+  static available(): boolean {
+    try {
+      execFileSync('haproxy', ['-v'], { stdio: 'ignore' });
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  static async start(configFile: string, env: Record<string, string>): Promise<HaproxyProcess> {
+    const port = await freePort();
+    const output: string[] = [];
+    const child = spawn('haproxy', ['-db', '-f', path.join(ROOT, configFile)], {
+      env: { ...process.env, LETSCHAT_BIND: `127.0.0.1:${port}`, ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    child.stdout?.on('data', (c: Buffer) => output.push(c.toString()));
+    child.stderr?.on('data', (c: Buffer) => output.push(c.toString()));
+    await waitFor(`haproxy on ${port}`, () => portAnswers(port));
+    return new HaproxyProcess(child, port, output);
+  }
+
+  get url(): string {
+    return `http://127.0.0.1:${this.port}`;
+  }
+
+  async stop(): Promise<void> {
+    if (this.child.exitCode !== null || this.child.signalCode !== null) return;
+    const exited = new Promise((r) => this.child.once('exit', r));
+    this.child.kill('SIGTERM');
+    await exited;
+  }
+}
+
+/**
+ * A TCP proxy in front of a real server (MariaDB): cut() refuses new connections and drops the
+ * open ones, as an outage does; restore() serves again on the same port.
+ */
+export class TcpProxy {
+  private server: net.Server | null = null;
+  private readonly sockets = new Set<net.Socket>();
+  private constructor(
+    readonly port: number,
+    private readonly target: { host: string; port: number },
+  ) {}
+
+  static async start(target: { host: string; port: number }): Promise<TcpProxy> {
+    const proxy = new TcpProxy(await freePort(), target);
+    await proxy.restore();
+    return proxy;
+  }
+
+  restore(): Promise<void> {
+    return new Promise((resolve, reject) => {
+      const server = net.createServer((client) => {
+        const upstream = net.connect(this.target.port, this.target.host);
+        for (const s of [client, upstream]) {
+          this.sockets.add(s);
+          s.on('close', () => this.sockets.delete(s));
+          s.on('error', () => {
+            client.destroy();
+            upstream.destroy();
+          });
+        }
+        client.pipe(upstream).pipe(client);
+      });
+      server.once('error', reject);
+      server.listen(this.port, '127.0.0.1', () => resolve());
+      this.server = server;
+    });
+  }
+
+  async cut(): Promise<void> {
+    const server = this.server;
+    this.server = null;
+    for (const s of this.sockets) s.destroy();
+    if (server) await new Promise((r) => server.close(r));
+  }
+}
