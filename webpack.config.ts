@@ -39,13 +39,17 @@ class WriteUpPlugin {
   }
 }
 
-/** Links the global stylesheet (emitted as a file by its asset rule) from index.html's head. */
-class GlobalStylesheetPlugin {
+const LINKED_CSS = /(styles[\\/]global|features[\\/]call[\\/]call)\.css$/;
+
+/** Links the stylesheets emitted as files (LINKED_CSS) from index.html's head, global first. */
+class LinkedStylesheetsPlugin {
   apply(compiler: Compiler) {
-    compiler.hooks.compilation.tap('GlobalStylesheetPlugin', (compilation) => {
-      HtmlWebpackPlugin.getHooks(compilation).alterAssetTagGroups.tap('GlobalStylesheetPlugin', (data) => {
-        const css = Object.keys(compilation.assets).find((name) => /^global\.[0-9a-f]+\.css$/.test(name));
-        if (css) data.headTags.push(HtmlWebpackPlugin.createHtmlTagObject('link', { rel: 'stylesheet', href: `/${css}` }));
+    compiler.hooks.compilation.tap('LinkedStylesheetsPlugin', (compilation) => {
+      HtmlWebpackPlugin.getHooks(compilation).alterAssetTagGroups.tap('LinkedStylesheetsPlugin', (data) => {
+        const sheets = Object.keys(compilation.assets)
+          .filter((name) => /^(global|call)\.[0-9a-f]+\.css$/.test(name))
+          .sort((a, b) => (a.startsWith('global') ? -1 : b.startsWith('global') ? 1 : 0));
+        for (const css of sheets) data.headTags.push(HtmlWebpackPlugin.createHtmlTagObject('link', { rel: 'stylesheet', href: `/${css}` }));
         return data;
       });
     });
@@ -96,10 +100,11 @@ export default (_env: unknown, argv: { mode?: Configuration['mode'] }): Configur
     module: {
       rules: [
         { test: /\.tsx?$/, loader: 'esbuild-loader', options: { target: 'es2020', jsx: 'automatic' } },
-        // The global stylesheet is a file of its own, linked from index.html (GlobalStylesheetPlugin);
-        // the features' stylesheets come with their lazy chunks.
-        { test: /styles[\\/]global\.css$/, type: 'asset/resource', generator: { filename: '[name].[contenthash][ext]' } },
-        { test: /\.css$/, exclude: /styles[\\/]global\.css$/, use: ['style-loader', 'css-loader'] },
+        // The stylesheets every page needs (global, and the call overlays' that can show on any
+        // chat screen) are files of their own, linked from index.html (LinkedStylesheetsPlugin):
+        // CSS, not JavaScript to run. The other features' stylesheets come with their lazy chunks.
+        { test: LINKED_CSS, type: 'asset/resource', generator: { filename: '[name].[contenthash][ext]' } },
+        { test: /\.css$/, exclude: LINKED_CSS, use: ['style-loader', 'css-loader'] },
         { test: /\.(svg|png|ico|woff2)$/, type: 'asset/resource' },
       ],
     },
@@ -107,7 +112,7 @@ export default (_env: unknown, argv: { mode?: Configuration['mode'] }): Configur
       new HtmlWebpackPlugin({ template: path.join(root, 'client/index.html'), chunks: ['main'] }),
       // client/public (the manifest, icons, favicon) is copied as it is; the service worker is its own entry.
       new PublicFilesPlugin(),
-      new GlobalStylesheetPlugin(),
+      new LinkedStylesheetsPlugin(),
       new WriteUpPlugin(),
       ...(mode === 'production' ? compressedCopies() : []),
     ],

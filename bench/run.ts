@@ -52,6 +52,7 @@ const PARTS: Part[] = [
   { id: 'idle-memory', script: 'bench/idle-memory.ts', args: [], quickArgs: ['--sessions', '1000'], timeoutSeconds: 300 },
   { id: 'history', script: 'bench/history.ts', args: [], quickArgs: ['--messages', '50000', '--requests', '300'], timeoutSeconds: 420 },
   { id: 'call-setup', script: 'bench/call-setup.ts', args: [], quickArgs: ['--calls', '3'], timeoutSeconds: 300 },
+  { id: 'client-load', script: 'bench/client-load.ts', args: [], quickArgs: ['--runs', '1'], timeoutSeconds: 900 },
 ];
 
 interface Outcome {

@@ -73,6 +73,7 @@ describe('the layout in the browser', function () {
     const page = await signedIn(a, DESKTOP);
 
     await page.getByText(ko.chatList.pickChat).waitFor(WAIT);
+    await page.getByTestId('chat-row').waitFor(WAIT);
     expect(await page.getByTestId('chat-row').count()).to.equal(1);
     expect(await page.title()).to.equal("채팅 - Let's Chat");
     expect(await h1Texts(page)).to.deep.equal([ko.chatList.title]);

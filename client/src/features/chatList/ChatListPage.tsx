@@ -62,10 +62,18 @@ export default function ChatListPage({ beside = false }: { beside?: boolean }) {
             <span className="profile-bar__email">{me?.email}</span>
           </div>
           <div className="profile-bar__actions">
-            <Link className="chip" to={paths.settings} state={me ? { name: me.name, email: me.email } : undefined}>
-              <SettingsIcon />
-              {ko.chatList.settings}
-            </Link>
+            {me ? (
+              <Link className="chip" to={paths.settings} state={{ name: me.name, email: me.email }}>
+                <SettingsIcon />
+                {ko.chatList.settings}
+              </Link>
+            ) : (
+              // Settings need the name and e-mail (SPEC.md §2): usable once they are loaded.
+              <button type="button" className="chip" disabled>
+                <SettingsIcon />
+                {ko.chatList.settings}
+              </button>
+            )}
             <button type="button" className="chip" onClick={() => dispatch(logoutRequested())}>
               {ko.chatList.logout}
             </button>

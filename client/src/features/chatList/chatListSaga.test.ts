@@ -87,6 +87,19 @@ describe('the chat list saga', () => {
     await eventually(() => h.store.getState().chatList.unseenCount === 0, 'reset on focus');
   });
 
+  it('subscribes with the stored id before loading, so the list is fetched once; a reconnect fetches it again', async () => {
+    const http = routes();
+    h = createChatTestStore(http, ME.userId);
+    h.stomp.connect();
+    h.store.dispatch(chatListOpened());
+    await eventually(() => h.store.getState().chatList.chats !== null, 'chats loaded');
+    await settle();
+    expect(http.requested('GET', api.chats)).to.have.length(1);
+    h.stomp.drop();
+    h.stomp.connect();
+    await eventually(() => http.requested('GET', api.chats).length === 2, 'reloaded after the reconnect');
+  });
+
   it('unsubscribes when the list closes and disconnects on logout', async () => {
     h = createChatTestStore(routes(), ME.userId);
     h.store.dispatch(chatListOpened());

@@ -3,7 +3,7 @@
 // the list and, when the user is not looking, raise the tab title count.
 import type { EventChannel, SagaIterator } from 'redux-saga';
 import { buffers, eventChannel } from 'redux-saga';
-import { all, call, put, race, take, takeEvery } from 'redux-saga/effects';
+import { all, call, delay, put, race, take, takeEvery } from 'redux-saga/effects';
 import { api, type ChatSummary, type NameAndEmail, type UserIdResponse } from '../../../../common/api';
 import { topics } from '../../../../common/destinations';
 import { isRefreshSignal } from '../../../../common/events';
@@ -68,6 +68,20 @@ function* loadUserId(): SagaIterator<number | null> {
   }
 }
 
+/**
+ * The list waits this long for its refresh subscription before loading: loaded after the
+ * subscription is active, it misses no news, so it is fetched once. Past it (no connection
+ * yet), it loads anyway and reloads once the subscription is there.
+ */
+export const FIRST_SUBSCRIPTION_WAIT_MS = 2000;
+
+/** True once the channel's first subscription is active, false after the wait. */
+function* awaitSubscription(refresh: EventChannel<RefreshEvent>): SagaIterator<boolean> {
+  const { event }: { event?: RefreshEvent } = yield race({ event: take(refresh), timeout: delay(FIRST_SUBSCRIPTION_WAIT_MS) });
+  // Only 'subscribed' can come first: no signal is delivered before the subscription.
+  return event !== undefined;
+}
+
 function* watchRefresh(refresh: EventChannel<RefreshEvent>): SagaIterator {
   for (;;) {
     const event: RefreshEvent = yield take(refresh);
@@ -85,21 +99,33 @@ function* watchFocus(activity: EventChannel<boolean>): SagaIterator {
 
 export function* chatListSession(): SagaIterator {
   const navigate = yield* service('navigate');
-  const [userId, chatsOk]: [number | null, boolean] = yield all([call(loadUserId), call(loadChats), call(loadProfile)]);
-  if (userId === null || !chatsOk) {
-    // SPEC.md §8: log (done), show an empty list, go to /login.
-    yield put(loadFailed());
-    yield call(navigate, paths.login, { replace: true });
-    return;
-  }
   const stomp = yield* service('stomp');
-  const refresh: EventChannel<RefreshEvent> = yield call(refreshChannel, stomp, userId);
-  const activity: EventChannel<boolean> = yield call(windowActivityChannel);
+  const uid = yield* service('uid');
+  // Subscribe first with the stored id (the server checks the session, not this number), so
+  // the list is read once, after the subscription is active.
+  const storedId: number | null = yield call([uid, uid.read]);
+  let refresh: EventChannel<RefreshEvent> | null = storedId === null ? null : yield call(refreshChannel, stomp, storedId);
+  let activity: EventChannel<boolean> | null = null;
   try {
-    yield race([call(watchRefresh, refresh), call(watchFocus, activity)]);
+    if (refresh) yield call(awaitSubscription, refresh);
+    const [userId, chatsOk]: [number | null, boolean] = yield all([call(loadUserId), call(loadChats), call(loadProfile)]);
+    if (userId === null || !chatsOk) {
+      // SPEC.md §8: log (done), show an empty list, go to /login.
+      yield put(loadFailed());
+      yield call(navigate, paths.login, { replace: true });
+      return;
+    }
+    if (refresh === null || userId !== storedId) {
+      // No stored id (after an OAuth sign-in) or another user's: subscribe for the real one.
+      refresh?.close();
+      refresh = (yield call(refreshChannel, stomp, userId)) as EventChannel<RefreshEvent>;
+    }
+    const live: EventChannel<RefreshEvent> = refresh;
+    activity = (yield call(windowActivityChannel)) as EventChannel<boolean>;
+    yield race([call(watchRefresh, live), call(watchFocus, activity)]);
   } finally {
-    refresh.close();
-    activity.close();
+    refresh?.close();
+    activity?.close();
   }
 }
 
