@@ -8,6 +8,7 @@ import { memberAmong } from './membership';
 import type { HistoryPage, MessagesRepository } from './messages-repository';
 import type { OnlineUsers } from './online-users';
 import type { ReadMarkers } from './read-markers';
+import { viewerRoomName } from './room-names';
 import type { RoomsRepository } from './rooms-repository';
 import { toChatMessage } from './send-message';
 
@@ -28,15 +29,17 @@ export async function chatHistory(deps: HistoryDeps, userId: number, roomId: num
     rooms.room(roomId),
     messages.page(roomId, which, catchingUp ? LIMITS.catchUpPageSize + 1 : LIMITS.historyPageSize),
   ]);
-  memberAmong(users, userId);
+  const me = memberAmong(users, userId);
   const hasMore = catchingUp && page.length > LIMITS.catchUpPageSize;
   if (hasMore) page.length = LIMITS.catchUpPageSize;
   const lastSeq = room?.lastSeq ?? 0;
   const readUpTo = catchingUp ? (page.at(-1)?.seq ?? 0) : lastSeq;
-  if (readUpTo > 0 || !catchingUp) await readMarkers.markRead(roomId, userId, readUpTo);
+  // Re-opening a room already read writes nothing: the position read with the members says so.
+  const moves = me.lastReadSeq < readUpTo || (me.lastReadAtMs === null && !catchingUp);
+  if (moves) await readMarkers.markRead(roomId, userId, readUpTo);
   const response: ChatHistoryResponse = {
     totalPages: Math.ceil(lastSeq / LIMITS.historyPageSize),
-    chatRoomName: room?.name ?? '',
+    chatRoomName: viewerRoomName(room?.name ?? '', room?.renamed ?? true, users.filter((u) => u.id !== userId).map((u) => u.name)),
     users: users.map((u) => ({
       userId: u.id, name: u.name, email: u.email,
       lastReadSeq: u.id === userId ? Math.max(u.lastReadSeq, readUpTo) : u.lastReadSeq,
