@@ -194,9 +194,9 @@ export class FakeNotifier implements Notifier {
 }
 
 /** Local storage in memory. */
-export function memoryStorage(): Pick<Storage, 'getItem' | 'setItem'> {
+export function memoryStorage(): Pick<Storage, 'getItem' | 'setItem' | 'removeItem'> {
   const items = new Map<string, string>();
-  return { getItem: (key) => items.get(key) ?? null, setItem: (key, value) => void items.set(key, value) };
+  return { getItem: (key) => items.get(key) ?? null, setItem: (key, value) => void items.set(key, value), removeItem: (key) => void items.delete(key) };
 }
 
 /** An RTC service without a microphone: for tests that make no call. */

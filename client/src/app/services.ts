@@ -39,8 +39,8 @@ export interface Services {
   ringer: Ringer;
   /** System notifications, the service worker and this device's push subscription. */
   notifier: Notifier;
-  /** Local storage, for small preferences (the notification prompt put aside). */
-  storage: Pick<Storage, 'getItem' | 'setItem'>;
+  /** Local storage, for small things kept across reloads (the notification prompt put aside, a missed call). */
+  storage: Pick<Storage, 'getItem' | 'setItem' | 'removeItem'>;
   /** The call listener's own STOMP connection (its reconnect delay differs, SPEC.md §7). */
   callStomp: StompService;
   /** The app's STOMP connection for the chat list and rooms (5 s reconnect, SPEC.md §7). */

@@ -3,7 +3,7 @@
 import { configureStore } from '@reduxjs/toolkit';
 import createSagaMiddleware from 'redux-saga';
 import { api } from '../../../../common/api';
-import { FakeHttp, FakeRinger, FakeStomp } from '../../app/fakeServices';
+import { FakeHttp, FakeRinger, FakeStomp, memoryStorage } from '../../app/fakeServices';
 import type { Microphone, Peer, PeerEvent, RtcService } from '../../services/rtc';
 import { callSaga } from './callSaga';
 import { callReducer } from './callSlice';
@@ -89,6 +89,7 @@ export function createCallTestStore(http = new FakeHttp({ [`GET ${api.iceServers
   stomp.connect();
   const rtc = new FakeRtc();
   const ringer = new FakeRinger();
+  const storage = memoryStorage();
   const alerts: string[] = [];
   const navigations: string[] = [];
   // The screen shown: /call, where the spec's call flows start and end, unless a test moves on.
@@ -99,6 +100,7 @@ export function createCallTestStore(http = new FakeHttp({ [`GET ${api.iceServers
       callStomp: stomp,
       rtc,
       ringer,
+      storage,
       http,
       alert: (message: string) => alerts.push(message),
       navigate: (to: string) => {
@@ -114,5 +116,5 @@ export function createCallTestStore(http = new FakeHttp({ [`GET ${api.iceServers
     middleware: (getDefault) => getDefault({ thunk: false }).concat(sagaMiddleware),
   });
   const task = sagaMiddleware.run(callSaga);
-  return { store, stomp, rtc, ringer, http, alerts, navigations, errors, location, stop: () => task.cancel() };
+  return { store, stomp, rtc, ringer, storage, http, alerts, navigations, errors, location, stop: () => task.cancel() };
 }

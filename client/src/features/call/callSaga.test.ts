@@ -4,6 +4,7 @@ import { app, queues } from '../../../../common/destinations';
 import { eventually, FakeHttp, settle } from '../../app/fakeServices';
 import { ko } from '../../i18n/ko';
 import { createCallTestStore } from './callFakes.test-support';
+import { missedCallKey } from './callSaga';
 import { callActions } from './callSlice';
 
 const ME = 1;
@@ -318,8 +319,22 @@ describe('call saga', () => {
       await eventually(() => phase(h) === 'idle', 'overlay closed');
       expect(h.store.getState().call.missedCall).to.deep.equal(KIM);
       expect(h.stomp.published).to.deep.equal([]);
+      expect(JSON.parse(h.storage.getItem(missedCallKey(ME)) ?? 'null')).to.deep.equal(KIM);
       h.store.dispatch(callActions.missedCallDismissed());
       expect(h.store.getState().call.missedCall).to.equal(null);
+      expect(h.storage.getItem(missedCallKey(ME))).to.equal(null);
+    });
+
+    it('shows a missed call again after a reload, until it is dismissed', async () => {
+      h.storage.setItem(missedCallKey(ME), JSON.stringify(KIM));
+      await listening(h);
+      expect(h.store.getState().call.missedCall).to.deep.equal(KIM);
+      h.storage.setItem(missedCallKey(ME), '{not json');
+      h.store.dispatch(callActions.listenStopped());
+      expect(h.store.getState().call.missedCall).to.equal(null);
+      await listening(h);
+      expect(h.store.getState().call.missedCall).to.equal(null);
+      expect(h.storage.getItem(missedCallKey(ME))).to.equal(null);
     });
 
     it('counts no missed call when the caller gives up before the timeout', async () => {

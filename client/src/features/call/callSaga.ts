@@ -423,11 +423,37 @@ function* searchUsers(action: PayloadAction<string>): SagaIterator {
   }
 }
 
+/** Where the missed-call line is kept, per user, so it survives a reload until dismissed. */
+export const missedCallKey = (userId: number) => `missedCall:${userId}`;
+
+function* restoreMissedCall(userId: number): SagaIterator {
+  const storage = yield* service('storage');
+  try {
+    const peer = JSON.parse(storage.getItem(missedCallKey(userId)) ?? 'null') as Partial<CallPeer> | null;
+    if (peer && typeof peer.userId === 'number' && typeof peer.name === 'string') yield put(callActions.callMissed({ userId: peer.userId, name: peer.name }));
+  } catch {
+    storage.removeItem(missedCallKey(userId));
+  }
+}
+
+/** Keeps the missed-call line in local storage while it shows. */
+function* rememberMissedCalls(userId: number): SagaIterator {
+  const storage = yield* service('storage');
+  yield takeEvery(callActions.callMissed, (action: PayloadAction<CallPeer>) => storage.setItem(missedCallKey(userId), JSON.stringify(action.payload)));
+  yield takeEvery(callActions.missedCallDismissed, () => storage.removeItem(missedCallKey(userId)));
+}
+
+function* whileListening(userId: number): SagaIterator {
+  yield* restoreMissedCall(userId);
+  yield fork(rememberMissedCalls, userId);
+  yield call(callListener, userId);
+}
+
 export function* callSaga(): SagaIterator {
   yield takeLatest(callActions.searchRequested, searchUsers);
   while (true) {
     const { payload }: PayloadAction<{ userId: number }> = yield take(callActions.listenRequested);
-    const listener: Task = yield fork(callListener, payload.userId);
+    const listener: Task = yield fork(whileListening, payload.userId);
     yield take(callActions.listenStopped);
     yield cancel(listener);
   }
