@@ -25,6 +25,7 @@ export function createAccounts(deps: Deps): AccountsFeature {
   const { signals } = deps.cluster;
   const sessions = new Sessions(new SessionsRepository(deps.db), deps.clock, undefined, (id) => signals.broadcast(SESSION_ENDED, id));
   signals.onSignal(SESSION_ENDED, (id) => sessions.forgetCached(id));
+  signals.onLost(() => sessions.forgetAllCached());
   const accounts = new AccountsService(users, sessions, new LoginFailuresRepository(deps.db), deps.clock, deps.publisher);
   const routes = accountsRoutes({ accounts, secureCookies: deps.config.secureCookies });
   const verification = new VerificationService(new VerificationRepository(deps.db), users, deps.mailer, deps.clock, deps.log.child({ feature: 'accounts' }));

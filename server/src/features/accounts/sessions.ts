@@ -32,6 +32,11 @@ export class Sessions implements SessionAuthenticator {
     this.cache.forget(sessionId);
   }
 
+  /** News from other nodes may have been lost: every cookie is checked in the database again. */
+  forgetAllCached(): void {
+    this.cache.forgetAll();
+  }
+
   async create(userId: number): Promise<NewSession> {
     const token = randomToken();
     const now = this.clock();
