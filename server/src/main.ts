@@ -166,11 +166,6 @@ export async function start(initialConfig: Config, options: StartOptions = {}): 
   });
   cluster = new ClusterPublisher(broker, bus, log.child({ component: 'cluster' }));
   const presence: Presence = redisPresence ?? new LocalPresence((userId) => broker.connectionCount(userId));
-  bus.onReconnect(() => {
-    redisPresence?.renewNow();
-    // Logouts and leaves on other nodes while the bus was down were not heard here.
-    broker.recheckAll().catch((err: unknown) => log.error({ err }, 're-checking sessions after the bus came back failed'));
-  });
   const metrics = new Metrics();
   metrics.observe({ stomp: broker.counters, openSockets: () => broker.sessionCount, connectedSessions: () => broker.connectedCount, db });
   const features = createFeatures({
@@ -184,6 +179,13 @@ export async function start(initialConfig: Config, options: StartOptions = {}): 
     },
   });
   const { authenticator } = features;
+  // After the features' onLost handlers (registered above): they drop what lost signals would
+  // have invalidated (remembered cookies) before sessions and subscriptions are checked again.
+  bus.onReconnect(() => {
+    redisPresence?.renewNow();
+    // Logouts and leaves on other nodes while the bus was down were not heard here.
+    broker.recheckAll().catch((err: unknown) => log.error({ err }, 're-checking sessions after the bus came back failed'));
+  });
   router = createFeatureRouter(features.list.flatMap((f) => (f.stomp ? [f.stomp] : [])));
   mountWebSocket(app, {
     publicOrigin: config.publicOrigin,

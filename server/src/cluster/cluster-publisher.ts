@@ -95,6 +95,11 @@ export class ClusterPublisher implements Publisher, Signals {
     this.toAll({ op: 'signal', name, data });
   }
 
+  onLost(handler: () => void): void {
+    // Registered with the bus before main.ts's re-check of sessions and subscriptions, so it runs first.
+    this.bus.onReconnect(handler);
+  }
+
   onSignal(name: string, handler: (data: string) => void): void {
     const list = this.signalHandlers.get(name) ?? [];
     list.push(handler);

@@ -5,4 +5,9 @@
 export interface Signals {
   broadcast(name: string, data: string): void;
   onSignal(name: string, handler: (data: string) => void): void;
+  /**
+   * Called when signals may have been lost (the bus was down and is back), before the node
+   * re-checks its sessions and subscriptions: drop whatever a lost signal would have invalidated.
+   */
+  onLost(handler: () => void): void;
 }

@@ -90,11 +90,15 @@ describe('several nodes over Redis (MariaDB)', function () {
     expect((await refresh.next()).body).to.equal('true');
   });
 
-  it('logout on node 1 closes the same login session’s sockets on node 2', async () => {
+  it('logout on node 1 closes the same login session’s sockets on node 2, and node 2 no longer accepts its cookie', async () => {
     const a = await person(nodes[0], '에이');
+    const cookie = a.client.cookieHeader();
     const elsewhere = await connect(nodes[1], a);
+    // Node 2 has checked (and remembers) the cookie.
+    expect((await fetch(`${nodes[1].url}${api.userId}`, { headers: { cookie } })).status).to.equal(200);
     expect((await a.client.post(api.logout, {})).status).to.equal(200);
     expect(await elsewhere.closed).to.be.a('number');
+    expect((await fetch(`${nodes[1].url}${api.userId}`, { headers: { cookie } })).status).to.equal(401);
   });
 
   it('leave on node 2 stops delivery to that user’s tabs on node 3', async () => {

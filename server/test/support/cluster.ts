@@ -60,7 +60,11 @@ export class TestRedis {
   }
 
   async start(): Promise<void> {
-    this.process = spawn('redis-server', ['--port', String(this.port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
+    const child = spawn('redis-server', ['--port', String(this.port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
+    const orphanGuard = () => child.kill('SIGKILL');
+    process.once('exit', orphanGuard);
+    child.once('exit', () => process.off('exit', orphanGuard));
+    this.process = child;
     await waitFor(`redis-server on ${this.port}`, () => portAnswers(this.port));
   }
 
@@ -136,6 +140,10 @@ export class NodeProcess {
       },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
+    // A test that times out may leave before its after hook stops the node: never outlive the tests.
+    const orphanGuard = () => child.kill('SIGKILL');
+    process.once('exit', orphanGuard);
+    child.once('exit', () => process.off('exit', orphanGuard));
     const node = new NodeProcess(child, port);
     const exited = new Promise<never>((_, reject) =>
       child.once('exit', (code) => reject(new Error(`node on ${port} exited with ${code}: ${node.output.join('')}`))),

@@ -18,9 +18,15 @@ export interface AccountsFeature {
   users: UsersRepository;
 }
 
+/** The cluster signal that a login session ended (its data: the session id). */
+const SESSION_ENDED = 'accounts.session-ended';
+
 export function createAccounts(deps: Deps): AccountsFeature {
   const users = new UsersRepository(deps.db);
-  const sessions = new Sessions(new SessionsRepository(deps.db), deps.clock, new SessionCache(undefined, deps.config.sessionCacheTtlMs));
+  const { signals } = deps.cluster;
+  const sessions = new Sessions(new SessionsRepository(deps.db), deps.clock, new SessionCache(undefined, deps.config.sessionCacheTtlMs), (id) => signals.broadcast(SESSION_ENDED, id));
+  signals.onSignal(SESSION_ENDED, (id) => sessions.forgetCached(id));
+  signals.onLost(() => sessions.forgetAllCached());
   const accounts = new AccountsService(users, sessions, new LoginFailuresRepository(deps.db), deps.clock, deps.publisher);
   const routes = accountsRoutes({ accounts, secureCookies: deps.config.secureCookies });
   const verification = new VerificationService(new VerificationRepository(deps.db), users, deps.mailer, deps.clock, deps.log.child({ feature: 'accounts' }));

@@ -64,6 +64,13 @@ export class SessionCache {
     this.tokenHashOf.delete(sessionId);
   }
 
+  /** Forgets every session (news of ended sessions may have been lost: the cluster bus was down). */
+  forgetAll(): void {
+    this.forgets += 1;
+    this.byTokenHash.clear();
+    this.tokenHashOf.clear();
+  }
+
   private drop(tokenHash: string, entry: Entry): void {
     this.byTokenHash.delete(tokenHash);
     this.tokenHashOf.delete(entry.principal.sessionId);

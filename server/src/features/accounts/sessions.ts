@@ -1,7 +1,8 @@
 // Login sessions: a random 256-bit token in the cookie, its SHA-256 in the database, expiring
 // after 14 idle days. Any node can check a cookie because the state is in the database; a
 // checked cookie is remembered for a few seconds (session-cache.ts), forgotten at once when this
-// process ends its session.
+// process ends its session, and on every other node when it hears so (`tellOthers`, through the
+// cluster signals, before the session's sockets are closed there).
 import type { Clock } from '../types';
 import type { Principal, SessionAuthenticator } from '../../transport/http';
 import { SessionCache } from './session-cache';
@@ -22,7 +23,19 @@ export class Sessions implements SessionAuthenticator {
     private readonly repo: SessionsRepository,
     private readonly clock: Clock,
     private readonly cache = new SessionCache(),
+    /** Tells the other nodes that the session ended (they call forgetCached). */
+    private readonly tellOthers: (sessionId: string) => void = () => {},
   ) {}
+
+  /** Another node ended the session: a cookie remembered here no longer passes. */
+  forgetCached(sessionId: string): void {
+    this.cache.forget(sessionId);
+  }
+
+  /** News from other nodes may have been lost: every cookie is checked in the database again. */
+  forgetAllCached(): void {
+    this.cache.forgetAll();
+  }
 
   async create(userId: number): Promise<NewSession> {
     const token = randomToken();
@@ -69,5 +82,6 @@ export class Sessions implements SessionAuthenticator {
     const id = Number(sessionId);
     if (Number.isSafeInteger(id)) await this.repo.delete(id);
     this.cache.forget(sessionId);
+    this.tellOthers(sessionId);
   }
 }
