@@ -103,7 +103,23 @@ export interface ChatMessage {
   addedUserEmail?: string;
   /** Present on system messages only (senderId null). */
   systemEvent?: SystemEvent;
+  /** Ours: when the text was last edited (ISO); absent if never. */
+  editedAt?: string;
+  /** Ours: deleted for everyone; content is then empty. */
+  deleted?: true;
+  /** Ours: the message this one replies to, as it reads now. */
+  replyTo?: ReplyQuote;
+  /** Ours: who reacted with what (absent when nobody did), in the order first given. */
+  reactions?: ReactionSummary[];
+  /** Ours: the room's change counter when this message last changed (edit, delete, reaction); absent if never. */
+  changeSeq?: number;
 }
+
+/** Ours: a reply's quote of the original: at most 100 characters, or the deleted text. */
+export interface ReplyQuote { messageId: number; senderName: string; content: string; deleted?: true }
+
+/** Ours: one reaction on a message and who gave it. */
+export interface ReactionSummary { emoji: string; userIds: number[] }
 
 
 /** A member in history: ours, lastReadSeq, their read position (every message up to it is read). */
@@ -114,8 +130,13 @@ export interface ChatHistoryResponse {
   chatRoomName: string;
   users: RoomUser[];
   messages: ChatMessage[];
-  /** Ours, with afterSeq only: more messages follow the ones answered. */
+  /** Ours, with afterSeq or changedSince only: more messages follow the ones answered. */
   hasMore?: boolean;
+  /**
+   * Ours: the room's change counter (edits, deletions, reactions) as this answer saw it; a
+   * reconnecting client asks `changedSince` it to learn what changed while it was away.
+   */
+  lastChangeSeq?: number;
 }
 
 export interface CreateRoomResponse { chatRoomId: number }

@@ -7,7 +7,9 @@ import type { Clock } from '../types';
 import type { MembersCache } from './members-cache';
 import type { MessagesRepository } from './messages-repository';
 import type { OnlineUsers } from './online-users';
+import type { ReactionsRepository } from './reactions-repository';
 import type { ReadMarkers } from './read-markers';
+import type { RoomEvents } from './room-events';
 import type { RoomsRepository } from './rooms-repository';
 import type { MessageSender } from './send-message';
 import type { Typing } from './typing';
@@ -21,6 +23,8 @@ export interface ChatDeps {
   readMarkers: ReadMarkers;
   online: Pick<OnlineUsers, 'isOnline'>;
   typing: Typing;
+  reactions: ReactionsRepository;
+  roomEvents: RoomEvents;
   publisher: Publisher;
   clock: Clock;
 }

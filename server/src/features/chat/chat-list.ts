@@ -1,6 +1,8 @@
 // The chat list (SPEC.md §2 /chat-list): the user's rooms with their newest message, the
-// user's read marker and how many messages they have not read, newest activity first.
+// user's read marker and how many messages they have not read, newest activity first. A
+// newest message deleted for everyone reads as '삭제된 메시지입니다.'.
 import type { ChatSummary } from '../../../../common/api';
+import { DELETED_MESSAGE_TEXT } from '../../../../common/system-text';
 import type { ChatDeps } from './chat-deps';
 
 const iso = (ms: number | null): string | null => (ms === null ? null : new Date(ms).toISOString());
@@ -10,7 +12,7 @@ export async function chatList({ rooms }: Pick<ChatDeps, 'rooms'>, userId: numbe
   return rows.map((r) => ({
     chatRoomId: r.roomId,
     chatRoomName: r.roomName,
-    lastMessage: r.lastMessage,
+    lastMessage: r.lastMessageDeleted ? DELETED_MESSAGE_TEXT : r.lastMessage,
     lastMessageTime: iso(r.lastMessageAtMs),
     lastReadAt: iso(r.lastReadAtMs),
     // A member's own messages move their read position, so what follows it is others' (or the

@@ -7,16 +7,15 @@ import { InvalidError } from '../errors';
 import type { ChatDeps } from './chat-deps';
 import { chatList } from './chat-list';
 import { createRoom } from './create-room';
-import { chatHistory } from './history';
+import { chatHistory, type HistoryQuery } from './history';
 import { addUser } from './invite';
 import { leaveRoom } from './leave';
-import type { HistoryPage } from './messages-repository';
 import type { NotificationMail } from './notification-mail';
 import { renameRoom } from './rename-room';
 import { searchForRoom, searchUsers } from './user-search';
 
-/** Which part of the history: afterSeq, beforeSeq, beforeId or page (0 by default); at most one of them. */
-function historyPage(query: URLSearchParams): HistoryPage {
+/** Which part of the history: afterSeq, beforeSeq, beforeId, changedSince or page (0 by default); at most one of them. */
+function historyPage(query: URLSearchParams): HistoryQuery {
   const given = (name: string) => {
     const v = query.get(name);
     return v !== null && v !== '' ? v : null;
@@ -24,7 +23,11 @@ function historyPage(query: URLSearchParams): HistoryPage {
   const afterSeq = given('afterSeq');
   const beforeSeq = given('beforeSeq');
   const beforeId = given('beforeId');
-  if ([afterSeq, beforeSeq, beforeId].filter((v) => v !== null).length > 1) throw new InvalidError('give one of afterSeq, beforeSeq and beforeId');
+  const changedSince = given('changedSince');
+  if ([afterSeq, beforeSeq, beforeId, changedSince].filter((v) => v !== null).length > 1) {
+    throw new InvalidError('give one of afterSeq, beforeSeq, beforeId and changedSince');
+  }
+  if (changedSince !== null) return { changedSince: pageField(changedSince, 'changedSince', 0) };
   if (afterSeq !== null) return { afterSeq: pageField(afterSeq, 'afterSeq', 0) };
   if (beforeSeq !== null) return { beforeSeq: idField(beforeSeq, 'beforeSeq') };
   if (beforeId !== null) return { beforeId: idField(beforeId, 'beforeId') };
