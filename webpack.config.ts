@@ -1,11 +1,31 @@
 // Client bundle: TypeScript through esbuild (transpile only: `npm run typecheck` checks types),
-// CSS injected by style-loader, content-hashed names so the server may cache them forever.
+// CSS injected by style-loader, content-hashed names so the server may cache them forever, one
+// chunk per route (React.lazy in app/routes.tsx), and brotli and gzip copies of every text file
+// made here once, so the server sends them as they are (server/src/transport/static-files.ts).
 import fs from 'node:fs';
 import path from 'node:path';
+import zlib from 'node:zlib';
+import CompressionPlugin from 'compression-webpack-plugin';
 import HtmlWebpackPlugin from 'html-webpack-plugin';
 import { sources, type Compiler, type Configuration } from 'webpack';
 
 const root = path.resolve(__dirname);
+
+/** client/public as it is (web manifest, icons, favicon), at the root of the site. */
+class PublicFilesPlugin {
+  apply(compiler: Compiler) {
+    compiler.hooks.thisCompilation.tap('PublicFilesPlugin', (compilation) => {
+      compilation.hooks.processAssets.tap({ name: 'PublicFilesPlugin', stage: compiler.webpack.Compilation.PROCESS_ASSETS_STAGE_ADDITIONAL }, () => {
+        const dir = path.join(root, 'client/public');
+        for (const entry of fs.readdirSync(dir, { recursive: true, withFileTypes: true })) {
+          if (!entry.isFile()) continue;
+          const full = path.join(entry.parentPath, entry.name);
+          compilation.emitAsset(path.relative(dir, full).split(path.sep).join('/'), new sources.RawSource(fs.readFileSync(full)));
+        }
+      });
+    });
+  }
+}
 
 /** The footer's project write-up link (client/src/components/Footer.tsx) opens the README. */
 class WriteUpPlugin {
@@ -19,14 +39,54 @@ class WriteUpPlugin {
   }
 }
 
+/** Links the global stylesheet (emitted as a file by its asset rule) from index.html's head. */
+class GlobalStylesheetPlugin {
+  apply(compiler: Compiler) {
+    compiler.hooks.compilation.tap('GlobalStylesheetPlugin', (compilation) => {
+      HtmlWebpackPlugin.getHooks(compilation).alterAssetTagGroups.tap('GlobalStylesheetPlugin', (data) => {
+        const css = Object.keys(compilation.assets).find((name) => /^global\.[0-9a-f]+\.css$/.test(name));
+        if (css) data.headTags.push(HtmlWebpackPlugin.createHtmlTagObject('link', { rel: 'stylesheet', href: `/${css}` }));
+        return data;
+      });
+    });
+  }
+}
+
+const COMPRESSIBLE = /\.(js|css|html|svg|txt|json)$/;
+
+function compressedCopies() {
+  return [
+    new CompressionPlugin<zlib.BrotliOptions>({
+      filename: '[path][base].br',
+      algorithm: 'brotliCompress',
+      test: COMPRESSIBLE,
+      compressionOptions: { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: zlib.constants.BROTLI_MAX_QUALITY } },
+      threshold: 0,
+      minRatio: 1,
+    }),
+    new CompressionPlugin({
+      filename: '[path][base].gz',
+      algorithm: 'gzip',
+      test: COMPRESSIBLE,
+      compressionOptions: { level: 9 },
+      threshold: 0,
+      minRatio: 1,
+    }),
+  ];
+}
+
 export default (_env: unknown, argv: { mode?: Configuration['mode'] }): Configuration => {
   const mode = argv.mode ?? 'production';
   return {
     mode,
-    entry: path.join(root, 'client/src/main.tsx'),
+    entry: {
+      main: path.join(root, 'client/src/main.tsx'),
+      // The service worker keeps one name (/sw.js): browsers look it up by its address.
+      sw: path.join(root, 'client/src/sw/serviceWorker.ts'),
+    },
     output: {
       path: path.join(root, 'dist'),
-      filename: '[name].[contenthash].js',
+      filename: (chunk) => (chunk.chunk?.name === 'sw' ? 'sw.js' : '[name].[contenthash].js'),
       chunkFilename: '[name].[contenthash].js',
       assetModuleFilename: 'assets/[name].[contenthash][ext]',
       publicPath: '/',
@@ -36,12 +96,23 @@ export default (_env: unknown, argv: { mode?: Configuration['mode'] }): Configur
     module: {
       rules: [
         { test: /\.tsx?$/, loader: 'esbuild-loader', options: { target: 'es2020', jsx: 'automatic' } },
-        { test: /\.css$/, use: ['style-loader', 'css-loader'] },
+        // The global stylesheet is a file of its own, linked from index.html (GlobalStylesheetPlugin);
+        // the features' stylesheets come with their lazy chunks.
+        { test: /styles[\\/]global\.css$/, type: 'asset/resource', generator: { filename: '[name].[contenthash][ext]' } },
+        { test: /\.css$/, exclude: /styles[\\/]global\.css$/, use: ['style-loader', 'css-loader'] },
         { test: /\.(svg|png|ico|woff2)$/, type: 'asset/resource' },
       ],
     },
-    plugins: [new HtmlWebpackPlugin({ template: path.join(root, 'client/index.html') }), new WriteUpPlugin()],
-    devtool: mode === 'production' ? 'source-map' : 'eval-cheap-module-source-map',
+    plugins: [
+      new HtmlWebpackPlugin({ template: path.join(root, 'client/index.html'), chunks: ['main'] }),
+      // client/public (the manifest, icons, favicon) is copied as it is; the service worker is its own entry.
+      new PublicFilesPlugin(),
+      new GlobalStylesheetPlugin(),
+      new WriteUpPlugin(),
+      ...(mode === 'production' ? compressedCopies() : []),
+    ],
+    // Production maps stay beside the build for whoever debugs, unreferenced by the bundles (and the server never serves them).
+    devtool: mode === 'production' ? 'hidden-source-map' : 'eval-cheap-module-source-map',
     performance: { hints: false },
   };
 };

@@ -6,8 +6,13 @@
 // /websocket it serves the floor that bench/fanout.ts compares the STOMP path with, in bare
 // uWS: every message a socket of /bench-raw-publish sends is app.publish'ed as is to every
 // socket of /bench-raw. Forked with IPC, it answers the message "gc" (node --expose-gc) with
-// its memory usage, for bench/idle-memory.ts.
+// its memory usage, for bench/idle-memory.ts. With REDIS_URL set it is one node of a cluster:
+// publishes go through the product's ClusterPublisher and Redis bus (bench/cluster-fanout.ts).
+import type { Bus } from '../server/src/cluster/bus';
+import { ClusterPublisher } from '../server/src/cluster/cluster-publisher';
+import { RedisBus } from '../server/src/cluster/redis-bus';
 import { createLogger } from '../server/src/log';
+import type { Publisher } from '../server/src/stomp/api';
 import type { Broker } from '../server/src/stomp/broker';
 import type { StompRouter } from '../server/src/stomp/router';
 import { MAX_MESSAGE_BYTES } from '../server/src/transport/ws';
@@ -21,11 +26,11 @@ const TOKEN = /^bench-([0-9]{1,9})$/;
 const BENCH_TOPIC = /^\/topic\/bench\.[A-Za-z0-9_.-]{1,64}$/;
 
 /** Open to anyone, but only on the benchmark topics: a SEND there is published as it is. */
-function benchRouter(broker: () => Broker): StompRouter {
+function benchRouter(publisher: () => Publisher): StompRouter {
   return {
     routeSend: (destination) =>
       BENCH_TOPIC.test(destination)
-        ? { kind: 'handler', handler: (_user, body) => broker().publish(destination, body) }
+        ? { kind: 'handler', handler: (_user, body) => publisher().publish(destination, body) }
         : { kind: 'refused', message: `only /topic/bench.* here, not ${destination}` },
     authorize: (_user, destination) => BENCH_TOPIC.test(destination),
   };
@@ -35,10 +40,13 @@ async function main(): Promise<void> {
   const log = createLogger(process.env.LOG_LEVEL ?? 'warn');
   let anonymousIds = 1_000_000_000;
   let broker: Broker | null = null;
+  let cluster: ClusterPublisher | null = null;
+  const bus: Bus | null = process.env.REDIS_URL ? new RedisBus(process.env.REDIS_URL, log) : null;
   const server = await startStandalone({
     host: process.env.HOST ?? '127.0.0.1',
     port: Number(process.env.PORT ?? 0),
-    router: benchRouter(() => broker!),
+    router: benchRouter(() => cluster ?? broker!),
+    interest: bus ? { destination: (d, held) => cluster?.interest.destination(d, held), user: (u, c) => cluster?.interest.user(u, c) } : undefined,
     log,
     // Benchmarks publish thousands of frames a second from one socket, and every client comes
     // from 127.0.0.1: the product's per-connection limits would measure themselves.
@@ -58,6 +66,10 @@ async function main(): Promise<void> {
     },
   });
   broker = server.broker;
+  if (bus) {
+    cluster = new ClusterPublisher(broker, bus, log);
+    while (bus.state !== 'up') await new Promise((r) => setTimeout(r, 20));
+  }
 
   const raw = { maxPayloadLength: MAX_MESSAGE_BYTES, maxBackpressure: 64 * 1024 * 1024, idleTimeout: 120, sendPingsAutomatically: true };
   server.app.ws(RAW_PATH, { ...raw, open: (ws) => void ws.subscribe(RAW_TOPIC) });

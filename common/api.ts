@@ -65,6 +65,8 @@ export interface ChatSummary {
   unreadCount?: number;
   /** Ours: the seq of the room's newest message, 0 when it has none. */
   lastSeq?: number;
+  /** Ours: how many members the room has (2: a conversation with one person). */
+  memberCount?: number;
 }
 
 /**

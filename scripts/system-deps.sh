@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Installs the Debian packages the tests need (Chromium, coturn, a Korean font), makes sure
+# Installs the Debian packages the tests need (Chromium, coturn, a Korean font, redis-server and
+# HAProxy for the cluster tests), makes sure
 # MariaDB runs and RabbitMQ serves Web-STOMP.
 # Without root it only reports what is missing: the tests then say so loudly (and fail in CI).
 set -euo pipefail
@@ -8,6 +9,9 @@ command -v chromium >/dev/null || missing+=(chromium)
 command -v turnserver >/dev/null || missing+=(coturn)
 # Korean glyphs for Chromium: without them screenshots show empty boxes.
 [[ -d /usr/share/fonts/truetype/nanum ]] || missing+=(fonts-nanum)
+# The cluster tests start their own redis-server and put Debian's HAProxy in front of nodes.
+command -v redis-server >/dev/null || missing+=(redis-server)
+command -v haproxy >/dev/null || missing+=(haproxy)
 if ((${#missing[@]})); then
   if [[ $(id -u) == 0 ]]; then
     echo "installing from Debian: ${missing[*]}"

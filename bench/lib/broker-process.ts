@@ -14,11 +14,11 @@ export interface BrokerProcess {
   stop(): Promise<void>;
 }
 
-export function startBrokerProcess(options: { exposeGc?: boolean } = {}): Promise<BrokerProcess> {
+export function startBrokerProcess(options: { exposeGc?: boolean; env?: Record<string, string> } = {}): Promise<BrokerProcess> {
   const child: ChildProcess = fork(path.join(ROOT, 'bench/broker.ts'), [], {
     cwd: ROOT,
     execArgv: ['--import', 'tsx', ...(options.exposeGc ? ['--expose-gc'] : [])],
-    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn' },
+    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...options.env },
     stdio: ['ignore', 'pipe', 'inherit', 'ipc'],
   });
   return new Promise((resolve, reject) => {

@@ -2,25 +2,23 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { Provider } from 'react-redux';
-import { createBrowserRouter, RouterProvider } from 'react-router-dom';
-import { DialogProvider, DialogQueue } from './components/dialogs';
+import { AppRouter, createNavigator } from './app/AppRouter';
 import { routes } from './app/routes';
 import { createBrowserServices } from './app/services';
 import { createAppStore } from './app/store';
+import { DialogProvider, DialogQueue } from './components/dialogs';
+// A stylesheet of its own, linked from index.html (webpack.config.ts), not JavaScript to run.
 import './styles/global.css';
 // Read counts and unread badges (issue 11), shared by the room and the chat list.
 import './features/room/reads.css';
 // The call overlays and the call bar (CallHost) show above every route.
 import './features/call/call.css';
+import './features/notifications/notifications.css';
 
-const router = createBrowserRouter(routes);
+const navigator = createNavigator();
 // The app's confirmations and alerts (components/Dialog.tsx), above every route; sagas alert through it.
 const dialogs = new DialogQueue();
-const store = createAppStore(
-  createBrowserServices((to, options) => {
-    void router.navigate(to, options);
-  }, dialogs),
-);
+const store = createAppStore(createBrowserServices(navigator.navigate, dialogs));
 
 const container = document.getElementById('root');
 if (!container) throw new Error('index.html has no #root element');
@@ -29,7 +27,7 @@ createRoot(container).render(
   <StrictMode>
     <Provider store={store}>
       <DialogProvider queue={dialogs}>
-        <RouterProvider router={router} />
+        <AppRouter routes={routes} navigator={navigator} />
       </DialogProvider>
     </Provider>
   </StrictMode>,

@@ -35,6 +35,10 @@ export interface Config {
   connectTimeoutMs: number;
   /** Proxies whose X-Forwarded-For names the client's address (HAProxy, nginx in front). */
   trustedProxies: string[];
+  /** The cluster bus and shared state (redis://host:port); unset: one process alone. */
+  redisUrl: string | null;
+  /** Server processes `npm start` runs on the port (WORKERS); more than one needs Redis and MariaDB. */
+  workers: number;
   /**
    * Web Push: the VAPID key pair (VAPID_PUBLIC_KEY and VAPID_PRIVATE_KEY, both or neither; when
    * unset one is generated once and kept in the database) and the contact it names
@@ -42,8 +46,6 @@ export interface Config {
    */
   vapid: { publicKey: string; privateKey: string } | null;
   vapidSubject: string;
-  /** The cluster bus and shared state (redis://host:port); unset: one process alone. */
-  redisUrl: string | null;
   /** Bearer token that opens GET /metrics; unset: /metrics answers 404. */
   metricsToken: string | null;
   logLevel: string;
@@ -143,12 +145,22 @@ export function loadConfig(env: Env = process.env): Config {
     maxConnectionsPerAddress: int(env, 'MAX_CONNECTIONS_PER_ADDRESS', 200, 1, 1_000_000),
     connectTimeoutMs: int(env, 'STOMP_CONNECT_TIMEOUT_MS', 10_000, 100, 600_000),
     trustedProxies: list(env, 'TRUSTED_PROXIES'),
+    redisUrl: redisUrl(env.REDIS_URL),
+    workers: workers(env, port, databaseUrl),
     vapid: vapidKeys(env),
     vapidSubject: vapidSubject(env, mailFrom),
-    redisUrl: redisUrl(env.REDIS_URL),
     metricsToken: env.METRICS_TOKEN || null,
     logLevel: env.LOG_LEVEL || 'info',
   };
+}
+
+function workers(env: Env, port: number, databaseUrl: string): number {
+  const n = int(env, 'WORKERS', 1, 1, 256);
+  if (n === 1) return n;
+  if (!env.REDIS_URL) throw new ConfigError('WORKERS above 1 needs REDIS_URL: the workers share calls, sessions and fan-out through Redis');
+  if (!databaseUrl.startsWith('mysql://')) throw new ConfigError('WORKERS above 1 needs DATABASE_URL=mysql://…: SQLite is for one process');
+  if (port === 0) throw new ConfigError('WORKERS above 1 needs a fixed PORT for the workers to share');
+  return n;
 }
 
 function redisUrl(raw: string | undefined): string | null {

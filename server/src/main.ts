@@ -6,6 +6,8 @@ import { LocalBus, type Bus } from './cluster/bus';
 import { ClusterPublisher } from './cluster/cluster-publisher';
 import { LocalPresence, RedisPresence, type Presence } from './cluster/presence';
 import { RedisBus } from './cluster/redis-bus';
+import { LocalThrottle, RedisThrottle } from './cluster/throttle';
+import { LISTENING, runWorkers, WORKER_FLAG } from './cluster/workers';
 import { loadConfig, withListeningPort, type Config } from './config';
 import { createDatabase, migrateLatest, ping, type Knex } from './db/knex';
 import { createFeatures } from './features';
@@ -28,6 +30,8 @@ export interface RunningServer {
 export interface StartOptions {
   log?: Logger;
   clock?: Clock;
+  /** One of several workers on the port (WORKERS=N): listen with SO_REUSEPORT instead of alone. */
+  sharePort?: boolean;
 }
 
 /** The package silently falls back to a slow JavaScript implementation when its binary cannot load. */
@@ -92,15 +96,16 @@ export class ListenError extends Error {}
 // The typings lack the (host, port, options, callback) form the native listen has, and the
 // ListenOptions enum they declare is not exported at run time.
 const LIBUS_LISTEN_EXCLUSIVE_PORT = 1;
+const LIBUS_LISTEN_DEFAULT = 0;
 type ListenWithOptions = (host: string, port: number, options: number, cb: (socket: uWS.us_listen_socket | false) => void) => void;
 
 /**
  * uWS shares a port silently by default (SO_REUSEPORT): a second server would start and split
  * the traffic. The product takes its port alone, so a taken port fails at once.
  */
-function listenExclusively(app: uWS.TemplatedApp, host: string, port: number): Promise<uWS.us_listen_socket> {
+function listenExclusively(app: uWS.TemplatedApp, host: string, port: number, share = false): Promise<uWS.us_listen_socket> {
   return new Promise((resolve, reject) => {
-    (app.listen as unknown as ListenWithOptions).call(app, host, port, LIBUS_LISTEN_EXCLUSIVE_PORT, (socket) =>
+    (app.listen as unknown as ListenWithOptions).call(app, host, port, share ? LIBUS_LISTEN_DEFAULT : LIBUS_LISTEN_EXCLUSIVE_PORT, (socket) =>
       socket ? resolve(socket) : reject(new ListenError(`cannot listen on ${host}:${port}: the port is in use or not allowed`)),
     );
   });
@@ -129,7 +134,7 @@ export async function start(initialConfig: Config, options: StartOptions = {}): 
   // Listen first so that PORT=0 resolves to a real port before anything derives PUBLIC_URL
   // from it; uWS consults routes per request, so they may be added after listening.
   const app = uWS.App();
-  const listenSocket = await listenExclusively(app, initialConfig.host, initialConfig.port).catch(async (err: unknown) => {
+  const listenSocket = await listenExclusively(app, initialConfig.host, initialConfig.port, options.sharePort).catch(async (err: unknown) => {
     await db.destroy();
     throw err;
   });
@@ -170,7 +175,13 @@ export async function start(initialConfig: Config, options: StartOptions = {}): 
   metrics.observe({ stomp: broker.counters, openSockets: () => broker.sessionCount, connectedSessions: () => broker.connectedCount, db });
   const features = createFeatures({
     config, db, log, clock, publisher: cluster, metrics,
-    cluster: { signals: cluster, presence, redis: bus instanceof RedisBus ? bus.redis : null, nodeId: bus.nodeId },
+    cluster: {
+      signals: cluster,
+      presence,
+      throttle: bus instanceof RedisBus ? new RedisThrottle(bus.redis) : new LocalThrottle(),
+      redis: bus instanceof RedisBus ? bus.redis : null,
+      nodeId: bus.nodeId,
+    },
   });
   const { authenticator } = features;
   router = createFeatureRouter(features.list.flatMap((f) => (f.stomp ? [f.stomp] : [])));
@@ -217,19 +228,41 @@ export async function start(initialConfig: Config, options: StartOptions = {}): 
   };
 }
 
-if (require.main === module) {
-  const config = loadConfig();
-  start(config).then(
-    (server) => {
-      const shutdown = () => {
-        setTimeout(() => process.exit(1), STOP_DEADLINE_MS).unref();
-        server.stop().then(() => process.exit(0), () => process.exit(1));
-      };
-      process.once('SIGTERM', shutdown);
-      process.once('SIGINT', shutdown);
-      // Only now say where we listen: whoever waits for this line may signal at once, and a
-      // signal before the handlers exist would kill the process without a graceful stop.
-      process.stdout.write(`${startupLine(server.config)}\n`);
+/** The process entry: one server, a supervisor of WORKERS servers, or one of those workers. */
+function main(): void {
+  let config: Config;
+  try {
+    config = loadConfig();
+  } catch (err) {
+    console.error(`Let's Chat could not start: ${err instanceof Error ? err.message : String(err)}`);
+    process.exit(1);
+  }
+  const isWorker = process.argv.includes(WORKER_FLAG);
+  if (config.workers > 1 && !isWorker) {
+    process.stdout.write(`${startupLine(config)}\n`);
+    runWorkers(config, __filename, (line) => process.stdout.write(`${line}\n`));
+    return;
+  }
+  // Handlers first, so no signal finds the process without one. A signal may come twice (npm
+  // forwards it, a supervisor and a terminal both send it): the second must not kill the process
+  // mid-stop, so the handlers stay and stop once.
+  let server: RunningServer | null = null;
+  let stopping = false;
+  const shutdown = () => {
+    if (stopping) return;
+    stopping = true;
+    setTimeout(() => process.exit(1), STOP_DEADLINE_MS).unref();
+    if (!server) return; // still starting: stopped as soon as it has started
+    server.stop().then(() => process.exit(0), () => process.exit(1));
+  };
+  process.on('SIGTERM', shutdown);
+  process.on('SIGINT', shutdown);
+  start(config, { sharePort: isWorker }).then(
+    (started) => {
+      server = started;
+      if (isWorker) process.send?.(LISTENING);
+      else process.stdout.write(`${startupLine(started.config)}\n`);
+      if (stopping) started.stop().then(() => process.exit(0), () => process.exit(1));
     },
     (err: unknown) => {
       const message = err instanceof Error ? err.message : String(err);
@@ -239,3 +272,5 @@ if (require.main === module) {
     },
   );
 }
+
+if (require.main === module) main();

@@ -9,7 +9,7 @@ import { ChatBubbleIcon } from '../features/room/icons';
 import { ko } from '../i18n/ko';
 import { paths } from './paths';
 
-export function TwoPaneLayout() {
+export default function TwoPaneLayout() {
   const desktop = useMediaQuery(DESKTOP_QUERY);
   // On /chat-list the list is the screen (its title, its h1); elsewhere it sits beside one.
   const onList = useMatch(paths.chatList) !== null;

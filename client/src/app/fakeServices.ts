@@ -4,8 +4,11 @@
 // stores (chatFakes, callFakes) build their saga context from the same FakeHttp and FakeStomp.
 import { HttpError, NetworkError, type HttpClient, type Query } from '../services/http';
 import type { UidStore } from '../features/auth/uid';
+import type { NotificationPermissionState, Notifier } from '../services/notifier';
 import { createMemoryUnsentStore } from '../features/room/unsentStore';
 import type { Ringer, RingStart, RingTone } from '../services/ringer';
+import type { Notice } from '../sw/pushNotice';
+import type { PushSubscriptionRequest } from '../../../common/push';
 import type { RtcService } from '../services/rtc';
 import type { StompService, SubscriptionHandlers } from '../services/stomp';
 import type { NavigateOptions, Services } from './services';
@@ -148,6 +151,54 @@ export class FakeRinger implements Ringer {
   }
 }
 
+/** Notifications without a browser: `hidden` plays a hidden tab, `answer` the user's choice at the prompt. */
+export class FakeNotifier implements Notifier {
+  state: NotificationPermissionState = 'default';
+  /** What the user answers when asked. */
+  answer: NotificationPermission = 'granted';
+  hidden = true;
+  asked = 0;
+  readonly shown: Notice[] = [];
+  readonly subscribedWith: string[] = [];
+  subscription: PushSubscriptionRequest | null = {
+    endpoint: 'https://push.example.test/device-1',
+    keys: { p256dh: `B${'A'.repeat(86)}`, auth: 'A'.repeat(22) },
+  };
+  private readonly listeners = new Set<(url: string) => void>();
+
+  permission(): NotificationPermissionState {
+    return this.state;
+  }
+  requestPermission(): Promise<NotificationPermissionState> {
+    this.asked += 1;
+    this.state = this.answer;
+    return Promise.resolve(this.state);
+  }
+  showIfHidden(notice: Notice): Promise<boolean> {
+    if (this.state !== 'granted' || !this.hidden) return Promise.resolve(false);
+    this.shown.push(notice);
+    return Promise.resolve(true);
+  }
+  subscribePush(publicKey: string): Promise<PushSubscriptionRequest | null> {
+    this.subscribedWith.push(publicKey);
+    return Promise.resolve(this.subscription);
+  }
+  onOpen(listener: (url: string) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+  /** The user clicks a notification. */
+  click(url: string): void {
+    this.listeners.forEach((listener) => listener(url));
+  }
+}
+
+/** Local storage in memory. */
+export function memoryStorage(): Pick<Storage, 'getItem' | 'setItem'> {
+  const items = new Map<string, string>();
+  return { getItem: (key) => items.get(key) ?? null, setItem: (key, value) => void items.set(key, value) };
+}
+
 /** An RTC service without a microphone: for tests that make no call. */
 export function inertRtc(): RtcService {
   return {
@@ -197,6 +248,8 @@ export function createFakeServices(routes: Record<string, FakeRoute> = {}, initi
     callStomp: new FakeStomp(),
     rtc: inertRtc(),
     ringer: new FakeRinger(),
+    notifier: new FakeNotifier(),
+    storage: memoryStorage(),
     path: '/',
     currentPath: () => services.path,
     navigate: (to, options) => {

@@ -7,6 +7,8 @@ import { chatListSaga } from '../features/chatList/chatListSaga';
 import { roomSaga } from '../features/room/roomSaga';
 import { userSearchSaga } from '../features/userSearch/userSearchSaga';
 import { inviteSaga } from '../features/invite/inviteSaga';
+import { preferencesSaga } from '../features/settings/preferencesSaga';
+import { notificationsSaga } from '../features/notifications/notificationsSaga';
 import { settingsSaga } from '../features/settings/settingsSaga';
 import { signUpSaga } from '../features/signUp/signUpSaga';
 
@@ -15,11 +17,13 @@ export const featureSagas: Array<() => SagaIterator> = [
   authSaga,
   signUpSaga,
   settingsSaga,
+  preferencesSaga,
   callSaga,
   chatListSaga,
   roomSaga,
   userSearchSaga,
   inviteSaga,
+  notificationsSaga,
 ];
 
 export function* rootSaga(): SagaIterator {

@@ -4,6 +4,7 @@
 import type { DialogQueue } from '../components/dialogs';
 import { createHttpClient, type HttpClient } from '../services/http';
 import { createUidStore, type UidStore } from '../features/auth/uid';
+import { createBrowserNotifier, type Notifier } from '../services/notifier';
 import { createUnsentStore, type UnsentStore } from '../features/room/unsentStore';
 import { createBrowserRinger, type Ringer } from '../services/ringer';
 import { createBrowserRtc, type RtcService } from '../services/rtc';
@@ -36,6 +37,10 @@ export interface Services {
   rtc: RtcService;
   /** The ringing and ring-back tones (Web Audio). */
   ringer: Ringer;
+  /** System notifications, the service worker and this device's push subscription. */
+  notifier: Notifier;
+  /** Local storage, for small preferences (the notification prompt put aside). */
+  storage: Pick<Storage, 'getItem' | 'setItem'>;
   /** The call listener's own STOMP connection (its reconnect delay differs, SPEC.md §7). */
   callStomp: StompService;
   /** The app's STOMP connection for the chat list and rooms (5 s reconnect, SPEC.md §7). */
@@ -54,6 +59,8 @@ export function createBrowserServices(navigate: Services['navigate'], dialogs: D
     alert: (message) => void dialogs.alert(message),
     rtc: createBrowserRtc(),
     ringer: createBrowserRinger(),
+    notifier: createBrowserNotifier(),
+    storage: window.localStorage,
     callStomp: createStompService({ reconnectDelayMs: CALL_RECONNECT_DELAY_MS }),
     stomp: createStompService(),
   };

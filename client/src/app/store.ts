@@ -4,10 +4,13 @@ import createSagaMiddleware from 'redux-saga';
 import { authReducer } from '../features/auth/authSlice';
 import { callReducer } from '../features/call/callSlice';
 import { chatListReducer } from '../features/chatList/chatListSlice';
+import { liveReducer } from '../features/room/liveSlice';
 import { readsReducer } from '../features/room/readsSlice';
 import { roomReducer } from '../features/room/roomSlice';
 import { userSearchReducer } from '../features/userSearch/userSearchSlice';
 import { inviteReducer } from '../features/invite/inviteSlice';
+import { preferencesReducer } from '../features/settings/preferencesSlice';
+import { notificationsReducer } from '../features/notifications/notificationsSlice';
 import { settingsReducer } from '../features/settings/settingsSlice';
 import { signUpReducer } from '../features/signUp/signUpSlice';
 import { rootSaga } from './rootSaga';
@@ -18,12 +21,15 @@ const reducers = {
   auth: authReducer,
   signUp: signUpReducer,
   settings: settingsReducer,
+  preferences: preferencesReducer,
   call: callReducer,
   chatList: chatListReducer,
   room: roomReducer,
   reads: readsReducer,
+  live: liveReducer,
   userSearch: userSearchReducer,
   invite: inviteReducer,
+  notifications: notificationsReducer,
 };
 
 const rootReducer = combineReducers(reducers);

@@ -14,10 +14,14 @@ export interface ProfileFieldsProps {
   nameHint?: ReactNode;
   values: ProfileValues;
   onChange(values: ProfileValues): void;
+  /** The fields the status line (`errorId`) says are wrong. */
+  invalid?: ReadonlyArray<keyof ProfileValues>;
+  errorId?: string;
 }
 
 /** Name, password and its confirmation: the part of the form that sign-up and settings share. */
-export function ProfileFields({ labels, nameHint, values, onChange }: ProfileFieldsProps) {
+export function ProfileFields({ labels, nameHint, values, onChange, invalid = [], errorId }: ProfileFieldsProps) {
+  const errorOf = (field: keyof ProfileValues) => (invalid.includes(field) ? errorId : undefined);
   return (
     <>
       <TextField
@@ -28,6 +32,7 @@ export function ProfileFields({ labels, nameHint, values, onChange }: ProfileFie
         value={values.name}
         onChange={(e) => onChange({ ...values, name: e.target.value })}
         hint={nameHint}
+        errorId={errorOf('name')}
       />
       <TextField
         label={labels.password}
@@ -36,6 +41,7 @@ export function ProfileFields({ labels, nameHint, values, onChange }: ProfileFie
         autoComplete="new-password"
         value={values.password}
         onChange={(e) => onChange({ ...values, password: e.target.value })}
+        errorId={errorOf('password')}
       />
       <TextField
         label={labels.confirmPassword}
@@ -44,6 +50,7 @@ export function ProfileFields({ labels, nameHint, values, onChange }: ProfileFie
         autoComplete="new-password"
         value={values.confirmPassword}
         onChange={(e) => onChange({ ...values, confirmPassword: e.target.value })}
+        errorId={errorOf('confirmPassword')}
       />
     </>
   );

@@ -47,6 +47,8 @@ export const ko = {
     emailPlaceholder: 'you@example.com',
     sendCode: '인증번호 전송',
     resendCode: '인증번호 재전송',
+    /** Beside the resend button while the server would refuse another code: "(4:59)". */
+    resendWait: (seconds: number) => ` (${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, '0')})`,
     code: '인증번호',
     codePlaceholder: '6자리 숫자',
     verify: '인증하기',
@@ -89,6 +91,8 @@ export const ko = {
     currentPassword: '현재 비밀번호',
     submit: '수정하기',
     back: '채팅 목록으로',
+    sendTyping: '내가 입력 중일 때 상대방에게 표시',
+    preferencesFailed: '설정을 저장하지 못했습니다. 잠시 후 다시 시도해주세요.',
     messages: {
       passwordRequired: '비밀번호를 입력해주세요.',
       passwordMismatch: '비밀번호가 일치하지 않습니다.',
@@ -142,6 +146,13 @@ export const ko = {
     soundBlocked: '브라우저가 소리를 막았습니다. 화면을 한 번 누르면 벨소리가 울립니다.',
   },
 
+  notifications: {
+    promptLabel: '알림 설정',
+    prompt: '새 메시지와 걸려 온 전화를 알림으로 받아보세요. 창을 닫아도 알려드려요.',
+    enable: '알림 켜기',
+    later: '나중에',
+  },
+
   chatList: {
     title: '채팅',
     call: '음성 통화',
@@ -155,6 +166,7 @@ export const ko = {
     unread: '읽지 않은 메시지',
     unreadCount: (n: number) => `읽지 않은 메시지 ${n}개`,
     pickChat: '왼쪽 목록에서 대화할 채팅방을 선택하세요',
+    group: (n: number) => `${n}명의 그룹 채팅`,
     time: {
       justNow: '방금',
       minutesAgo: (n: number) => `${n}분 전`,
@@ -212,6 +224,8 @@ export const ko = {
     notifyLimited: '이메일 전송에 실패했습니다. 알림 메일은 3분에 한 번만 보낼 수 있습니다.',
     notifyFailed: '알림 메일 전송에 실패했습니다. 잠시 후 다시 시도해주세요.',
     unreadBy: (n: number) => `${n}명이 읽지 않음`,
+    typing: (name: string) => `${name}님이 입력 중…`,
+    online: '접속 중',
   },
 
   invite: {

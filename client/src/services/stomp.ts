@@ -1,7 +1,9 @@
 // The app's STOMP connection (SPEC.md §7): the only importer of @stomp/stompjs. Sagas reach it
 // through the saga context. It keeps a registry of subscriptions and re-establishes all of them
 // after every reconnect, so callers subscribe once and only hear about connection changes.
-import { Client, type IMessage, type StompSubscription, TickerStrategy } from '@stomp/stompjs';
+// The library loads on the first connect, in a chunk of its own: screens without a live
+// connection (login, sign-up) never download it.
+import type { Client, IMessage, StompSubscription } from '@stomp/stompjs';
 import { WEBSOCKET_PATH } from '../../../common/destinations';
 
 export const DEFAULT_RECONNECT_DELAY_MS = 5000;
@@ -64,18 +66,10 @@ export function createStompService(options: StompServiceOptions = {}): StompServ
   const listeners = new Set<(connected: boolean) => void>();
   let receiptCounter = 0;
   let connected = false;
-
-  const client = new Client({
-    brokerURL: options.url ?? defaultWebSocketUrl(),
-    reconnectDelay: options.reconnectDelayMs ?? DEFAULT_RECONNECT_DELAY_MS,
-    heartbeatIncoming: HEARTBEAT_MS,
-    heartbeatOutgoing: HEARTBEAT_MS,
-    // Chrome runs a long-hidden tab's timers about once a minute; the server closes a client
-    // silent for twice the heart-beat. A worker's timer is not throttled, so the pings keep
-    // coming and a tab in the background still hears incoming calls.
-    heartbeatStrategy: TickerStrategy.Worker,
-    debug: () => {},
-  });
+  /** Whether the connection should be up: set by subscribe/activate, cleared by deactivate. */
+  let wanted = false;
+  let client: Client | null = null;
+  let loading: Promise<Client> | null = null;
 
   function setConnected(value: boolean) {
     if (connected === value) return;
@@ -83,7 +77,7 @@ export function createStompService(options: StompServiceOptions = {}): StompServ
     for (const listener of [...listeners]) listener(value);
   }
 
-  function establish(registration: Registration) {
+  function establish(stomp: Client, registration: Registration) {
     const receipt = `sub-receipt-${++receiptCounter}`;
     let confirmed = false;
     const confirm = () => {
@@ -93,11 +87,11 @@ export function createStompService(options: StompServiceOptions = {}): StompServ
     };
     // A server that ignores receipts must not leave the subscriber waiting forever.
     const fallback = setTimeout(confirm, RECEIPT_WAIT_MS);
-    client.watchForReceipt(receipt, () => {
+    stomp.watchForReceipt(receipt, () => {
       clearTimeout(fallback);
       confirm();
     });
-    const live = client.subscribe(
+    const live = stomp.subscribe(
       registration.destination,
       (message) => {
         const body = parseBody(message);
@@ -109,46 +103,79 @@ export function createStompService(options: StompServiceOptions = {}): StompServ
     registration.live = live;
   }
 
-  client.onConnect = () => {
-    for (const registration of registrations) establish(registration);
-    setConnected(true);
-  };
-  client.onWebSocketClose = () => {
-    for (const registration of registrations) registration.live = null;
-    setConnected(false);
-  };
-  client.onStompError = (frame) => {
-    console.error('[stomp] ERROR frame', frame.headers.message ?? '', frame.body);
-  };
+  async function createClient(): Promise<Client> {
+    const { Client: StompClient, TickerStrategy } = await import(/* webpackChunkName: "stomp" */ '@stomp/stompjs');
+    const stomp = new StompClient({
+      brokerURL: options.url ?? defaultWebSocketUrl(),
+      reconnectDelay: options.reconnectDelayMs ?? DEFAULT_RECONNECT_DELAY_MS,
+      heartbeatIncoming: HEARTBEAT_MS,
+      heartbeatOutgoing: HEARTBEAT_MS,
+      // Chrome runs a long-hidden tab's timers about once a minute; the server closes a client
+      // silent for twice the heart-beat. A worker's timer is not throttled, so the pings keep
+      // coming and a tab in the background still hears incoming calls.
+      heartbeatStrategy: TickerStrategy.Worker,
+      debug: () => {},
+    });
+    stomp.onConnect = () => {
+      for (const registration of registrations) establish(stomp, registration);
+      setConnected(true);
+    };
+    stomp.onWebSocketClose = () => {
+      for (const registration of registrations) registration.live = null;
+      setConnected(false);
+    };
+    stomp.onStompError = (frame) => {
+      console.error('[stomp] ERROR frame', frame.headers.message ?? '', frame.body);
+    };
+    client = stomp;
+    return stomp;
+  }
+
+  /** Loads the library once, then connects unless a deactivate() came in the meantime. */
+  function start() {
+    wanted = true;
+    loading ??= createClient();
+    loading.then(
+      (stomp) => {
+        if (wanted && !stomp.active) stomp.activate();
+      },
+      (error: unknown) => {
+        // The chunk could not be fetched (offline): the next subscribe or activate tries again.
+        loading = null;
+        console.error('[stomp] the STOMP client could not be loaded', error);
+      },
+    );
+  }
 
   return {
     subscribe(destination, handlers) {
       const registration: Registration = { destination, handlers, live: null };
       registrations.add(registration);
-      if (client.connected) establish(registration);
-      else if (!client.active) client.activate();
+      if (client?.connected) establish(client, registration);
+      else start();
       return () => {
         if (!registrations.delete(registration)) return;
         const live = registration.live;
         registration.live = null;
-        if (live && client.connected) live.unsubscribe();
+        if (live && client?.connected) live.unsubscribe();
       };
     },
     publish(destination, payload) {
-      if (!client.connected) return false;
+      if (!client?.connected) return false;
       client.publish({ destination, body: JSON.stringify(payload), headers: { 'content-type': 'application/json' } });
       return true;
     },
-    isConnected: () => client.connected,
+    isConnected: () => client?.connected === true,
     onConnectionChange(listener) {
       listeners.add(listener);
       return () => listeners.delete(listener);
     },
     activate() {
-      if (!client.active) client.activate();
+      start();
     },
     async deactivate() {
-      await client.deactivate();
+      wanted = false;
+      if (client) await client.deactivate();
       for (const registration of registrations) registration.live = null;
       setConnected(false);
     },

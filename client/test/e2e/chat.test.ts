@@ -77,8 +77,9 @@ describe('chatting in the browser', function () {
     await A.page.getByRole('searchbox').press('Enter');
     await A.page.getByTestId('user-row').filter({ hasText: b.email }).getByRole('button', { name: ko.userSearch.startChat }).click();
     await A.page.waitForURL('**/chat-room?cri=*', WAIT);
-    const roomName = `${a.name}, ${b.name}`;
-    await A.page.getByTestId('room-name').filter({ hasText: roomName }).waitFor(WAIT);
+    // A room no one renamed is named from each side: A sees B's name, B sees A's.
+    await A.page.getByTestId('room-name').filter({ hasText: b.name }).waitFor(WAIT);
+    const roomName = a.name;
 
     await send(A.page, '안녕하세요, 서준 씨!');
     await bubble(A.page, '안녕하세요, 서준 씨!').waitFor(WAIT);

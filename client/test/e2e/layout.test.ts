@@ -44,6 +44,28 @@ describe('the layout in the browser', function () {
     expect(await h1Texts(page)).to.deep.equal([ko.login.title]);
   });
 
+  it('sends a visitor without a stored uid from /find-user to /login at once', async () => {
+    const { page } = await app.openUser();
+    const searches: string[] = [];
+    page.on('request', (request) => {
+      if (request.url().includes('/api/user/search')) searches.push(request.url());
+    });
+    await page.goto(app.url('/find-user'));
+    await page.waitForURL('**/login', WAIT);
+    expect(searches).to.deep.equal([]);
+  });
+
+  it('ends the server session when /login opens, so /chat-list no longer brings the previous user back', async () => {
+    const a = await createUser(app.server, { name: '로그아웃' });
+    const page = await signedIn(a, DESKTOP);
+    await page.getByTestId('my-name').filter({ hasText: a.name }).waitFor(WAIT);
+    await Promise.all([page.waitForResponse((r) => r.url().endsWith(api.logout), WAIT), page.goto(app.url('/login'))]);
+    const status = await page.evaluate(async (path) => (await fetch(path)).status, api.chats);
+    expect(status).to.equal(401);
+    await page.goto(app.url('/chat-list'));
+    await page.waitForURL('**/login', WAIT);
+  });
+
   it('on a desktop shows the list beside an empty pane on /chat-list, and the room beside the list on a deep link', async () => {
     const a = await createUser(app.server, { name: '배수지' });
     const b = await createUser(app.server, { name: '남도현' });

@@ -8,7 +8,8 @@ import { exitCode, formatReport, type LoadReport } from './report';
 import { prepareBroker, prepareChat, type Scenario } from './scenario';
 
 export interface LoadOptions {
-  url: string;
+  /** One server, or several nodes of one cluster that the clients are spread over. */
+  url: string | string[];
   usersPrefix?: string;
   password?: string;
   usersFile?: string;
@@ -74,11 +75,13 @@ export function chatUsers(o: LoadOptions): Credentials[] {
 
 export async function runLoad(o: LoadOptions, interrupt: AbortSignal): Promise<LoadReport> {
   const progress = createProgress(o.progress);
+  const urls = [o.url].flat();
   let scenario: Scenario | null = null;
   try {
     scenario = o.broker
       ? await prepareBroker({
-          url: o.url,
+          url: urls[0],
+          urls,
           clients: o.clients,
           topics: o.rooms,
           login: o.login,
@@ -89,7 +92,8 @@ export async function runLoad(o: LoadOptions, interrupt: AbortSignal): Promise<L
           progress: progress.setup,
         })
       : await prepareChat({
-          url: o.url,
+          url: urls[0],
+          urls,
           users: chatUsers(o),
           rooms: o.rooms,
           messageBytes: o.messageBytes,
@@ -118,7 +122,11 @@ export function loadCommand(): Command {
         'drives pure publish/subscribe on /topic/bench.{n}. Exit status 1 on any loss, duplicate, reorder, ' +
         'misdelivery, refused SEND or connection error. Ctrl-C stops sending and still prints the report.',
     )
-    .requiredOption('--url <url>', 'server base URL (http://host:port; the WebSocket is {url}/websocket) or, with --broker, a ws:// URL')
+    .requiredOption(
+      '--url <url...>',
+      'server base URL (http://host:port; the WebSocket is {url}/websocket) or, with --broker, a ws:// URL; ' +
+        'several URLs (nodes of one cluster): the clients are spread over them in turn',
+    )
     .option('--users-prefix <prefix>', 'seeded users {prefix}1@example.test … {prefix}N@example.test (admin CLI `seed`)')
     .option('--password <password>', 'password of the seeded users')
     .option('--users-file <file>', 'users to log in, one "email,password" a line (instead of --users-prefix)')

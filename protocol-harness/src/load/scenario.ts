@@ -57,6 +57,8 @@ export function webSocketUrl(base: string): string {
 
 export interface ChatSetup {
   url: string;
+  /** Several nodes of one cluster: client i connects to urls[i % urls.length]. Defaults to [url]. */
+  urls?: string[];
   users: Credentials[];
   rooms: number;
   messageBytes: number;
@@ -93,9 +95,11 @@ export async function prepareChat(s: ChatSetup): Promise<Scenario> {
   const roomOf = users.map((_u, i) => roomIds[slotOf(i, n, s.rooms)]);
 
   const swarm = new Swarm();
-  const ws = webSocketUrl(base);
+  // Any node accepts any login session (they are in the database), so the REST set-up goes to
+  // the first URL and only the WebSockets are spread.
+  const ws = (s.urls?.length ? s.urls : [base]).map(webSocketUrl);
   done = 0;
-  await swarm.connect(n, (i) => ({ url: ws, headers: { cookie: users[i].cookie } }), s.connectConcurrency, () => s.progress?.('connecting', ++done, n));
+  await swarm.connect(n, (i) => ({ url: ws[i % ws.length], headers: { cookie: users[i].cookie } }), s.connectConcurrency, () => s.progress?.('connecting', ++done, n));
   const confirmed = await swarm.subscribe((i) => topics.privateChat(roomOf[i]));
   // Two groups of users that map to the same room id (a server reusing a room) merge: each
   // member receives what the other group sends.
@@ -113,6 +117,8 @@ export async function prepareChat(s: ChatSetup): Promise<Scenario> {
 
 export interface BrokerSetup {
   url: string;
+  /** Several brokers of one cluster: client i connects to urls[i % urls.length]. */
+  urls?: string[];
   clients: number;
   topics: number;
   login?: string;
@@ -132,11 +138,11 @@ export function benchTopic(n: number): string {
 export async function prepareBroker(s: BrokerSetup): Promise<Scenario> {
   if (s.topics < 1 || s.clients < s.topics) throw new Error(`broker mode needs at least 1 client per topic (${s.clients} clients, ${s.topics} topics)`);
   const swarm = new Swarm();
-  const url = webSocketUrl(s.url);
+  const urls = (s.urls?.length ? s.urls : [s.url]).map(webSocketUrl);
   let done = 0;
   await swarm.connect(
     s.clients,
-    () => ({ url, host: s.vhost, login: s.login, passcode: s.passcode }),
+    (i) => ({ url: urls[i % urls.length], host: s.vhost, login: s.login, passcode: s.passcode }),
     s.connectConcurrency,
     () => s.progress?.('connecting', ++done, s.clients),
   );

@@ -2,7 +2,8 @@
 // one rule for STOMP. Features throw domain errors; the assembly (index.ts) wraps every route
 // and handler with these, so the mapping lives here only.
 import { PayloadError } from '../../../common/payloads';
-import { StompHandlerError, type AppHandler } from '../stomp/api';
+import { isDatabaseUnavailable } from '../db/errors';
+import { StompHandlerError, StompUnavailableError, type AppHandler } from '../stomp/api';
 import { HttpError } from '../transport/errors';
 import type { Route } from '../transport/http';
 import {
@@ -38,15 +39,19 @@ export function restEdge(route: Route): Route {
       try {
         return await route.handle(ctx);
       } catch (err) {
+        if (isDatabaseUnavailable(err)) throw new HttpError(503, 'unavailable', DATABASE_UNAVAILABLE, { 'Retry-After': '2' });
         throw err instanceof DomainError ? toHttpError(err) : err;
       }
     },
   };
 }
 
+const DATABASE_UNAVAILABLE = 'the database is unavailable; try again in a moment';
+
 /**
  * Every domain refusal and every undecodable payload answers an ERROR frame carrying its
- * message; anything else stays an internal error.
+ * message; a database out of reach answers a retryable one (nothing was stored, the client
+ * sends again after reconnecting); anything else stays an internal error.
  */
 export function stompEdge(handler: AppHandler): AppHandler {
   return async (user, body) => {
@@ -54,6 +59,7 @@ export function stompEdge(handler: AppHandler): AppHandler {
       await handler(user, body);
     } catch (err) {
       if (err instanceof DomainError || err instanceof PayloadError) throw new StompHandlerError(err.message);
+      if (isDatabaseUnavailable(err)) throw new StompUnavailableError(DATABASE_UNAVAILABLE);
       throw err;
     }
   };

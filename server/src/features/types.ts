@@ -3,6 +3,7 @@
 import type { Redis } from 'ioredis';
 import type { Presence } from '../cluster/presence';
 import type { Signals } from '../cluster/signals';
+import type { Throttle } from '../cluster/throttle';
 import type { Config } from '../config';
 import type { Knex } from '../db/knex';
 import type { Logger } from '../log';
@@ -30,6 +31,8 @@ export interface ClusterDeps {
   signals: Signals;
   /** Whether a user is connected to any node. */
   presence: Presence;
+  /** "At most once per interval" across nodes (typing). */
+  throttle: Throttle;
   /** Shared state (call state, presence) lives here when set; in this process's memory otherwise. */
   redis: Redis | null;
   nodeId: string;

@@ -16,6 +16,14 @@ export type AppHandler = (user: StompPrincipal, body: string) => Promise<void> |
 export class StompHandlerError extends Error {}
 
 /**
+ * The server cannot handle the frame now (its database is unreachable): answered with an ERROR
+ * carrying `retryable:true` and the WebSocket close code 1013 (try again later). Nothing was
+ * stored or acknowledged, so a client reconnects and sends again (a message with the same
+ * clientMsgId is stored once).
+ */
+export class StompUnavailableError extends StompHandlerError {}
+
+/**
  * A JSON body already serialised (a message that came over the cluster bus as text): sent as
  * application/json without parsing and stringifying it again.
  */

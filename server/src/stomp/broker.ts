@@ -126,7 +126,7 @@ export class Broker implements Publisher, SessionHost {
   connected(session: StompSession): void {
     const { userId } = session.principal;
     this.byUser.add(userId, session);
-    const connections = this.byUser.count(userId);
+    const connections = this.connectionCount(userId);
     if (connections === 1) this.options.interest?.user(userId, true);
     for (const listener of this.connectListeners) {
       try {

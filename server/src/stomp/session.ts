@@ -2,7 +2,7 @@
 // socket only through StompSocket (which a uWS WebSocket satisfies as it is) and the broker
 // only through SessionHost, so it is tested without a network.
 import { PayloadError } from '../../../common/payloads';
-import { StompHandlerError, type StompPrincipal } from './api';
+import { StompHandlerError, StompUnavailableError, type StompPrincipal } from './api';
 import { CLIENT_COMMANDS, frame, serialize, type Frame, type StompVersion } from './frame';
 import { FRAMES_PER_TURN, FrameBudget, type BudgetLimits } from './budget';
 import { elapsedMs, isBeatDue, isSilent, negotiateHeartbeats } from './heartbeat';
@@ -48,7 +48,7 @@ export interface SessionHost {
 
 export const SUPPORTED_VERSIONS: StompVersion[] = ['1.2', '1.1', '1.0'];
 
-export const CLOSE = { normal: 1000, goingAway: 1001, protocol: 1002, policy: 1008, tooBig: 1009, internal: 1011 } as const;
+export const CLOSE = { normal: 1000, goingAway: 1001, protocol: 1002, policy: 1008, tooBig: 1009, internal: 1011, tryAgainLater: 1013 } as const;
 
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 
@@ -596,6 +596,7 @@ function withPair(subs: string[] | null, id: string, destination: string): strin
 
 /** A handler's refusal keeps its message; any other error is a server fault and stays private. */
 function toRefusal(err: unknown): unknown {
+  if (err instanceof StompUnavailableError) return new Refusal(err.message, CLOSE.tryAgainLater, { retryable: 'true' });
   if (err instanceof StompHandlerError || err instanceof PayloadError) return new Refusal(err.message, CLOSE.policy);
   return err;
 }

@@ -1,14 +1,13 @@
 // HTTP on uWebSockets.js: routing, JSON bodies, cookies, CSRF and size checks, static files.
 // The uWS lifecycle rules this file follows are in LIFECYCLE.md beside it.
-import fs from 'node:fs';
 import { STATUS_CODES } from 'node:http';
-import path from 'node:path';
 import type { HttpRequest as UwsRequest, HttpResponse as UwsResponse, TemplatedApp } from 'uWebSockets.js';
 import { parse as parseCookies, serialize as serializeCookie, type SerializeOptions } from 'cookie';
-import mime from 'mime-types';
 import type { Logger } from '../log';
 import { clientAddress } from './client-address';
+import { isClientRoute } from '../../../common/client-routes';
 import { HttpError } from './errors';
+import { encodingHeaders, loadStatic, negotiate, type StaticFile } from './static-files';
 
 export const MAX_BODY_BYTES = 64 * 1024;
 export const SESSION_COOKIE = 'sid';
@@ -104,30 +103,6 @@ interface Outgoing {
   body: string | Buffer;
 }
 
-
-interface StaticFile { body: Buffer; type: string; immutable: boolean }
-
-/** The built client, read once at start: it is small and never changes while serving. */
-function loadStatic(dir: string): Map<string, StaticFile> {
-  const files = new Map<string, StaticFile>();
-  if (!fs.existsSync(dir)) return files;
-  const walk = (d: string) => {
-    for (const entry of fs.readdirSync(d, { withFileTypes: true })) {
-      const full = path.join(d, entry.name);
-      if (entry.isDirectory()) walk(full);
-      else {
-        const rel = '/' + path.relative(dir, full).split(path.sep).join('/');
-        files.set(rel, {
-          body: fs.readFileSync(full),
-          type: mime.contentType(path.extname(full)) || 'application/octet-stream',
-          immutable: /\.[0-9a-f]{8,}\./.test(entry.name),
-        });
-      }
-    }
-  };
-  walk(dir);
-  return files;
-}
 
 function json(status: number, value: unknown, headers: Record<string, string> = {}): Outgoing {
   return {
@@ -299,20 +274,34 @@ export class HttpTransport {
     }
     if (raw.method !== 'GET' && raw.method !== 'HEAD') return errorBody(405, 'method_not_allowed', 'method not allowed');
     const file = this.staticFiles.get(raw.path);
+    const acceptEncoding = raw.headers['accept-encoding'];
     if (file && raw.path !== '/index.html') {
+      const { body, encoding } = negotiate(file, acceptEncoding);
       return {
         status: 200,
-        headers: { 'Content-Type': file.type, 'Cache-Control': file.immutable ? 'public, max-age=31536000, immutable' : 'no-cache' },
+        headers: {
+          'Content-Type': file.type,
+          'Cache-Control': file.immutable ? 'public, max-age=31536000, immutable' : 'no-cache',
+          ...encodingHeaders(file, encoding),
+        },
         setCookies: [],
-        body: file.body,
+        body,
       };
     }
-    // Every client route answers index.html; the client itself shows the 404 page.
+    // Every page answers index.html, and the client shows the screen; an address that is no
+    // client route gets the same page (the client's 404 screen) with the status 404.
     const index = this.staticFiles.get('/index.html');
+    const status = isClientRoute(raw.path) ? 200 : 404;
     if (!index) {
       return { status: 503, headers: { 'Content-Type': 'text/plain; charset=utf-8' }, setCookies: [], body: 'The client is not built. Run: make build\n' };
     }
-    return { status: 200, headers: { 'Content-Type': index.type, 'Cache-Control': 'no-cache', 'Content-Security-Policy': PAGE_CSP }, setCookies: [], body: index.body };
+    const { body, encoding } = negotiate(index, acceptEncoding);
+    return {
+      status,
+      headers: { 'Content-Type': index.type, 'Cache-Control': 'no-cache', 'Content-Security-Policy': PAGE_CSP, ...encodingHeaders(index, encoding) },
+      setCookies: [],
+      body,
+    };
   }
 
   private send(res: UwsResponse, state: { aborted: boolean }, out: Outgoing, close = false): void {

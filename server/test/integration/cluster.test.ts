@@ -122,4 +122,41 @@ describe('several nodes over Redis (MariaDB)', function () {
     await viaNode3.send(app.privateMessage, { chatRoomId: roomId, content: '나간 뒤', clientMsgId: 'after' }).catch(() => (refused = true));
     expect(refused).to.equal(true);
   });
+
+  it('typing from a user’s tabs on two nodes reaches the room once per interval', async () => {
+    const [a, b] = await Promise.all([person(nodes[0], '에이'), person(nodes[2], '비')]);
+    const roomId = await roomOf(a, b);
+    const events = await (await connect(nodes[2], b)).subscribe(topics.chatRoomEvents(roomId));
+    const [tab1, tab2] = await Promise.all([connect(nodes[0], a), connect(nodes[1], a)]);
+    await tab1.send(app.typing, { chatRoomId: roomId });
+    await tab2.send(app.typing, { chatRoomId: roomId });
+    await tab1.send(app.typing, { chatRoomId: roomId });
+    const typing: unknown[] = [];
+    for (let m = await events.next(1000).catch(() => null); m; m = await events.next(700).catch(() => null)) {
+      const event = m.json<{ type: string }>();
+      if (event.type === 'typing') typing.push(event);
+    }
+    expect(typing).to.have.length(1);
+  });
+
+  it('a user connected to two nodes stays online when one of them loses its connection, and goes offline with the last', async () => {
+    const [a, b] = await Promise.all([person(nodes[0], '에이'), person(nodes[2], '비')]);
+    const roomId = await roomOf(a, b);
+    const events = await (await connect(nodes[2], b)).subscribe(topics.chatRoomEvents(roomId));
+    const presenceOfA = async (waitMs: number): Promise<boolean[]> => {
+      const seen: boolean[] = [];
+      for (let m = await events.next(waitMs).catch(() => null); m; m = await events.next(700).catch(() => null)) {
+        const event = m.json<{ type: string; userId: number; online: boolean }>();
+        if (event.type === 'presence' && event.userId === a.user.userId) seen.push(event.online);
+      }
+      return seen;
+    };
+    const onNode1 = await connectStomp(nodes[0], a.client.cookieHeader());
+    expect(await presenceOfA(2000)).to.deep.equal([true]);
+    const onNode2 = await connectStomp(nodes[1], a.client.cookieHeader());
+    await onNode2.disconnect();
+    expect(await presenceOfA(1000)).to.not.include(false);
+    await onNode1.disconnect();
+    expect(await presenceOfA(2000)).to.deep.equal([false]);
+  });
 });

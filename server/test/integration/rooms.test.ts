@@ -121,13 +121,15 @@ forEachDatabase('chat rooms over REST', (db) => {
   });
 
   describe('POST /api/chat-room/create', () => {
-    it('names the room from both real names, whatever targetUserName says', async () => {
+    it('names the room from both real names, whatever targetUserName says, and shows each the other\'s name', async () => {
       const a = await member('Alice');
       const b = await member('Bob');
       const roomId = await createRoom(a, b);
+      expect((await server.db('rooms').where({ id: roomId }).first('name')).name).to.equal('Alice, Bob');
       const res = await history(b, roomId);
       expect(res.status).to.equal(200);
-      expect(res.body.chatRoomName).to.equal('Alice, Bob');
+      expect(res.body.chatRoomName).to.equal('Alice');
+      expect((await history(a, roomId)).body.chatRoomName).to.equal('Bob');
       expect(res.body.users.map((u) => u.userId)).to.deep.equal([a.user.userId, b.user.userId]);
       expect(res.body.messages).to.deep.equal([]);
       expect(res.body.totalPages).to.equal(0);
@@ -148,9 +150,10 @@ forEachDatabase('chat rooms over REST', (db) => {
       const a = await member('Ann');
       const b = await member('Ben');
       const c = await member('Cat');
+      const d = await member('Dan');
       const quiet = await createRoom(a, b);
       const older = await createRoom(a, c);
-      const newer = await createRoom(c, a);
+      const newer = await createRoom(d, a);
       await createRoom(b, c); // not Ann's
       now += 1000;
       expect((await a.client.post(api.updateSubject, { chatRoomId: older, chatRoomName: 'Older' })).status).to.equal(200);
@@ -170,8 +173,9 @@ forEachDatabase('chat rooms over REST', (db) => {
         lastReadAt: new Date(now).toISOString(),
         unreadCount: 0,
         lastSeq: 1,
+        memberCount: 2,
       });
-      expect(last).to.deep.equal({ chatRoomId: quiet, chatRoomName: 'Ann, Ben', lastMessage: null, lastMessageTime: null, lastReadAt: null, unreadCount: 0, lastSeq: 0 });
+      expect(last).to.deep.equal({ chatRoomId: quiet, chatRoomName: 'Ben', lastMessage: null, lastMessageTime: null, lastReadAt: null, unreadCount: 0, lastSeq: 0, memberCount: 2 });
     });
 
     it('shows a room as read after its history was loaded', async () => {

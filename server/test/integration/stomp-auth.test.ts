@@ -6,7 +6,7 @@ import { forEachDatabase } from '../support/databases';
 import { connectStomp, openRawStomp, StompErrorFrame, UpgradeRefused, type RawStomp } from '../support/stomp-client';
 import { startTestServer } from '../support/test-server';
 import { newLoggedInUser } from '../support/users';
-import { queues, topics } from '../../../common/destinations';
+import { app, queues, topics } from '../../../common/destinations';
 
 const CONNECT = 'CONNECT\naccept-version:1.2\n\n\0';
 
@@ -90,7 +90,7 @@ forEachDatabase('the product WebSocket endpoint', (db) => {
     await stomp.closed;
   });
 
-  it('delivers what the features publish: a new room refreshes both users’ lists, and members may subscribe to it', async () => {
+  it('delivers what the features publish: a new room refreshes its creator’s list, its first message both lists, and members may subscribe to it', async () => {
     const a = await newLoggedInUser(server, { name: 'Alice' });
     const b = await newLoggedInUser(server, { name: 'Bob' });
     const sa = await connectStomp(server, a.client.cookieHeader());
@@ -100,7 +100,11 @@ forEachDatabase('the product WebSocket endpoint', (db) => {
     const res = await a.client.post('/api/chat-room/create', { targetUserId: b.user.userId, targetUserName: 'Bob' });
     expect(res.status).to.equal(200);
     expect((await ra.next()).body).to.equal('true');
+    // The other member hears of the room with its first message, not its creation (issue 11).
+    await rb.nothingWithin(300);
+    await sa.send(app.privateMessage, { chatRoomId: res.body.chatRoomId, content: 'hi' });
     expect((await rb.next()).body).to.equal('true');
+    expect((await ra.next()).body).to.equal('true');
     await sb.subscribe(topics.privateChat(res.body.chatRoomId));
     await Promise.all([sa.disconnect(), sb.disconnect()]);
   });

@@ -1,7 +1,7 @@
 // A real cluster for tests: its own redis-server on a free port (never the shared one), a fresh
 // MariaDB database, and node processes of the real server started as child processes, each on
 // its own port, sharing both.
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import crypto from 'node:crypto';
 import net from 'node:net';
 import os from 'node:os';
@@ -119,19 +119,20 @@ export class NodeProcess {
     child.stderr?.on('data', keep);
   }
 
+  /** A node on a free port (or env.PORT); with WORKERS in env, the supervisor of that many. */
   static async start(env: Record<string, string>): Promise<NodeProcess> {
-    const port = await freePort();
+    const port = env.PORT ? Number(env.PORT) : await freePort();
     const child = spawn(process.execPath, ['--import', 'tsx', 'server/src/main.ts'], {
       cwd: ROOT,
       env: {
         ...process.env,
         HOST: '127.0.0.1',
-        PORT: String(port),
         PUBLIC_URL: 'http://localhost:8080',
         LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'warn',
         STATIC_DIR: 'dist',
         MAIL_DIR: path.join(os.tmpdir(), 'letschat-cluster-mail'),
         ...env,
+        PORT: String(port),
       },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
@@ -164,4 +165,92 @@ export class NodeProcess {
 /** A Knex on the cluster's database, for creating users the way the other tests do. */
 export function databaseOf(url: string): Knex {
   return createDatabase(url);
+}
+
+/** Debian's haproxy with the given configuration file, its addresses from the environment. */
+export class HaproxyProcess {
+  private constructor(
+    private readonly child: ChildProcess,
+    readonly port: number,
+    readonly output: string[],
+  ) {}
+
+  static available(): boolean {
+    try {
+      execFileSync('haproxy', ['-v'], { stdio: 'ignore' });
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  static async start(configFile: string, env: Record<string, string>): Promise<HaproxyProcess> {
+    const port = await freePort();
+    const output: string[] = [];
+    const child = spawn('haproxy', ['-db', '-f', path.join(ROOT, configFile)], {
+      env: { ...process.env, LETSCHAT_BIND: `127.0.0.1:${port}`, ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    child.stdout?.on('data', (c: Buffer) => output.push(c.toString()));
+    child.stderr?.on('data', (c: Buffer) => output.push(c.toString()));
+    await waitFor(`haproxy on ${port}`, () => portAnswers(port));
+    return new HaproxyProcess(child, port, output);
+  }
+
+  get url(): string {
+    return `http://127.0.0.1:${this.port}`;
+  }
+
+  async stop(): Promise<void> {
+    if (this.child.exitCode !== null || this.child.signalCode !== null) return;
+    const exited = new Promise((r) => this.child.once('exit', r));
+    this.child.kill('SIGTERM');
+    await exited;
+  }
+}
+
+/**
+ * A TCP proxy in front of a real server (MariaDB): cut() refuses new connections and drops the
+ * open ones, as an outage does; restore() serves again on the same port.
+ */
+export class TcpProxy {
+  private server: net.Server | null = null;
+  private readonly sockets = new Set<net.Socket>();
+  private constructor(
+    readonly port: number,
+    private readonly target: { host: string; port: number },
+  ) {}
+
+  static async start(target: { host: string; port: number }): Promise<TcpProxy> {
+    const proxy = new TcpProxy(await freePort(), target);
+    await proxy.restore();
+    return proxy;
+  }
+
+  restore(): Promise<void> {
+    return new Promise((resolve, reject) => {
+      const server = net.createServer((client) => {
+        const upstream = net.connect(this.target.port, this.target.host);
+        for (const s of [client, upstream]) {
+          this.sockets.add(s);
+          s.on('close', () => this.sockets.delete(s));
+          s.on('error', () => {
+            client.destroy();
+            upstream.destroy();
+          });
+        }
+        client.pipe(upstream).pipe(client);
+      });
+      server.once('error', reject);
+      server.listen(this.port, '127.0.0.1', () => resolve());
+      this.server = server;
+    });
+  }
+
+  async cut(): Promise<void> {
+    const server = this.server;
+    this.server = null;
+    for (const s of this.sockets) s.destroy();
+    if (server) await new Promise((r) => server.close(r));
+  }
 }

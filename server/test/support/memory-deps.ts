@@ -82,6 +82,6 @@ export async function memoryDeps(): Promise<MemoryDeps> {
     publisher: new RecordingPublisher(),
     mailer: new RecordingMailer(),
     metrics: new Metrics(),
-    cluster: { signals: { broadcast() {}, onSignal() {} }, presence: { isOnline: async () => false }, redis: null, nodeId: 'test' },
+    cluster: { signals: { broadcast() {}, onSignal() {} }, presence: { isOnline: async () => false }, throttle: { allow: async () => true }, redis: null, nodeId: 'test' },
   };
 }

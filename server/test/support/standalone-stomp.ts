@@ -21,6 +21,8 @@ export interface StandaloneOptions {
   revalidateEveryMs?: number;
   /** The broker's limits, when a test wants them small. */
   limits?: Pick<BrokerOptions, 'budget' | 'connectTimeoutMs' | 'maxConnectionsPerUser' | 'maxConnectionsPerAddress'>;
+  /** Told what the clients listen to (a cluster bus, for the cluster benchmark). */
+  interest?: BrokerOptions['interest'];
   trustedProxies?: string[];
 }
 
@@ -46,6 +48,7 @@ export async function startStandalone(options: StandaloneOptions): Promise<Stand
     log: options.log,
     fanout: (topic, message) => app.publish(topic, message),
     heartbeat: options.heartbeat,
+    interest: options.interest,
     ...options.limits,
     ...(options.revalidateEveryMs
       ? {

@@ -1,4 +1,4 @@
-import { useEffect, useState, type FormEvent } from 'react';
+import { useEffect, useId, useState, type FormEvent } from 'react';
 import { Link, useSearchParams } from 'react-router-dom';
 import { OAUTH_PROVIDERS, type OAuthProvider } from '../../../../common/api';
 import { LIMITS } from '../../../../common/rules';
@@ -38,6 +38,10 @@ export default function LoginPage() {
   };
 
   const line = describeLoginStatus(status);
+  const statusId = useId();
+  // Which fields the status line is about: the empty ones, or both on a mismatch.
+  const emailInvalid = status.kind === 'mismatch' || (status.kind === 'incomplete' && !email.trim());
+  const passwordInvalid = status.kind === 'mismatch' || (status.kind === 'incomplete' && !password);
   return (
     <CenteredPage title={ko.login.submit}>
       <header className="card__header">
@@ -57,6 +61,7 @@ export default function LoginPage() {
           autoFocus
           value={email}
           onChange={(e) => setEmail(e.target.value)}
+          errorId={emailInvalid ? statusId : undefined}
         />
         <TextField
           label={ko.login.password}
@@ -67,11 +72,12 @@ export default function LoginPage() {
           maxLength={LIMITS.loginInput}
           value={password}
           onChange={(e) => setPassword(e.target.value)}
+          errorId={passwordInvalid ? statusId : undefined}
         />
         <Button type="submit" block busy={status.kind === 'loggingIn'} disabled={busy}>
           {ko.login.submit}
         </Button>
-        <StatusLine text={line.text} tone={line.tone} testId="login-status" />
+        <StatusLine id={statusId} text={line.text} tone={line.tone} testId="login-status" />
       </form>
       <div className="divider">
         <span>{ko.login.or}</span>

@@ -1,11 +1,12 @@
 // Login, OAuth start and logout. Plain request/response flows: one worker each.
-import type { SagaIterator } from 'redux-saga';
-import { call, delay, put, takeEvery, takeLeading } from 'redux-saga/effects';
+import type { SagaIterator, Task } from 'redux-saga';
+import { call, delay, fork, join, put, take, takeEvery, takeLeading } from 'redux-saga/effects';
 import type { PayloadAction } from '@reduxjs/toolkit';
 import { api, type LoginRequest, type LoginResponse, type OAuthProvider, type OAuthStartResponse } from '../../../../common/api';
 import { LIMITS } from '../../../../common/rules';
 import { paths } from '../../app/paths';
 import { service } from '../../app/sagaContext';
+import { isHttpStatus } from '../../services/http';
 import {
   loginFailed,
   loginPageOpened,
@@ -18,10 +19,19 @@ import {
   oauthRequested,
 } from './authSlice';
 
-function* clearUidOnLoginPage(): SagaIterator {
-  // Opening /login acts as a logout on this device (SPEC.md §2).
+/** Opening /login acts as a logout (SPEC.md §2): on this device (the uid) and on the server (the session). */
+function* endSessionOnLoginPage(): SagaIterator {
   const uid = yield* service('uid');
   yield call([uid, uid.clear]);
+  const http = yield* service('http');
+  try {
+    yield call([http, http.post], api.logout);
+  } catch (error) {
+    // 401: there was no session to end, which is what we want.
+    if (isHttpStatus(error, 401)) return;
+    const logError = yield* service('logError');
+    yield call(logError, 'logout on the login page', error);
+  }
 }
 
 export function* login(action: PayloadAction<LoginRequest>): SagaIterator {
@@ -78,9 +88,25 @@ export function* logout(): SagaIterator {
   yield call(navigate, paths.login, { replace: true });
 }
 
+/**
+ * The login page's logout and the logins after it: a login waits for that logout to be answered,
+ * so the old session's end can never arrive after (and end) the new one.
+ */
+function* loginPageFlow(): SagaIterator {
+  let ending: Task | null = null;
+  yield takeEvery(loginPageOpened.type, function* () {
+    ending = (yield fork(endSessionOnLoginPage)) as Task;
+  });
+  for (;;) {
+    const action: PayloadAction<LoginRequest> = yield take(loginSubmitted.type);
+    const pending = ending as Task | null;
+    if (pending?.isRunning()) yield join(pending);
+    yield call(login, action);
+  }
+}
+
 export function* authSaga(): SagaIterator {
-  yield takeEvery(loginPageOpened.type, clearUidOnLoginPage);
-  yield takeLeading(loginSubmitted.type, login);
+  yield fork(loginPageFlow);
   yield takeLeading(oauthRequested.type, startOAuth);
   yield takeLeading(logoutRequested.type, logout);
 }

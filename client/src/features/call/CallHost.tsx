@@ -5,27 +5,17 @@
 import { useEffect, useLayoutEffect, useRef } from 'react';
 import { useLocation } from 'react-router-dom';
 import { useAppDispatch, useAppSelector } from '../../app/hooks';
-import { paths } from '../../app/paths';
+import { useSignedInUser } from '../../app/useSignedInUser';
 import { bindCallAudio } from '../../services/rtc';
-import { createUidStore } from '../auth/uid';
 import { CallBar } from './CallBar';
 import { callActions, selectCall } from './callSlice';
 import { InCallOverlay } from './InCallOverlay';
 import { IncomingCallOverlay } from './IncomingCallOverlay';
 import { MissedCallLine } from './MissedCallLine';
 
-/** Screens for people who are not signed in: no call listener there. */
-const SIGNED_OUT_ROUTES: readonly string[] = [paths.login, paths.signUp];
-
 /** Heights of the strip's parts (call.css), so full-height screens can leave room for them. */
 const CALL_BAR_HEIGHT_PX = 48;
 const MISSED_CALL_HEIGHT_PX = 40;
-
-/** The signed-in user's id on a signed-in screen, else null. */
-function useSignedInUser(): number | null {
-  const { pathname } = useLocation();
-  return SIGNED_OUT_ROUTES.includes(pathname) ? null : createUidStore(window.localStorage).read();
-}
 
 /** Local (muted) and remote (autoplay) audio; the RTC service plays the streams through them. */
 function CallAudio() {

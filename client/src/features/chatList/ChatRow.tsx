@@ -4,9 +4,9 @@ import { Link } from 'react-router-dom';
 import type { ChatSummary } from '../../../../common/api';
 import { cx } from '../../components/classNames';
 import { ko } from '../../i18n/ko';
-import { Avatar } from '../room/Avatar';
 import { chatRoomPath } from '../room/roomPaths';
 import { relativeTime } from './relativeTime';
+import { RoomAvatar } from './RoomAvatar';
 import { UnreadMark } from './UnreadMark';
 import { hasUnread } from './unread';
 
@@ -15,7 +15,7 @@ export function ChatRow({ chat, now }: { chat: ChatSummary; now: number }) {
   return (
     <li>
       <Link className={cx('chat-row', unread && 'chat-row--unread')} to={chatRoomPath(chat.chatRoomId)} data-testid="chat-row">
-        <Avatar name={chat.chatRoomName} />
+        <RoomAvatar name={chat.chatRoomName} memberCount={chat.memberCount} />
         <span className="chat-row__main">
           <span className="chat-row__top">
             <span className="chat-row__name">{chat.chatRoomName}</span>

@@ -36,4 +36,13 @@ describe('unread counts', () => {
     expect(counts.map((c) => c.textContent)).to.deep.equal(['2']);
     expect(counts[0].getAttribute('aria-label')).to.equal('2명이 읽지 않음');
   });
+
+  it('pictures a group with a group mark and a two-person room with the other person\'s initial', () => {
+    row(chat({ chatRoomName: 'Ben, Cat 외 1명', memberCount: 4 }));
+    expect(screen.getByTestId('group-avatar').getAttribute('aria-label')).to.equal('4명의 그룹 채팅');
+    cleanup();
+    row(chat({ chatRoomName: 'Ben', memberCount: 2 }));
+    expect(screen.queryByTestId('group-avatar')).to.equal(null);
+    expect(screen.getByText('B')).to.exist;
+  });
 });

@@ -11,6 +11,8 @@ import './chat.css';
 import { Composer } from './Composer';
 import { MessageList } from './MessageList';
 import { useUnreadByOf } from './ReadCount';
+import { TypingLine } from './TypingLine';
+import { selectOnline, withPresence } from './liveSlice';
 import { RoomHeader } from './RoomHeader';
 import { RoomSidebar } from './RoomSidebar';
 import { invitePath, roomIdFrom } from './roomPaths';
@@ -23,6 +25,7 @@ import {
   resendRequested,
   roomClosed,
   roomOpened,
+  typingNoticed,
   selectRoom,
   unsentDeleted,
 } from './roomSlice';
@@ -50,6 +53,7 @@ function ChatRoom({ chatRoomId, userId }: { chatRoomId: number; userId: number }
 
   const needOlder = useCallback(() => dispatch(olderRequested()), [dispatch]);
   const unreadByOf = useUnreadByOf();
+  const online = useAppSelector(selectOnline);
   const closeSidebar = useCallback(() => setSidebarOpen(false), []);
   const ready = room.chatRoomId === chatRoomId && room.status === 'ready';
   useDocumentTitle(ready ? room.roomName : null, room.unseenCount);
@@ -81,10 +85,11 @@ function ChatRoom({ chatRoomId, userId }: { chatRoomId: number; userId: number }
             <p className="messages__empty">{ko.app.loading}</p>
           </div>
         )}
-        <Composer onSend={(content) => dispatch(messageSubmitted(content))} focusWhen={ready} />
+        <TypingLine />
+        <Composer onSend={(content) => dispatch(messageSubmitted(content))} onTyping={() => dispatch(typingNoticed())} focusWhen={ready} />
         {sidebarOpen && (
           <RoomSidebar
-            users={ready ? room.users : []}
+            users={ready ? withPresence(room.users, online) : []}
             myId={userId}
             invitePath={invitePath(chatRoomId)}
             notification={room.notification}

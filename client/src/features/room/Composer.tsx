@@ -11,6 +11,8 @@ export const COUNT_FROM = LIMITS.message - 300;
 
 export interface ComposerProps {
   onSend(content: string): void;
+  /** The user typed (issue 11): the room may tell the others. */
+  onTyping?(): void;
   /** Focus the box once this turns true (the room is ready), where a keyboard is at hand. */
   focusWhen?: boolean;
 }
@@ -24,7 +26,7 @@ function fitHeight(box: HTMLTextAreaElement): void {
   box.style.overflowY = needed > max ? 'auto' : 'hidden';
 }
 
-export function Composer({ onSend, focusWhen = false }: ComposerProps) {
+export function Composer({ onSend, onTyping, focusWhen = false }: ComposerProps) {
   const [text, setText] = useState('');
   const boxRef = useRef<HTMLTextAreaElement>(null);
   const countId = useId();
@@ -69,7 +71,10 @@ export function Composer({ onSend, focusWhen = false }: ComposerProps) {
           placeholder={ko.room.messagePlaceholder}
           maxLength={LIMITS.message}
           value={text}
-          onChange={(e) => setText(e.target.value)}
+          onChange={(e) => {
+            setText(e.target.value);
+            if (e.target.value.trim()) onTyping?.();
+          }}
           onKeyDown={onKeyDown}
         />
         {showCount && (

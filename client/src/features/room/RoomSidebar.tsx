@@ -6,6 +6,7 @@ import type { UserSummary } from '../../../../common/api';
 import { useDialog } from '../../components/dialogs';
 import { ko } from '../../i18n/ko';
 import { Avatar } from './Avatar';
+import { WithPresence } from './PresenceDot';
 import { AddPersonIcon, CloseIcon, LeaveIcon, MailIcon } from './icons';
 import type { NotificationState } from './roomSlice';
 
@@ -67,7 +68,9 @@ export function RoomSidebar({ users, myId, invitePath, notification, onNotify, o
           <ul className="user-rows">
             {users.map((user) => (
               <li key={user.userId} className="member" data-testid="participant">
-                <Avatar name={user.name} size={36} />
+                <WithPresence online={user.online}>
+                  <Avatar name={user.name} size={36} />
+                </WithPresence>
                 <span className="member__text">
                   <span>
                     <span className="member__name">{user.name}</span>

@@ -12,6 +12,7 @@ import { inviteReducer } from '../invite/inviteSlice';
 import { userSearchSaga } from '../userSearch/userSearchSaga';
 import { userSearchReducer } from '../userSearch/userSearchSlice';
 import { roomSaga } from './roomSaga';
+import { liveReducer } from './liveSlice';
 import { readsReducer } from './readsSlice';
 import { roomReducer } from './roomSlice';
 import { createMemoryUnsentStore } from './unsentStore';
@@ -35,7 +36,7 @@ export function createChatTestStore(http: FakeHttp, uidValue: number | null = nu
     },
   });
   const store = configureStore({
-    reducer: { room: roomReducer, reads: readsReducer, chatList: chatListReducer, userSearch: userSearchReducer, invite: inviteReducer },
+    reducer: { room: roomReducer, reads: readsReducer, live: liveReducer, chatList: chatListReducer, userSearch: userSearchReducer, invite: inviteReducer },
     middleware: (getDefault) => getDefault({ thunk: false }).concat(sagaMiddleware),
   });
   const tasks = [roomSaga, chatListSaga, userSearchSaga, inviteSaga].map((saga) => sagaMiddleware.run(saga));

@@ -6,7 +6,8 @@ import { eventually, FakeHttp, settle, type RecordedRequest } from '../../app/fa
 import { createChatTestStore } from './chatFakes.test-support';
 import { advance, countLabel, fromRoomUsers, unreadBy } from './readCounts';
 import { mergeMessages, newestSeq, skipsAhead } from './messages';
-import { roomOpened } from './roomSlice';
+import { liveReducer, typingExpired, typingSeen, withPresence } from './liveSlice';
+import { roomOpened, typingNoticed } from './roomSlice';
 
 const ROOM = 9;
 const ME = 1;
@@ -115,5 +116,38 @@ describe('the room\'s read state', () => {
     await eventually(() => positions()[LEE] === 3, 'author moved');
     await eventually(() => h.stomp.sentTo(app.read).length === 1, '/app/read sent');
     expect(h.stomp.sentTo(app.read)).to.deep.equal([{ chatRoomId: ROOM, seq: 3 }]);
+  });
+
+  it('shows who else is typing, sends its own typing at most once every 2 s, and follows presence', async () => {
+    open(1);
+    await enter();
+    h.stomp.deliver(topics.chatRoomEvents(ROOM), { type: 'typing', chatRoomId: ROOM, userId: KIM, name: '김철수' });
+    h.stomp.deliver(topics.chatRoomEvents(ROOM), { type: 'typing', chatRoomId: ROOM, userId: ME, name: 'me' });
+    await eventually(() => h.store.getState().live.typers.length === 1, 'typer shown');
+    expect(h.store.getState().live.typers.map((t) => t.name)).to.deep.equal(['김철수']);
+    // Their message arrives: they are no longer typing it.
+    h.stomp.deliver(topics.privateChat(ROOM), message(2, KIM));
+    await eventually(() => h.store.getState().live.typers.length === 0, 'typer cleared');
+
+    h.store.dispatch(typingNoticed());
+    h.store.dispatch(typingNoticed());
+    await eventually(() => h.stomp.sentTo(app.typing).length === 1, 'typing sent');
+    await settle();
+    expect(h.stomp.sentTo(app.typing)).to.deep.equal([{ chatRoomId: ROOM }]);
+
+    h.stomp.deliver(topics.chatRoomEvents(ROOM), { type: 'presence', userId: LEE, online: true });
+    await eventually(() => h.store.getState().live.online[LEE] === true, 'presence applied');
+  });
+});
+
+describe('the live slice', () => {
+  it('clears a typer 5 s after their newest typing event only, and overlays presence on the members', () => {
+    let state = liveReducer(undefined, typingSeen({ userId: KIM, name: '김철수', token: 1 }));
+    state = liveReducer(state, typingSeen({ userId: KIM, name: '김철수', token: 2 }));
+    expect(liveReducer(state, typingExpired({ userId: KIM, token: 1 })).typers).to.have.length(1);
+    expect(liveReducer(state, typingExpired({ userId: KIM, token: 2 })).typers).to.deep.equal([]);
+    const users = [{ userId: KIM, name: 'k', email: 'k@x', online: false }];
+    expect(withPresence(users, { [KIM]: true })[0].online).to.equal(true);
+    expect(withPresence(users, {})).to.deep.equal(users);
   });
 });

@@ -2,12 +2,15 @@
 // open: read positions, typing, presence. Decoded through common/ before they reach a slice;
 // events of types this client does not know are ignored.
 import { buffers, eventChannel, type EventChannel, type SagaIterator } from 'redux-saga';
-import { call, put, take } from 'redux-saga/effects';
-import { topics } from '../../../../common/destinations';
+import { call, delay, fork, put, take } from 'redux-saga/effects';
+import { LIMITS } from '../../../../common/rules';
+import { api, type Preferences } from '../../../../common/api';
+import { app, topics } from '../../../../common/destinations';
 import { decodeRoomEvent } from '../../../../common/events';
 import type { RoomEvent } from '../../../../common/payloads';
 import { service } from '../../app/sagaContext';
 import type { StompService } from '../../services/stomp';
+import { presenceChanged, typingExpired, typingSeen } from './liveSlice';
 import { readEventReceived } from './readsSlice';
 
 /**
@@ -28,16 +31,53 @@ export function roomEventsTopicChannel(stomp: StompService, chatRoomId: number):
   );
 }
 
-/** Never returns by itself: runs while the room session does. */
-export function* watchRoomEventsTopic(chatRoomId: number): SagaIterator {
+/** A typing line shows for 5 s after the member's last typing event. */
+function* expireTyping(userId: number, token: number): SagaIterator {
+  yield delay(LIMITS.typingShownMs);
+  yield put(typingExpired({ userId, token }));
+}
+
+/** Never returns by itself: runs while the room session does (its forks end with it). */
+export function* watchRoomEventsTopic(chatRoomId: number, myId: number): SagaIterator {
   const stomp = yield* service('stomp');
   const events: EventChannel<RoomEvent> = yield call(roomEventsTopicChannel, stomp, chatRoomId);
+  let token = 0;
   try {
     for (;;) {
       const event: RoomEvent = yield take(events);
-      if (event.type === 'read') yield put(readEventReceived({ userId: event.userId, lastReadSeq: event.lastReadSeq }));
+      if (event.type === 'read') {
+        yield put(readEventReceived({ userId: event.userId, lastReadSeq: event.lastReadSeq }));
+      } else if (event.type === 'presence') {
+        yield put(presenceChanged({ userId: event.userId, online: event.online }));
+      } else if (event.type === 'typing' && event.userId !== myId) {
+        token += 1;
+        yield put(typingSeen({ userId: event.userId, name: event.name, token }));
+        yield fork(expireTyping, event.userId, token);
+      }
     }
   } finally {
     events.close();
+  }
+}
+
+/**
+ * Tells the room the user is typing: at most once every 2 s (the server drops more anyway),
+ * and not at all when the user turned it off in the settings.
+ */
+export function* sendTyping(chatRoomId: number, typed: { type: string }): SagaIterator {
+  const http = yield* service('http');
+  const stomp = yield* service('stomp');
+  let enabled = true;
+  try {
+    enabled = ((yield call([http, http.get], api.preferences)) as Preferences).sendTyping;
+  } catch {
+    // Unknown: the server checks the preference too.
+  }
+  // Runs as long as the room session: with typing off it only swallows the notices.
+  for (;;) {
+    yield take(typed.type);
+    if (!enabled) continue;
+    yield call([stomp, stomp.publish], app.typing, { chatRoomId });
+    yield delay(LIMITS.typingIntervalMs);
   }
 }

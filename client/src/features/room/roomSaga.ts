@@ -15,7 +15,7 @@ import { ko } from '../../i18n/ko';
 import { newClientMsgId } from './clientMsgId';
 import { leaverOf, skipsAhead, type PendingMessage } from './messages';
 import { roomEventChannel, type RoomEvent } from './roomEvents';
-import { watchRoomEventsTopic } from './roomEventsTopic';
+import { sendTyping, watchRoomEventsTopic } from './roomEventsTopic';
 import {
   activityChanged,
   caughtUp,
@@ -46,6 +46,7 @@ import {
   selectRoom,
   selectRoomActive,
   subscribed,
+  typingNoticed,
 } from './roomSlice';
 import { isWindowActive, windowActivityChannel } from './windowActivity';
 
@@ -365,7 +366,8 @@ export function* roomSession(session: Session): SagaIterator {
       older: call(watchOlder, session),
       rename: call(watchRename, session),
       notification: call(watchNotification, session),
-      roomEvents: call(watchRoomEventsTopic, session.chatRoomId),
+      roomEvents: call(watchRoomEventsTopic, session.chatRoomId, session.userId),
+      typing: call(sendTyping, session.chatRoomId, typingNoticed),
     });
     // Only the leave paths end the race by themselves. Nothing is left to send in a room left.
     if (left !== undefined || leaveDone !== undefined) yield call([unsent, unsent.write], session.userId, session.chatRoomId, []);

@@ -93,14 +93,18 @@ const roomSlice = createSlice({
       state.messages = mergeMessages(state.messages, [message]);
       state.pending = unconfirmed(state.pending, [message]);
       if (isSystemMessage(message)) {
-        // A system message carries the room's current name (a rename among them).
-        if (message.senderName) state.roomName = message.senderName;
+        // A system message carries the room's stored name (a rename among them). A room no one
+        // renamed is shown by the viewer's own name for it (issue 11), which only a rename replaces.
+        const renames = message.systemEvent === undefined || message.systemEvent.type === 'renamed';
+        if (message.senderName && renames) state.roomName = message.senderName;
         state.users = applyToParticipants(state.users, message);
       } else if (!state.active && message.senderId !== state.userId) {
         state.unseenCount += 1;
       }
     },
     messageSubmitted: (_state, _action: PayloadAction<string>) => {},
+    /** The user is typing a message (issue 11: the room may be told). */
+    typingNoticed: () => {},
     messageQueued(state, action: PayloadAction<PendingMessage>) {
       state.pending.push(action.payload);
     },
@@ -162,6 +166,7 @@ export const {
   olderFailed,
   messageReceived,
   messageSubmitted,
+  typingNoticed,
   messageQueued,
   unsentRestored,
   sendAttempted,

@@ -53,7 +53,8 @@ describe('the settings page', () => {
     await waitFor(() => expect(status()).to.equal('비밀번호를 입력해주세요.'));
     fill('홍길동', 'a', 'b');
     await waitFor(() => expect(status()).to.equal('비밀번호가 일치하지 않습니다.'));
-    expect(services.requests).to.have.length(0);
+    // Only the typing preference is read (issue 11); the profile is not sent.
+    expect(services.requests.map((r) => `${r.method} ${r.path}`)).to.deep.equal([`GET ${api.preferences}`]);
   });
 
   it('refuses the same name with the current password', async () => {
@@ -74,7 +75,7 @@ describe('the settings page', () => {
     await waitFor(() => expect(status()).to.equal('회원정보 수정이 완료되었습니다!'));
     await eventually(() => services.navigations.length > 0, 'navigation');
     expect(services.navigations[0].to).to.equal('/chat-list');
-    expect(services.requests[0].body).to.deep.equal({ name: '김철수', password: 'new-pw' });
+    expect(services.requests.find((r) => r.path === api.userInfo)?.body).to.deep.equal({ name: '김철수', password: 'new-pw' });
   });
 
   it('asks for the current password only when the server says the password changes, then sends it', async () => {
@@ -94,5 +95,19 @@ describe('the settings page', () => {
     fireEvent.click(screen.getByRole('button', { name: '수정하기' }));
     await waitFor(() => expect(status()).to.equal('회원정보 수정이 완료되었습니다!'));
     expect(services.requests.at(-1)!.body).to.deep.equal({ name: '홍길동', password: 'new-pw', currentPassword: 'old-pw' });
+  });
+
+  it('shows the typing switch as stored and saves a change, the switch disabled meanwhile', async () => {
+    const services = createFakeServices({
+      [`GET ${api.preferences}`]: () => ({ sendTyping: true }),
+      [`PATCH ${api.preferences}`]: (r) => r.body,
+    });
+    renderApp(services, [{ path: '/user-settings', element: <SettingsPage /> }], { pathname: '/user-settings', state: profile });
+    const toggle = () => screen.getByTestId('typing-switch') as HTMLInputElement;
+    await waitFor(() => expect(toggle().disabled).to.equal(false));
+    expect(toggle().checked).to.equal(true);
+    fireEvent.click(toggle());
+    await waitFor(() => expect(toggle().checked).to.equal(false));
+    expect(services.requests.find((r) => r.method === 'PATCH')?.body).to.deep.equal({ sendTyping: false });
   });
 });

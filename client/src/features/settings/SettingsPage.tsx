@@ -1,4 +1,4 @@
-import { useEffect, useState, type FormEvent } from 'react';
+import { useEffect, useId, useState, type FormEvent } from 'react';
 import { Navigate, useLocation } from 'react-router-dom';
 import type { NameAndEmail } from '../../../../common/api';
 import { useAppDispatch, useAppSelector } from '../../app/hooks';
@@ -9,7 +9,29 @@ import { ProfileFields, type ProfileValues } from '../../components/ProfileField
 import { StatusLine } from '../../components/StatusLine';
 import { TextField } from '../../components/TextField';
 import { ko } from '../../i18n/ko';
-import { selectSettings, settingsActions } from './settingsSlice';
+import { TypingSwitch } from './TypingSwitch';
+import { selectSettings, settingsActions, type SettingsMessage } from './settingsSlice';
+
+/** The fields a failure message is about, so they are marked invalid and tied to the status line. */
+function fieldsOf(message: SettingsMessage | null, failed: boolean): Array<keyof ProfileValues | 'currentPassword'> {
+  if (!failed || message === null) return [];
+  switch (message) {
+    case 'passwordRequired':
+      return ['password'];
+    case 'passwordMismatch':
+      return ['confirmPassword'];
+    case 'invalidName':
+    case 'sameName':
+      return ['name'];
+    case 'failed':
+      return ['name', 'password'];
+    case 'currentPasswordRequired':
+    case 'wrongCurrentPassword':
+      return ['currentPassword'];
+    default:
+      return [];
+  }
+}
 
 const t = ko.settings;
 
@@ -42,6 +64,8 @@ function SettingsForm({ profile }: { profile: NameAndEmail }) {
   };
 
   const tone = state.failed ? 'error' : state.done ? 'success' : 'neutral';
+  const statusId = useId();
+  const invalid = fieldsOf(state.message, state.failed);
   return (
     <CenteredPage title={t.title} footer={false}>
       <BackLink to="/chat-list" label={t.back} />
@@ -50,7 +74,13 @@ function SettingsForm({ profile }: { profile: NameAndEmail }) {
       </header>
       <form className="form" onSubmit={onSubmit} noValidate>
         <TextField label={t.email} type="email" name="email" value={profile.email} readOnly disabled />
-        <ProfileFields labels={t} values={fields} onChange={setFields} />
+        <ProfileFields
+          labels={t}
+          values={fields}
+          onChange={setFields}
+          invalid={invalid.filter((f): f is keyof ProfileValues => f !== 'currentPassword')}
+          errorId={statusId}
+        />
         {state.needsCurrentPassword && (
           <TextField
             label={t.currentPassword}
@@ -59,14 +89,16 @@ function SettingsForm({ profile }: { profile: NameAndEmail }) {
             autoComplete="current-password"
             value={currentPassword}
             onChange={(e) => setCurrentPassword(e.target.value)}
+            errorId={invalid.includes('currentPassword') ? statusId : undefined}
             autoFocus
           />
         )}
-        <StatusLine text={state.message ? t.messages[state.message] : ''} tone={tone} testId="settings-status" />
+        <StatusLine id={statusId} text={state.message ? t.messages[state.message] : ''} tone={tone} testId="settings-status" />
         <Button type="submit" block busy={state.pending} disabled={state.done}>
           {t.submit}
         </Button>
       </form>
+      <TypingSwitch />
     </CenteredPage>
   );
 }

@@ -1,4 +1,4 @@
-import { useEffect, useState, type FormEvent } from 'react';
+import { useEffect, useId, useState, type FormEvent } from 'react';
 import { LIMITS } from '../../../../common/rules';
 import { useAppDispatch, useAppSelector } from '../../app/hooks';
 import { BackLink } from '../../components/BackLink';
@@ -8,7 +8,32 @@ import { ProfileFields, type ProfileValues } from '../../components/ProfileField
 import { StatusLine } from '../../components/StatusLine';
 import { TextField } from '../../components/TextField';
 import { ko } from '../../i18n/ko';
-import { selectSignUp, signUpActions, type SignUpState } from './signUpSlice';
+import { useCountdown } from '../../components/useCountdown';
+import { resendAvailableAt, selectSignUp, signUpActions, type SignUpMessage, type SignUpState } from './signUpSlice';
+
+type SignUpField = 'email' | 'code' | 'name' | 'password' | 'confirmPassword';
+
+/** The fields a failure message is about, so they are marked invalid and tied to the status line. */
+function fieldsOf(message: SignUpMessage | null, failed: boolean, fields: ProfileValues): SignUpField[] {
+  if (!failed || message === null) return [];
+  switch (message) {
+    case 'emailRequired':
+    case 'emailExists':
+    case 'signUpFailed':
+      return ['email'];
+    case 'codeRequired':
+    case 'wrongCode':
+      return ['code'];
+    case 'invalidName':
+      return ['name'];
+    case 'passwordMismatch':
+      return ['confirmPassword'];
+    case 'incomplete':
+      return [...(fields.name ? [] : (['name'] as const)), ...(fields.password ? [] : (['password'] as const))];
+    default:
+      return [];
+  }
+}
 
 const t = ko.signUp;
 
@@ -35,6 +60,8 @@ export default function SignUpPage() {
   const busy = state.pending !== null || state.completedName !== null;
   const emailLocked = state.phase !== 'unverified';
   const verified = state.phase === 'verified';
+  // While the server would refuse another code (429), the button counts down instead.
+  const waitSeconds = useCountdown(resendAvailableAt(state));
 
   const requestCode = (event?: FormEvent) => {
     event?.preventDefault();
@@ -50,6 +77,9 @@ export default function SignUpPage() {
   };
 
   const status = statusOf(state);
+  const statusId = useId();
+  const invalid = fieldsOf(state.message, state.failed, fields);
+  const errorOf = (field: SignUpField) => (invalid.includes(field) ? statusId : undefined);
   return (
     <CenteredPage title={t.title}>
       <BackLink to="/login" label={t.back} />
@@ -71,9 +101,11 @@ export default function SignUpPage() {
           value={emailLocked ? state.email : email}
           readOnly={emailLocked}
           onChange={(e) => setEmail(e.target.value)}
+          errorId={errorOf('email')}
           action={
-            <Button type="submit" variant="secondary" busy={state.pending === 'send'} disabled={busy || verified}>
+            <Button type="submit" variant="secondary" busy={state.pending === 'send'} disabled={busy || verified || waitSeconds > 0} data-testid="send-code">
               {state.phase === 'unverified' ? t.sendCode : t.resendCode}
+              {waitSeconds > 0 && !verified && <span className="btn__countdown">{t.resendWait(waitSeconds)}</span>}
             </Button>
           }
         />
@@ -91,6 +123,7 @@ export default function SignUpPage() {
             value={code}
             readOnly={verified}
             onChange={(e) => setCode(e.target.value.replace(/\D/g, ''))}
+            errorId={errorOf('code')}
             action={
               <Button type="submit" variant="secondary" busy={state.pending === 'verify'} disabled={busy || verified}>
                 {verified ? t.verified : t.verify}
@@ -101,8 +134,15 @@ export default function SignUpPage() {
       )}
 
       <form className="form" onSubmit={submit} noValidate>
-        <ProfileFields labels={t} nameHint={t.nameHint} values={fields} onChange={setFields} />
-        <StatusLine text={status.text} tone={status.tone} testId="sign-up-status" />
+        <ProfileFields
+          labels={t}
+          nameHint={t.nameHint}
+          values={fields}
+          onChange={setFields}
+          invalid={invalid.filter((f): f is keyof ProfileValues => f === 'name' || f === 'password' || f === 'confirmPassword')}
+          errorId={statusId}
+        />
+        <StatusLine id={statusId} text={status.text} tone={status.tone} testId="sign-up-status" />
         <Button type="submit" block busy={state.pending === 'signUp'} disabled={busy}>
           {t.submit}
         </Button>

@@ -7,7 +7,7 @@ import { isValidName, LIMITS, normalizeEmail } from '../../../../common/rules';
 import { paths } from '../../app/paths';
 import { service } from '../../app/sagaContext';
 import { HttpError, NetworkError } from '../../services/http';
-import { selectSignUp, signUpActions, type SignUpForm, type SignUpMessage, type SignUpState } from './signUpSlice';
+import { selectSignUp, SEND_WINDOW, signUpActions, type SignUpForm, type SignUpMessage, type SignUpState } from './signUpSlice';
 
 /** SPEC.md §8: what a failed send (or resend) of the code tells the user. */
 export function sendFailureMessage(error: unknown, resend: boolean): SignUpMessage {
@@ -49,9 +49,12 @@ function* sendCode(rawEmail: string, state: SignUpState): SagaIterator {
   yield put(signUpActions.requestStarted('send'));
   try {
     yield call([http, http.post], api.verificationSend, { email });
-    yield put(signUpActions.codeSent({ email, resent }));
+    yield put(signUpActions.codeSent({ email, resent, at: Date.now() }));
   } catch (error) {
     yield* logFailure('verification send', error);
+    if (error instanceof HttpError && error.status === 429) {
+      yield put(signUpActions.sendRateLimited({ until: Date.now() + (error.retryAfterSeconds ?? SEND_WINDOW.windowMs / 1000) * 1000 }));
+    }
     yield put(signUpActions.failed(sendFailureMessage(error, resent)));
   }
 }

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { initialSignUpState, signUpActions, signUpReducer, type SignUpState } from './signUpSlice';
+import { initialSignUpState, signUpActions, signUpReducer, type SignUpState, resendAvailableAt, SEND_WINDOW } from './signUpSlice';
 
 const reduce = (...actions: Parameters<typeof signUpReducer>[1][]): SignUpState =>
   actions.reduce(signUpReducer, initialSignUpState);
@@ -45,5 +45,19 @@ describe('the sign-up reducer', () => {
   it('starts over when the page opens again', () => {
     const state = reduce(signUpActions.codeSent({ email: 'a@b.co', resent: false }), signUpActions.pageOpened());
     expect(state).to.deep.equal(initialSignUpState);
+  });
+});
+
+describe('when the server would take another code', () => {
+  const sent = (at: number) => signUpActions.codeSent({ email: 'a@b.co', resent: true, at });
+
+  it('is now for the first codes, and five minutes after the first of the last three once three went out', () => {
+    expect(resendAvailableAt(reduce(sent(1_000), sent(2_000)))).to.equal(0);
+    expect(resendAvailableAt(reduce(sent(1_000), sent(2_000), sent(3_000)))).to.equal(1_000 + SEND_WINDOW.windowMs);
+    expect(resendAvailableAt(reduce(sent(1_000), sent(2_000), sent(3_000), sent(400_000)))).to.equal(2_000 + SEND_WINDOW.windowMs);
+  });
+
+  it('waits for the Retry-After of a 429 when that is later', () => {
+    expect(resendAvailableAt(reduce(sent(1_000), signUpActions.sendRateLimited({ until: 90_000 })))).to.equal(90_000);
   });
 });

@@ -18,7 +18,14 @@ export interface SignUpState {
   failed: boolean;
   /** Set once the account exists: the page shows '{name}' + sign-up complete, then leaves. */
   completedName: string | null;
+  /** When the last codes went out (epoch ms): the server allows SEND_WINDOW.limit per window. */
+  sendTimes: number[];
+  /** Until when the server said to wait (its Retry-After on a 429), epoch ms. */
+  resendBlockedUntil: number | null;
 }
+
+/** The server's limit on codes per address (verification-service.ts SEND_WINDOW), mirrored so the resend button waits it out instead of asking for a 429. */
+export const SEND_WINDOW = { limit: 3, windowMs: 5 * 60 * 1000 };
 
 export const initialSignUpState: SignUpState = {
   phase: 'unverified',
@@ -27,6 +34,8 @@ export const initialSignUpState: SignUpState = {
   message: null,
   failed: false,
   completedName: null,
+  sendTimes: [],
+  resendBlockedUntil: null,
 };
 
 export interface SignUpForm {
@@ -50,7 +59,8 @@ const signUpSlice = createSlice({
       state.message = null;
       state.failed = false;
     },
-    codeSent: (state, action: PayloadAction<{ email: string; resent: boolean }>) => {
+    codeSent: (state, action: PayloadAction<{ email: string; resent: boolean; at?: number }>) => {
+      if (action.payload.at !== undefined) state.sendTimes = [...state.sendTimes, action.payload.at].slice(-SEND_WINDOW.limit);
       state.phase = 'codeSent';
       state.email = action.payload.email;
       state.pending = null;
@@ -69,6 +79,9 @@ const signUpSlice = createSlice({
       state.failed = false;
       state.completedName = action.payload.name;
     },
+    sendRateLimited: (state, action: PayloadAction<{ until: number }>) => {
+      state.resendBlockedUntil = action.payload.until;
+    },
     failed: (state, action: PayloadAction<SignUpMessage>) => {
       state.pending = null;
       state.message = action.payload;
@@ -81,3 +94,10 @@ export const signUpActions = signUpSlice.actions;
 export const signUpReducer = signUpSlice.reducer;
 
 export const selectSignUp = (state: { signUp: SignUpState }) => state.signUp;
+
+/** From when the server would accept another code for this address (0: now). */
+export function resendAvailableAt(state: SignUpState): number {
+  const { sendTimes } = state;
+  const byCount = sendTimes.length >= SEND_WINDOW.limit ? sendTimes[sendTimes.length - SEND_WINDOW.limit] + SEND_WINDOW.windowMs : 0;
+  return Math.max(byCount, state.resendBlockedUntil ?? 0);
+}

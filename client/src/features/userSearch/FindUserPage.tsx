@@ -1,5 +1,6 @@
 // /find-user (SPEC.md §2 user search): find someone by name or e-mail and start a chat.
 import { useEffect } from 'react';
+import { Navigate } from 'react-router-dom';
 import { useAppDispatch, useAppSelector } from '../../app/hooks';
 import { paths } from '../../app/paths';
 import { Button } from '../../components/Button';
@@ -10,9 +11,15 @@ import { UserSearchScreen } from './UserSearchScreen';
 import { selectUserSearch, startChatRequested, userSearchOpened, userSearchSubmitted } from './userSearchSlice';
 
 export default function FindUserPage() {
+  const myId = createUidStore(window.localStorage).read();
+  // SPEC.md §6: without a stored uid the screen goes to /login at once.
+  if (myId === null) return <Navigate to={paths.login} replace />;
+  return <FindUser myId={myId} />;
+}
+
+function FindUser({ myId }: { myId: number }) {
   const dispatch = useAppDispatch();
   const { results, searching, searched, startingWith } = useAppSelector(selectUserSearch);
-  const myId = createUidStore(window.localStorage).read();
 
   useEffect(() => {
     dispatch(userSearchOpened());

@@ -2,11 +2,14 @@
 import type { ReactNode } from 'react';
 import type { UserSummary } from '../../../../common/api';
 import { Avatar } from '../room/Avatar';
+import { WithPresence } from '../room/PresenceDot';
 
 export function UserRow({ user, children }: { user: UserSummary; children: ReactNode }) {
   return (
     <li className="user-row" data-testid="user-row">
-      <Avatar name={user.name} size={42} />
+      <WithPresence online={user.online}>
+        <Avatar name={user.name} size={42} />
+      </WithPresence>
       <span className="user-row__text">
         <span className="user-row__name">{user.name}</span>
         <span className="user-row__email">{user.email}</span>

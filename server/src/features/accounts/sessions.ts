@@ -1,7 +1,10 @@
 // Login sessions: a random 256-bit token in the cookie, its SHA-256 in the database, expiring
-// after 14 idle days. Any node can check a cookie because the state is in the database.
+// after 14 idle days. Any node can check a cookie because the state is in the database; a
+// checked cookie is remembered for a few seconds (session-cache.ts), forgotten at once when this
+// process ends its session.
 import type { Clock } from '../types';
 import type { Principal, SessionAuthenticator } from '../../transport/http';
+import { SessionCache } from './session-cache';
 import { type SessionsRepository } from './sessions-repository';
 import { randomToken, sha256Hex } from './tokens';
 
@@ -18,6 +21,7 @@ export class Sessions implements SessionAuthenticator {
   constructor(
     private readonly repo: SessionsRepository,
     private readonly clock: Clock,
+    private readonly cache = new SessionCache(),
   ) {}
 
   async create(userId: number): Promise<NewSession> {
@@ -31,15 +35,27 @@ export class Sessions implements SessionAuthenticator {
 
   async authenticate(token: string): Promise<Principal | null> {
     if (token.length === 0 || token.length > 200) return null;
-    const session = await this.repo.findByTokenHash(sha256Hex(token));
-    if (!session) return null;
+    const tokenHash = sha256Hex(token);
     const now = this.clock();
+    // A cached session needs no round trip until it is due a touch (or could have expired).
+    const cached = this.cache.get(tokenHash);
+    if (cached && now - cached.lastSeenAtMs < TOUCH_INTERVAL_MS) return cached.principal;
+    const generation = this.cache.generation();
+    const session = await this.repo.findByTokenHash(tokenHash);
+    if (!session) return null;
     if (now - session.lastSeenAtMs >= SESSION_IDLE_MS) {
+      this.cache.forget(String(session.id));
       await this.repo.delete(session.id);
       return null;
     }
-    if (now - session.lastSeenAtMs >= TOUCH_INTERVAL_MS) await this.repo.touch(session.id, now);
-    return { userId: session.userId, sessionId: String(session.id) };
+    let lastSeenAtMs = session.lastSeenAtMs;
+    if (now - lastSeenAtMs >= TOUCH_INTERVAL_MS) {
+      await this.repo.touch(session.id, now);
+      lastSeenAtMs = now;
+    }
+    const principal = { userId: session.userId, sessionId: String(session.id) };
+    this.cache.put(tokenHash, principal, lastSeenAtMs, generation);
+    return principal;
   }
 
   /** The ids of the user's other login sessions (all but `keepSessionId`). */
@@ -48,7 +64,10 @@ export class Sessions implements SessionAuthenticator {
   }
 
   async destroy(sessionId: string): Promise<void> {
+    // Forgotten before the delete and after it: a lookup that overlapped either is not cached.
+    this.cache.forget(sessionId);
     const id = Number(sessionId);
     if (Number.isSafeInteger(id)) await this.repo.delete(id);
+    this.cache.forget(sessionId);
   }
 }

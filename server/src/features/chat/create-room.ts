@@ -1,5 +1,7 @@
 // Starting a chat (SPEC.md §7 chat-room/create): a new room of the caller and the target,
-// named after both; both chat lists refresh.
+// named after both. Issue 11: a two-person room of the same two that no one renamed is
+// reopened instead of made again, and only the caller's list refreshes: the target hears of the
+// room with its first message, so creating it raises no count on their tab.
 import { topics } from '../../../../common/destinations';
 import { ForbiddenError, InvalidError } from '../errors';
 import type { ChatDeps } from './chat-deps';
@@ -10,7 +12,9 @@ export async function createRoom(deps: Pick<ChatDeps, 'rooms' | 'users' | 'publi
   const [caller, target] = await Promise.all([users.findById(callerId), users.findById(targetUserId)]);
   if (!target) throw new InvalidError('no such user');
   if (!caller) throw new ForbiddenError('no such user');
+  const existing = await rooms.twoPersonRoom(caller.id, target.id);
+  if (existing !== null) return existing;
   const roomId = await rooms.createRoom(`${caller.name}, ${target.name}`, [caller.id, target.id], clock());
-  for (const id of [caller.id, target.id]) publisher.publish(topics.toggleRefresh(id), 'true');
+  publisher.publish(topics.toggleRefresh(caller.id), 'true');
   return roomId;
 }

@@ -10,6 +10,7 @@ import type { HistoryPage, Message, MessagesRepository } from './messages-reposi
 import type { OnlineUsers } from './online-users';
 import type { ReactionsRepository } from './reactions-repository';
 import type { ReadMarkers } from './read-markers';
+import { viewerRoomName } from './room-names';
 import type { RoomsRepository } from './rooms-repository';
 import { toChatMessage } from './send-message';
 
@@ -39,17 +40,20 @@ export async function chatHistory(deps: HistoryDeps, userId: number, roomId: num
   // The statements are independent, so they run at once: opening a room costs one round
   // trip's latency, not three. One more row than asked tells whether more follow.
   const [users, room, page] = await Promise.all([rooms.members(roomId), rooms.room(roomId), messagesOf(deps, roomId, which)]);
-  memberAmong(users, userId);
+  const me = memberAmong(users, userId);
   const limit = changes ? LIMITS.changesPageSize : LIMITS.catchUpPageSize;
   const hasMore = (catchingUp || changes) && page.length > limit;
   if (hasMore) page.length = limit;
   const lastSeq = room?.lastSeq ?? 0;
   const readUpTo = catchingUp ? (page.at(-1)?.seq ?? 0) : lastSeq;
-  if (!changes && (readUpTo > 0 || !catchingUp)) await readMarkers.markRead(roomId, userId, readUpTo);
+  // Re-opening a room already read writes nothing: the position read with the members says so.
+  // Asking for changes reads no new message, so it marks nothing.
+  const moves = !changes && (me.lastReadSeq < readUpTo || (me.lastReadAtMs === null && !catchingUp));
+  if (moves) await readMarkers.markRead(roomId, userId, readUpTo);
   const reactions = await deps.reactions.of(page.filter((m) => m.deletedAtMs == null).map((m) => m.id));
   const response: ChatHistoryResponse = {
     totalPages: Math.ceil(lastSeq / LIMITS.historyPageSize),
-    chatRoomName: room?.name ?? '',
+    chatRoomName: viewerRoomName(room?.name ?? '', room?.renamed ?? true, users.filter((u) => u.id !== userId).map((u) => u.name)),
     users: users.map((u) => ({
       userId: u.id, name: u.name, email: u.email,
       lastReadSeq: u.id === userId && !changes ? Math.max(u.lastReadSeq, readUpTo) : u.lastReadSeq,

@@ -46,8 +46,8 @@ export function assembleChat(deps: Deps, users: UsersRepository, published?: Mes
   const readMarkers = new ReadMarkers(new PresenceTracker(), rooms, members, roomEvents, clock, log);
   const writer = new MessageWriter(messages, log, (count) => deps.metrics.messagesStored(count));
   const sender = new MessageSender({ messages, writer, members, readMarkers, publisher, clock, published });
-  const online = new OnlineUsers(publisher, rooms, roomEvents, log);
-  const typing = new Typing(members, users, roomEvents, clock);
+  const online = new OnlineUsers(publisher, rooms, roomEvents, log, (userId) => deps.cluster.presence.isOnline(userId));
+  const typing = new Typing(members, users, roomEvents, clock, deps.cluster.throttle);
   const reactions = new ReactionsRepository(db, messages);
   const chat: ChatDeps = { rooms, messages, users, members, sender, readMarkers, online, typing, publisher, clock, reactions, roomEvents };
   const notifications = new NotificationMail({ rooms, mailer, clock, publicUrl: config.publicUrl });

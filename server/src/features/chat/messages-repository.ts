@@ -302,7 +302,10 @@ export class MessagesRepository {
       picked.orderBy('seq', 'desc');
       if ('beforeSeq' in which) picked.where('seq', '<', which.beforeSeq);
       else if ('beforeId' in which) picked.where('id', '<', which.beforeId);
-      else picked.offset(which.page * limit);
+      // seqs are gap-free, so page n is the seqs up to the room's last minus n pages: a range
+      // read from the index, where OFFSET would step over every newer entry.
+      // (Signed: the counter is unsigned, and a page past the first message goes below zero.)
+      else picked.where('seq', '<=', this.db.raw('(select cast(r.last_seq as signed) from rooms r where r.id = ?) - ?', [roomId, which.page * limit]));
     }
     const rows = (await this.selectMessages()
       .join(picked.as('p'), 'p.seq', 'm.seq')

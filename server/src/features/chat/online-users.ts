@@ -3,7 +3,9 @@
 // topic. The rooms are looked up after the change, so by then the user may have changed again:
 // what is told is the state at that moment, and only when it differs from what was told last,
 // so the rooms never hear "online" twice or end on a stale state. The map holds only users told
-// online.
+// online. With several nodes, a change on this node is checked against every node
+// (`connectedAnywhere`): a user whose last connection here closes while they are connected to
+// another node stays online.
 import type { Logger } from '../../log';
 import type { Publisher } from '../../stomp/api';
 import type { RoomEvents } from './room-events';
@@ -17,6 +19,7 @@ export class OnlineUsers {
     private readonly rooms: Pick<RoomsRepository, 'roomIdsOf'>,
     private readonly events: Pick<RoomEvents, 'presence'>,
     private readonly log: Logger,
+    private readonly connectedAnywhere: (userId: number) => Promise<boolean> = (userId) => Promise.resolve(this.isOnline(userId)),
   ) {
     publisher.onConnect((user, connections) => {
       if (connections === 1) this.changed(user.userId);
@@ -36,7 +39,7 @@ export class OnlineUsers {
 
   private async tell(userId: number): Promise<void> {
     const roomIds = await this.rooms.roomIdsOf(userId);
-    const online = this.isOnline(userId);
+    const online = this.isOnline(userId) || (await this.connectedAnywhere(userId));
     if (online === this.toldOnline.has(userId)) return;
     if (online) this.toldOnline.add(userId);
     else this.toldOnline.delete(userId);

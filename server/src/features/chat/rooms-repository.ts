@@ -13,10 +13,14 @@ export interface ChatUser {
 /** A member with their read position: every message up to this seq is read. */
 export interface RoomMember extends ChatUser {
   lastReadSeq: number;
+  /** When the read position last moved; null if the member never read the room. */
+  lastReadAtMs: number | null;
 }
 
 export interface Room {
   name: string;
+  /** Someone renamed it: the name is the same for everyone. */
+  renamed: boolean;
   /** The seq of the room's newest message; 0 when it has none. */
   lastSeq: number;
 }
@@ -24,6 +28,7 @@ export interface Room {
 export interface RoomSummary {
   roomId: number;
   roomName: string;
+  renamed: boolean;
   lastMessage: string | null;
   /** The newest message was deleted for everyone (its content is empty). */
   lastMessageDeleted: boolean;
@@ -38,9 +43,11 @@ export interface ReadPosition { roomId: number; userId: number; seq: number; atM
 
 export type NotificationClaim = { claimed: true; previousAtMs: number | null } | { claimed: false; lastAtMs: number };
 
-interface MemberRow { id: number; name: string; email: string; last_read_seq: number }
+interface MemberRow { id: number; name: string; email: string; last_read_seq: number; last_read_at_ms: number | string | null }
 
-const toMember = (r: MemberRow): RoomMember => ({ id: Number(r.id), name: r.name, email: r.email, lastReadSeq: Number(r.last_read_seq) });
+const toMember = (r: MemberRow): RoomMember => ({
+  id: Number(r.id), name: r.name, email: r.email, lastReadSeq: Number(r.last_read_seq), lastReadAtMs: msOrNull(r.last_read_at_ms),
+});
 const msOrNull = (v: unknown): number | null => (v === null || v === undefined ? null : Number(v));
 
 /** Rows an UPDATE changed: mysql2 answers [ResultSetHeader, ...], better-sqlite3 {changes}. */
@@ -67,19 +74,49 @@ export class RoomsRepository {
   }
 
   async room(roomId: number): Promise<Room | null> {
-    const row = await this.db('rooms').select('name', 'last_seq').where({ id: roomId }).first();
-    return row ? { name: row.name as string, lastSeq: Number(row.last_seq) } : null;
+    const row = await this.db('rooms').select('name', 'last_seq', 'renamed').where({ id: roomId }).first();
+    return row ? { name: row.name as string, lastSeq: Number(row.last_seq), renamed: Boolean(row.renamed) } : null;
   }
 
   async rename(roomId: number, name: string): Promise<void> {
-    await this.db('rooms').where({ id: roomId }).update({ name });
+    await this.db('rooms').where({ id: roomId }).update({ name, renamed: true });
+  }
+
+  /** The oldest room of exactly these two users that no one renamed, if any. */
+  async twoPersonRoom(userId: number, otherId: number): Promise<number | null> {
+    const row = await this.db('rooms as r')
+      .join('room_members as a', (j) => j.on('a.room_id', 'r.id').andOnVal('a.user_id', userId))
+      .join('room_members as b', (j) => j.on('b.room_id', 'r.id').andOnVal('b.user_id', otherId))
+      .where('r.renamed', false)
+      .whereRaw('(select count(*) from room_members m where m.room_id = r.id) = 2')
+      .orderBy('r.id')
+      .first('r.id');
+    return row ? Number(row.id) : null;
+  }
+
+  /** For each of the user's rooms, the names of its other members in the order they joined. */
+  async companyOf(userId: number): Promise<Map<number, string[]>> {
+    const rows: Array<{ room_id: number; name: string }> = await this.db('room_members as rm')
+      .join('users as u', 'u.id', 'rm.user_id')
+      .select('rm.room_id', 'u.name')
+      .whereIn('rm.room_id', this.db('room_members').select('room_id').where({ user_id: userId }))
+      .whereNot('rm.user_id', userId)
+      .orderBy([{ column: 'rm.room_id' }, { column: 'rm.joined_at_ms' }, { column: 'u.id' }]);
+    const company = new Map<number, string[]>();
+    for (const r of rows) {
+      const roomId = Number(r.room_id);
+      const names = company.get(roomId) ?? [];
+      names.push(r.name);
+      company.set(roomId, names);
+    }
+    return company;
   }
 
   /** The room's members in the order they joined, with their read positions. */
   async members(roomId: number): Promise<RoomMember[]> {
     const rows: MemberRow[] = await this.db('room_members as rm')
       .join('users as u', 'u.id', 'rm.user_id')
-      .select('u.id', 'u.name', 'u.email', 'rm.last_read_seq')
+      .select('u.id', 'u.name', 'u.email', 'rm.last_read_seq', 'rm.last_read_at_ms')
       .where('rm.room_id', roomId)
       .orderBy([{ column: 'rm.joined_at_ms' }, { column: 'u.id' }]);
     return rows.map(toMember);
@@ -96,10 +133,14 @@ export class RoomsRepository {
     return row !== undefined;
   }
 
-  /** False when the user already is a member. */
+  /** Adds the member, who has read nothing said before; false when the user already is a member. */
   async addMember(roomId: number, userId: number, nowMs: number): Promise<boolean> {
     try {
-      await this.db('room_members').insert({ room_id: roomId, user_id: userId, joined_at_ms: nowMs });
+      // What was said before they came is not theirs to read: their position starts at the newest.
+      await this.db('room_members').insert({
+        room_id: roomId, user_id: userId, joined_at_ms: nowMs,
+        last_read_seq: this.db.raw('(select r.last_seq from rooms r where r.id = ?)', [roomId]),
+      });
       return true;
     } catch (err) {
       if (isDuplicateKey(err)) return false;
@@ -135,12 +176,13 @@ export class RoomsRepository {
     const rows = await this.db('room_members as rm')
       .join('rooms as r', 'r.id', 'rm.room_id')
       .leftJoin('messages as m', (j) => j.on('m.room_id', 'r.id').andOn('m.seq', 'r.last_seq'))
-      .select('r.id as room_id', 'r.name as room_name', 'r.last_seq', 'm.content', 'm.deleted_at_ms', 'm.created_at_ms', 'rm.last_read_at_ms', 'rm.last_read_seq')
+      .select('r.id as room_id', 'r.name as room_name', 'r.renamed', 'r.last_seq', 'm.content', 'm.deleted_at_ms', 'm.created_at_ms', 'rm.last_read_at_ms', 'rm.last_read_seq')
       .where('rm.user_id', userId)
       .orderByRaw('case when m.id is null then 1 else 0 end, m.id desc, r.id desc');
     return rows.map((r) => ({
       roomId: Number(r.room_id),
       roomName: r.room_name,
+      renamed: Boolean(r.renamed),
       lastMessage: r.content ?? null,
       lastMessageDeleted: r.deleted_at_ms !== null && r.deleted_at_ms !== undefined,
       lastMessageAtMs: msOrNull(r.created_at_ms),

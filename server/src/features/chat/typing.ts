@@ -1,7 +1,10 @@
 // "{name}님이 입력 중…" (issue 11): a member typing in a room is told to the room on the
 // room-events topic, at most once per member and room every 2 s, never stored, and not at all
-// when the user turned it off in the settings. A non-member is refused.
+// when the user turned it off in the settings. A non-member is refused. The interval holds
+// across nodes (a user's tabs may be on different nodes): this node's memory decides first,
+// then the cluster's throttle.
 import { LIMITS } from '../../../../common/rules';
+import type { Throttle } from '../../cluster/throttle';
 import type { UsersRepository } from '../accounts/users-repository';
 import type { Clock } from '../types';
 import type { MembersCache } from './members-cache';
@@ -21,6 +24,7 @@ export class Typing {
     private readonly users: Pick<UsersRepository, 'preferences'>,
     private readonly events: Pick<RoomEvents, 'typing'>,
     private readonly clock: Clock,
+    private readonly throttle: Throttle = { allow: () => Promise.resolve(true) },
   ) {}
 
   async typing(userId: number, roomId: number): Promise<void> {
@@ -31,6 +35,7 @@ export class Typing {
     if (last !== undefined && now - last < LIMITS.typingIntervalMs) return;
     if (this.lastTold.size >= this.sweepAt) this.sweep(now);
     this.lastTold.set(key, now);
+    if (!(await this.throttle.allow(`typing:${key}`, LIMITS.typingIntervalMs))) return;
     if (!(await this.users.preferences(userId))?.sendTyping) return;
     this.events.typing(roomId, userId, me.name);
   }

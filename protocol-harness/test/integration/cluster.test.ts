@@ -1,6 +1,9 @@
-// Every `harness call` scenario across the nodes of a real cluster: three server processes on
-// MariaDB and a private Redis, the caller signed in to one node, the callee to another and the
-// third user to the third, so every signal and every piece of call state crosses nodes.
+// The harness across the nodes of a real cluster: three server processes on MariaDB and a
+// private Redis. Every `harness call` scenario with the caller signed in to one node, the callee
+// to another and the third user to the third, so every signal and every piece of call state
+// crosses nodes; and `harness load` with its clients spread over the three.
+import { execFile } from 'node:child_process';
+import path from 'node:path';
 import { expect } from 'chai';
 import type { Knex } from '../../../server/src/db/knex';
 import type { RunningServer } from '../../../server/src/main';
@@ -9,10 +12,21 @@ import { connectStomp } from '../../../server/test/support/stomp-client';
 import { createUser, loginClient } from '../../../server/test/support/users';
 import { app, queues } from '../../../common/destinations';
 import { runScenario, SCENARIOS, type ScenarioName } from '../../src/caller/scenarios';
+import type { LoadReport } from '../../src/load/report';
+
+const ROOT = path.resolve(__dirname, '../../..');
+
+function npmRun(script: string, args: string[], env: Record<string, string> = {}): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    execFile('npm', ['run', '--silent', script, '--', ...args], { cwd: ROOT, env: { ...process.env, ...env }, timeout: 150_000 }, (err, stdout, stderr) => {
+      resolve({ code: err ? (typeof err.code === 'number' ? err.code : 1) : 0, stdout, stderr });
+    });
+  });
+}
 
 const RING_TIMEOUT_MS = 2000;
 
-describe('harness call scenarios across three nodes (MariaDB, Redis)', function () {
+describe('the harness across three nodes (MariaDB, Redis)', function () {
   let database: { url: string; drop(): Promise<void> } | null = null;
   let redis: TestRedis | null = null;
   let db: Knex | null = null;
@@ -22,7 +36,7 @@ describe('harness call scenarios across three nodes (MariaDB, Redis)', function 
   before(async function () {
     database = await createMysqlDatabase(this);
     redis = await TestRedis.start();
-    env = { DATABASE_URL: database.url, REDIS_URL: redis.url, CALL_RING_TIMEOUT_MS: String(RING_TIMEOUT_MS) };
+    env = { DATABASE_URL: database.url, REDIS_URL: redis.url, CALL_RING_TIMEOUT_MS: String(RING_TIMEOUT_MS), MAX_CONNECTIONS_PER_ADDRESS: '10000' };
     nodes.push(await NodeProcess.start(env));
     nodes.push(...(await Promise.all([NodeProcess.start(env), NodeProcess.start(env)])));
     db = databaseOf(database.url);
@@ -69,5 +83,21 @@ describe('harness call scenarios across three nodes (MariaDB, Redis)', function 
     } finally {
       await doomed.stop('SIGKILL');
     }
+  });
+
+  it('harness load with a --url per node spreads its clients over them and loses, duplicates and reorders nothing', async () => {
+    const clients = 30;
+    const seeded = await npmRun('admin', ['seed', '--users', String(clients), '--password', 'load-pass', '--prefix', 'spread'], { DATABASE_URL: database!.url });
+    expect(seeded.code, seeded.stderr).to.equal(0);
+    const result = await npmRun('harness', [
+      'load', ...nodes.flatMap((n) => ['--url', n.url]), '--users-prefix', 'spread', '--password', 'load-pass',
+      '--clients', String(clients), '--rooms', '5', '--rate', '100', '--duration', '3', '--drain', '5', '--json', '--no-progress',
+    ]);
+    expect(result.code, result.stderr + result.stdout).to.equal(0);
+    const report = JSON.parse(result.stdout.trim()) as LoadReport;
+    expect(report).to.include({ ok: true, clients, subscribed: clients, connectionErrors: 0 });
+    expect(report.counts.acknowledged).to.equal(report.counts.sent);
+    expect(report.counts.delivered).to.equal(report.counts.expectedDeliveries);
+    expect(report.counts).to.include({ lost: 0, duplicated: 0, outOfOrder: 0 });
   });
 });

@@ -1,0 +1,154 @@
+import { act, cleanup, fireEvent, screen } from '@testing-library/react';
+import { expect } from 'chai';
+import { api, type ChatSummary } from '../../../../common/api';
+import { createFakeServices, eventually, type FakeNotifier, settle, type FakeServices } from '../../app/fakeServices';
+import { renderApp } from '../../app/renderApp.test-support';
+import { createAppStore } from '../../app/store';
+import { AppShell } from '../../app/AppShell';
+import { UID_KEY } from '../auth/uid';
+import { callActions } from '../call/callSlice';
+import { chatsLoaded } from '../chatList/chatListSlice';
+import { messageReceived } from '../room/roomSlice';
+import { notificationsActions } from './notificationsSlice';
+import { newlyUnread, PROMPT_DISMISSED_KEY } from './notificationsSaga';
+
+const ME = 1;
+const PUBLIC_KEY = `B${'x'.repeat(86)}`;
+
+function setUp(permission: FakeNotifier['state'] = 'default') {
+  const services = createFakeServices(
+    { [`GET ${api.pushPublicKey}`]: () => ({ publicKey: PUBLIC_KEY }), [`POST ${api.pushSubscriptions}`]: () => ({ status: 'success' }) },
+    ME,
+  );
+  const notifier = services.notifier as FakeNotifier;
+  notifier.state = permission;
+  const store = createAppStore(services);
+  return { services, notifier, store };
+}
+
+function chat(id: number, lastMessageTime: string | null, lastReadAt: string | null, lastMessage = 'hello'): ChatSummary {
+  return { chatRoomId: id, chatRoomName: `Room ${id}`, lastMessage, lastMessageTime, lastReadAt };
+}
+
+const subscriptionsPosted = (services: FakeServices) => services.requests.filter((r) => r.method === 'POST' && r.path === api.pushSubscriptions);
+
+describe('system notifications and the push subscription', () => {
+  it('asks for permission only when the prompt is pressed, then subscribes this device to push', async () => {
+    const { services, notifier, store } = setUp('default');
+    store.dispatch(notificationsActions.started());
+    await settle();
+    expect(notifier.asked).to.equal(0);
+    expect(subscriptionsPosted(services)).to.deep.equal([]);
+    expect(store.getState().notifications.permission).to.equal('default');
+
+    store.dispatch(notificationsActions.enableClicked());
+    await eventually(() => subscriptionsPosted(services).length === 1, 'subscription posted');
+    expect(notifier.asked).to.equal(1);
+    expect(notifier.subscribedWith).to.deep.equal([PUBLIC_KEY]);
+    expect(subscriptionsPosted(services)[0].body).to.deep.equal(notifier.subscription);
+    expect(store.getState().notifications.permission).to.equal('granted');
+  });
+
+  it('keeps the push subscription current on every start once notifications are allowed', async () => {
+    const { services, notifier, store } = setUp('granted');
+    store.dispatch(notificationsActions.started());
+    await eventually(() => subscriptionsPosted(services).length === 1, 'subscription posted');
+    expect(notifier.asked).to.equal(0);
+  });
+
+  it('subscribes nothing when the user refuses', async () => {
+    const { services, notifier, store } = setUp('default');
+    notifier.answer = 'denied';
+    store.dispatch(notificationsActions.started());
+    store.dispatch(notificationsActions.enableClicked());
+    await eventually(() => store.getState().notifications.permission === 'denied', 'permission read');
+    await settle();
+    expect(subscriptionsPosted(services)).to.deep.equal([]);
+  });
+
+  it('notifies a hidden tab of an incoming call and of a message from someone else, not of its own', async () => {
+    const { notifier, store } = setUp('granted');
+    store.dispatch(notificationsActions.started());
+    store.dispatch(callActions.incomingReceived({ userId: 2, name: 'Kim' }));
+    const base = { senderName: 'Kim', content: '안녕', enrolledAt: '2026-11-25T08:00:00.000Z' };
+    store.dispatch(messageReceived({ ...base, messageId: 10, chatRoomId: 5, senderId: 2 }));
+    store.dispatch(messageReceived({ ...base, messageId: 11, chatRoomId: 5, senderId: ME }));
+    await eventually(() => notifier.shown.length === 2, 'two notifications');
+    await settle();
+    expect(notifier.shown.map((n) => [n.title, n.body, n.url])).to.deep.equal([
+      ['전화가 왔습니다', 'Kim님의 전화', '/chat-list'],
+      ['Kim', '안녕', '/chat-room?cri=5'],
+    ]);
+    expect(notifier.shown[0].focusOnly).to.equal(true);
+  });
+
+  it('notifies of rooms on the chat list that got a new unread message since the last load', async () => {
+    const { notifier, store } = setUp('granted');
+    store.dispatch(notificationsActions.started());
+    store.dispatch(chatsLoaded([chat(1, '2026-11-25T08:00:00Z', null), chat(2, '2026-11-25T08:00:00Z', '2026-11-25T08:00:00Z')]));
+    await settle();
+    expect(notifier.shown).to.deep.equal([]);
+    store.dispatch(chatsLoaded([chat(1, '2026-11-25T08:00:00Z', null), chat(2, '2026-11-25T08:05:00Z', '2026-11-25T08:00:00Z', '새 소식')]));
+    await eventually(() => notifier.shown.length === 1, 'one notification');
+    expect(notifier.shown[0]).to.include({ title: 'Room 2', body: '새 소식', url: '/chat-room?cri=2' });
+  });
+
+  it('opens the room of a clicked notification', async () => {
+    const { services, notifier, store } = setUp('granted');
+    store.dispatch(notificationsActions.started());
+    await settle();
+    notifier.click('/chat-room?cri=9');
+    notifier.click('');
+    await eventually(() => services.navigations.length === 1, 'navigated');
+    expect(services.navigations.map((n) => n.to)).to.deep.equal(['/chat-room?cri=9']);
+  });
+
+  it('remembers the prompt put aside', async () => {
+    const { services, store } = setUp('default');
+    store.dispatch(notificationsActions.promptDismissed());
+    expect(services.storage.getItem(PROMPT_DISMISSED_KEY)).to.equal('1');
+    store.dispatch(notificationsActions.started());
+    await eventually(() => store.getState().notifications.permission === 'default', 'permission read');
+    expect(store.getState().notifications.promptDismissed).to.equal(true);
+  });
+
+  it('picks only rooms whose last message changed and is unread', () => {
+    const previous = new Map<number, string | null>([[1, 'a'], [2, 'b'], [3, null]]);
+    const now = [chat(1, 'a', null), chat(2, '2026-11-25T08:05:00Z', '2026-11-25T08:00:00Z'), chat(3, '2026-11-25T08:05:00Z', '2026-11-25T09:00:00Z'), chat(4, '2026-11-25T08:05:00Z', null)];
+    expect(newlyUnread(previous, now).map((c) => c.chatRoomId)).to.deep.equal([2]);
+  });
+});
+
+describe('the notification prompt', () => {
+  afterEach(() => {
+    cleanup();
+    window.localStorage.clear();
+  });
+
+  function renderAt(path: string) {
+    window.localStorage.setItem(UID_KEY, String(ME));
+    const services = createFakeServices({ [`GET ${api.pushPublicKey}`]: () => ({ publicKey: PUBLIC_KEY }), [`POST ${api.pushSubscriptions}`]: () => ({}) }, ME);
+    const routes = [{ element: <AppShell />, children: [{ path: '/chat-list', element: <p>list</p> }, { path: '/user-settings', element: <p>settings</p> }] }];
+    return { services, ...renderApp(services, routes, path) };
+  }
+
+  it('offers notifications on the chat list and asks the browser only on the button', async () => {
+    const { services } = renderAt('/chat-list');
+    const prompt = await screen.findByTestId('notification-prompt');
+    expect(prompt.textContent).to.contain('새 메시지와 걸려 온 전화를 알림으로 받아보세요.');
+    expect((services.notifier as FakeNotifier).asked).to.equal(0);
+    fireEvent.click(screen.getByRole('button', { name: '알림 켜기' }));
+    await eventually(() => screen.queryByTestId('notification-prompt') === null, 'prompt gone once allowed');
+    expect((services.notifier as FakeNotifier).asked).to.equal(1);
+  });
+
+  it('is put aside with 나중에, and never shown on other screens', async () => {
+    renderAt('/chat-list');
+    fireEvent.click(await screen.findByRole('button', { name: '나중에' }));
+    expect(screen.queryByTestId('notification-prompt')).to.equal(null);
+    cleanup();
+    renderAt('/user-settings');
+    await act(settle);
+    expect(screen.queryByTestId('notification-prompt')).to.equal(null);
+  });
+});

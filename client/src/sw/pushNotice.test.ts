@@ -1,0 +1,18 @@
+import { expect } from 'chai';
+import { decodePushPayload, noticeFor } from './pushNotice';
+
+describe('what a push message shows', () => {
+  it('rings with the caller name and only focuses an open tab', () => {
+    const payload = decodePushPayload(JSON.stringify({ kind: 'incoming-call', callerId: 2, callerName: 'Kim' }));
+    expect(payload && noticeFor(payload)).to.deep.equal({ title: '전화가 왔습니다', body: 'Kim님의 전화', tag: 'call', url: '/chat-list', focusOnly: true, requireInteraction: true });
+  });
+
+  it("shows a message under its sender's name, one notification per room, opening the room", () => {
+    const payload = decodePushPayload(JSON.stringify({ kind: 'message', chatRoomId: 4, messageId: 9, senderName: '이영희', content: '점심 먹었어?' }));
+    expect(payload && noticeFor(payload)).to.include({ title: '이영희', body: '점심 먹었어?', tag: 'room-4', url: '/chat-room?cri=4', focusOnly: false });
+  });
+
+  it('ignores a push that is not one of ours', () => {
+    for (const text of ['not json', 'null', '{"kind":"message","chatRoomId":"4"}', '{"kind":"other"}']) expect(decodePushPayload(text)).to.equal(null);
+  });
+});

@@ -1,0 +1,55 @@
+// What a push message shows: the service worker's notification for each PushPayload kind, worded
+// from ko.ts. Pure, so it is tested without a service worker.
+import { shortenForPush, type PushPayload } from '../../../common/push';
+import { ko } from '../i18n/ko';
+
+export interface Notice {
+  title: string;
+  body: string;
+  /** Replaces an earlier notification with the same tag (one per room, one for calls). */
+  tag: string;
+  /** The page a click opens when no tab of the app is open, or moves an open tab to. */
+  url: string;
+  /** An open tab is only focused, not moved (the call overlay shows on every screen). */
+  focusOnly: boolean;
+  /** A ringing call stays until the user acts on it. */
+  requireInteraction: boolean;
+}
+
+export const CALL_NOTICE_TAG = 'call';
+
+export function roomNoticeTag(chatRoomId: number): string {
+  return `room-${chatRoomId}`;
+}
+
+/** Decodes a push's JSON; null for anything that is not one of ours. */
+export function decodePushPayload(text: string): PushPayload | null {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return null;
+  }
+  if (typeof value !== 'object' || value === null) return null;
+  const o = value as Record<string, unknown>;
+  if (o.kind === 'incoming-call' && typeof o.callerId === 'number' && typeof o.callerName === 'string') {
+    return { kind: 'incoming-call', callerId: o.callerId, callerName: o.callerName };
+  }
+  if (o.kind === 'message' && typeof o.chatRoomId === 'number' && typeof o.messageId === 'number' && typeof o.senderName === 'string' && typeof o.content === 'string') {
+    return { kind: 'message', chatRoomId: o.chatRoomId, messageId: o.messageId, senderName: o.senderName, content: o.content };
+  }
+  return null;
+}
+
+export function incomingCallNotice(callerName: string): Notice {
+  // /chat-list: the app starts there, its call listener subscribes and the server rings it again.
+  return { title: ko.call.incomingTitle, body: ko.call.incomingFrom(callerName), tag: CALL_NOTICE_TAG, url: '/chat-list', focusOnly: true, requireInteraction: true };
+}
+
+export function messageNotice(chatRoomId: number, senderName: string, content: string): Notice {
+  return { title: senderName, body: shortenForPush(content), tag: roomNoticeTag(chatRoomId), url: `/chat-room?cri=${chatRoomId}`, focusOnly: false, requireInteraction: false };
+}
+
+export function noticeFor(payload: PushPayload): Notice {
+  return payload.kind === 'incoming-call' ? incomingCallNotice(payload.callerName) : messageNotice(payload.chatRoomId, payload.senderName, payload.content);
+}

@@ -1,0 +1,107 @@
+// Running several nodes as operators do: `WORKERS=2` on one port (SO_REUSEPORT), and Debian's
+// HAProxy with deploy/haproxy.cfg in front of three nodes on different ports.
+import http from 'node:http';
+import { expect } from 'chai';
+import { api } from '../../../common/api';
+import { app, topics } from '../../../common/destinations';
+import type { ChatMessageEvent } from '../../../common/payloads';
+import type { Knex } from '../../src/db/knex';
+import type { RunningServer } from '../../src/main';
+import { createMysqlDatabase, databaseOf, freePort, HaproxyProcess, NodeProcess, TestRedis } from '../support/cluster';
+import { IN_CI } from '../support/databases';
+import { connectStomp, type TestStomp } from '../support/stomp-client';
+import { createUser, loginClient } from '../support/users';
+
+/** Which node answers a fresh connection's /healthz. */
+function nodeBehind(url: string): Promise<string> {
+  // A new TCP connection each time (fetch would reuse one).
+  return new Promise((resolve, reject) => {
+    http.get(`${url}${api.healthz}`, { agent: false }, (res) => {
+      let text = '';
+      res.on('data', (c: Buffer) => (text += c.toString()));
+      res.on('end', () => {
+        expect(res.statusCode).to.equal(200);
+        resolve(((JSON.parse(text) as { node?: string }).node) ?? '');
+      });
+    }).on('error', reject);
+  });
+}
+
+describe('running several nodes (MariaDB, Redis)', function () {
+  let database: { url: string; drop(): Promise<void> } | null = null;
+  let redis: TestRedis | null = null;
+  let db: Knex | null = null;
+  let env: Record<string, string> = {};
+  const open: TestStomp[] = [];
+
+  before(async function () {
+    database = await createMysqlDatabase(this);
+    redis = await TestRedis.start();
+    env = { DATABASE_URL: database.url, REDIS_URL: redis.url };
+    db = databaseOf(database.url);
+  });
+  afterEach(async () => {
+    await Promise.all(open.splice(0).map((s) => s.disconnect().catch(() => {})));
+  });
+  after(async () => {
+    await db?.destroy();
+    await redis?.stop();
+    await database?.drop();
+  });
+
+  /** Two users in one room, each connected through `url` until they land on different nodes. */
+  async function chatAcrossNodes(url: string): Promise<void> {
+    const [a, b] = await Promise.all([createUser({ db } as RunningServer, { name: '에이' }), createUser({ db } as RunningServer, { name: '비' })]);
+    const [ca, cb] = await Promise.all([loginClient({ url } as RunningServer, a), loginClient({ url } as RunningServer, b)]);
+    const roomId = (await ca.post(api.roomCreate, { targetUserId: b.userId })).body.chatRoomId as number;
+    const sender = await connectStomp({ url }, ca.cookieHeader());
+    open.push(sender);
+    const inboxes = [];
+    // New connections spread over the nodes; several receivers make sure some are on another node than the sender.
+    for (let i = 0; i < 6; i++) {
+      const stomp = await connectStomp({ url }, cb.cookieHeader());
+      open.push(stomp);
+      inboxes.push(await stomp.subscribe(topics.privateChat(roomId)));
+    }
+    await sender.send(app.privateMessage, { chatRoomId: roomId, content: '어느 노드든', clientMsgId: 'x-1' });
+    for (const inbox of inboxes) {
+      expect((await inbox.next()).json<ChatMessageEvent>().content).to.equal('어느 노드든');
+      await inbox.nothingWithin(100);
+    }
+  }
+
+  it('WORKERS=2 runs two nodes on one port that share users and messages, and SIGTERM stops them all', async () => {
+    const port = await freePort();
+    const supervisor = await NodeProcess.start({ ...env, PORT: String(port), WORKERS: '2', MAX_CONNECTIONS_PER_ADDRESS: '1000' });
+    try {
+      // The second worker starts once the first listens; from then on fresh connections reach both.
+      const seen = new Set<string>();
+      for (const deadline = Date.now() + 30_000; seen.size < 2 && Date.now() < deadline; ) seen.add(await nodeBehind(supervisor.url));
+      expect(seen.size).to.equal(2);
+      await chatAcrossNodes(supervisor.url);
+    } finally {
+      await supervisor.stop('SIGTERM');
+    }
+    const refused = await fetch(`http://127.0.0.1:${port}${api.healthz}`).then(() => false, () => true);
+    expect(refused).to.equal(true);
+  });
+
+  it('HAProxy with deploy/haproxy.cfg spreads users over three nodes that serve each other’s messages', async function () {
+    if (!HaproxyProcess.available()) {
+      if (IN_CI) throw new Error('haproxy is not installed: CI must run every test');
+      console.warn('\n  !!! SKIPPING the HAProxy test: haproxy is not installed (scripts/system-deps.sh installs it)\n');
+      this.skip();
+    }
+    const nodes = await Promise.all([0, 1, 2].map(() => NodeProcess.start({ ...env, TRUSTED_PROXIES: '127.0.0.1', MAX_CONNECTIONS_PER_ADDRESS: '1000' })));
+    const proxy = await HaproxyProcess.start('deploy/haproxy.cfg', Object.fromEntries(nodes.map((n, i) => [`LETSCHAT_NODE${i + 1}`, `127.0.0.1:${n.port}`])));
+    try {
+      const seen = new Set<string>();
+      for (let i = 0; i < 30 && seen.size < 3; i++) seen.add(await nodeBehind(proxy.url));
+      expect(seen.size, proxy.output.join('')).to.equal(3);
+      await chatAcrossNodes(proxy.url);
+    } finally {
+      await proxy.stop();
+      await Promise.all(nodes.map((n) => n.stop()));
+    }
+  });
+});
