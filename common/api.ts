@@ -9,6 +9,8 @@ export const api = {
   /** Ours: GET and PATCH the user's preferences. */
   preferences: '/api/user/preferences',
   userSearch: '/api/user/search',
+  /** Ours: messages of the user's rooms containing a keyword. */
+  messageSearch: '/api/search/messages',
   oauthLogin: (provider: OAuthProvider) => `/api/oauth/${provider}/login`,
   oauthCallback: (provider: OAuthProvider) => `/api/oauth/${provider}/callback`,
   verificationSend: '/api/email/verification/send',
@@ -145,3 +147,17 @@ export interface CreateRoomResponse { chatRoomId: number }
 export interface RoomSearchResponse { allUsers: UserSummary[]; chatRoomUsers: number[] }
 
 export interface IceServer { urls: string | string[]; username?: string; credential?: string }
+
+/** Ours: one message found by GET /api/search/messages. */
+export interface MessageSearchResult {
+  chatRoomId: number;
+  chatRoomName: string;
+  messageId: number;
+  seq: number;
+  senderName: string;
+  content: string;
+  enrolledAt: string;
+}
+
+/** Ours: a page of found messages, newest first; `hasMore` when older ones follow (ask with beforeId). */
+export interface MessageSearchResponse { results: MessageSearchResult[]; hasMore: boolean }

@@ -30,6 +30,8 @@ export const LIMITS = {
   replyQuote: 100,
   /** History by changedSince answers at most this many changed messages. */
   changesPageSize: 100,
+  /** Message search answers this many a page. */
+  messageSearchPageSize: 20,
 } as const;
 
 /** The reactions a message can get: a fixed set. */

@@ -5,6 +5,7 @@ import type { Publisher } from '../../stomp/api';
 import type { UsersRepository } from '../accounts/users-repository';
 import type { Clock } from '../types';
 import type { MembersCache } from './members-cache';
+import type { MessageSearchEngine } from './message-search-repository';
 import type { MessagesRepository } from './messages-repository';
 import type { OnlineUsers } from './online-users';
 import type { ReactionsRepository } from './reactions-repository';
@@ -25,6 +26,7 @@ export interface ChatDeps {
   typing: Typing;
   reactions: ReactionsRepository;
   roomEvents: RoomEvents;
+  search: MessageSearchEngine;
   publisher: Publisher;
   clock: Clock;
 }

@@ -1,5 +1,6 @@
 // REST of chat (SPEC.md §7): chat list, user search, create, history, rename, leave, invite
-// search, add user, e-mail notification. Each route decodes its fields, calls one rule, replies.
+// search, add user, e-mail notification; ours: message search. Each route decodes its fields,
+// calls one rule, replies.
 import { api } from '../../../../common/api';
 import { userOf, type Route } from '../../transport/http';
 import { idField, objectBody, pageField, stringField } from '../request-fields';
@@ -10,6 +11,7 @@ import { createRoom } from './create-room';
 import { chatHistory, type HistoryQuery } from './history';
 import { addUser } from './invite';
 import { leaveRoom } from './leave';
+import { searchMessages } from './message-search';
 import type { NotificationMail } from './notification-mail';
 import { renameRoom } from './rename-room';
 import { searchForRoom, searchUsers } from './user-search';
@@ -48,6 +50,18 @@ export function chatRoutes(chat: ChatDeps, notifications: NotificationMail): Rou
       handle: async (ctx) => {
         userOf(ctx);
         return { json: await searchUsers(chat, keyword(ctx.query.get('keyword'))) };
+      },
+    },
+    {
+      method: 'GET',
+      path: api.messageSearch,
+      handle: async (ctx) => {
+        const optionalId = (name: string) => {
+          const v = ctx.query.get(name);
+          return v === null || v === '' ? undefined : idField(v, name);
+        };
+        const where = { roomId: optionalId('chatRoomId'), beforeId: optionalId('beforeId') };
+        return { json: await searchMessages(chat, userOf(ctx).userId, keyword(ctx.query.get('keyword')), where) };
       },
     },
     {
