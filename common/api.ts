@@ -9,6 +9,8 @@ export const api = {
   /** Ours: GET and PATCH the user's preferences. */
   preferences: '/api/user/preferences',
   userSearch: '/api/user/search',
+  /** Ours: messages of the user's rooms containing a keyword. */
+  messageSearch: '/api/search/messages',
   oauthLogin: (provider: OAuthProvider) => `/api/oauth/${provider}/login`,
   oauthCallback: (provider: OAuthProvider) => `/api/oauth/${provider}/callback`,
   verificationSend: '/api/email/verification/send',
@@ -105,7 +107,23 @@ export interface ChatMessage {
   addedUserEmail?: string;
   /** Present on system messages only (senderId null). */
   systemEvent?: SystemEvent;
+  /** Ours: when the text was last edited (ISO); absent if never. */
+  editedAt?: string;
+  /** Ours: deleted for everyone; content is then empty. */
+  deleted?: true;
+  /** Ours: the message this one replies to, as it reads now. */
+  replyTo?: ReplyQuote;
+  /** Ours: who reacted with what (absent when nobody did), in the order first given. */
+  reactions?: ReactionSummary[];
+  /** Ours: the room's change counter when this message last changed (edit, delete, reaction); absent if never. */
+  changeSeq?: number;
 }
+
+/** Ours: a reply's quote of the original: at most 100 characters, or the deleted text. */
+export interface ReplyQuote { messageId: number; senderName: string; content: string; deleted?: true }
+
+/** Ours: one reaction on a message and who gave it. */
+export interface ReactionSummary { emoji: string; userIds: number[] }
 
 
 /** A member in history: ours, lastReadSeq, their read position (every message up to it is read). */
@@ -116,11 +134,30 @@ export interface ChatHistoryResponse {
   chatRoomName: string;
   users: RoomUser[];
   messages: ChatMessage[];
-  /** Ours, with afterSeq only: more messages follow the ones answered. */
+  /** Ours, with afterSeq or changedSince only: more messages follow the ones answered. */
   hasMore?: boolean;
+  /**
+   * Ours: the room's change counter (edits, deletions, reactions) as this answer saw it; a
+   * reconnecting client asks `changedSince` it to learn what changed while it was away.
+   */
+  lastChangeSeq?: number;
 }
 
 export interface CreateRoomResponse { chatRoomId: number }
 export interface RoomSearchResponse { allUsers: UserSummary[]; chatRoomUsers: number[] }
 
 export interface IceServer { urls: string | string[]; username?: string; credential?: string }
+
+/** Ours: one message found by GET /api/search/messages. */
+export interface MessageSearchResult {
+  chatRoomId: number;
+  chatRoomName: string;
+  messageId: number;
+  seq: number;
+  senderName: string;
+  content: string;
+  enrolledAt: string;
+}
+
+/** Ours: a page of found messages, newest first; `hasMore` when older ones follow (ask with beforeId). */
+export interface MessageSearchResponse { results: MessageSearchResult[]; hasMore: boolean }

@@ -25,6 +25,12 @@ export const app = {
   read: '/app/read',
   /** Ours: the user is typing in a room. */
   typing: '/app/typing',
+  /** Ours: edit one's own message. */
+  editMessage: '/app/edit-message',
+  /** Ours: delete one's own message for everyone (within 24 hours). */
+  deleteMessage: '/app/delete-message',
+  /** Ours: set or clear a reaction on a message. */
+  reaction: '/app/reaction',
   callInitiate: '/app/call/initiate',
   callAccept: '/app/call/accept',
   callReject: '/app/call/reject',

@@ -103,3 +103,28 @@ describe('decoding the room-events topic', () => {
     expect(decodeChatMessage(base, 1)?.seq).to.equal(undefined);
   });
 });
+
+describe('decoding changes of messages', () => {
+  it('reads edited, deleted and reaction events of the room, and drops malformed ones', () => {
+    const editedAt = '2026-11-25T09:00:00.000Z';
+    expect(decodeRoomEvent({ type: 'edited', chatRoomId: 3, messageId: 7, content: 'fixed', editedAt, changeSeq: 2 }, 3))
+      .to.deep.equal({ type: 'edited', chatRoomId: 3, messageId: 7, content: 'fixed', editedAt, changeSeq: 2 });
+    expect(decodeRoomEvent({ type: 'deleted', chatRoomId: 3, messageId: 7, changeSeq: 3 }, 3)).to.deep.equal({ type: 'deleted', chatRoomId: 3, messageId: 7, changeSeq: 3 });
+    expect(decodeRoomEvent({ type: 'reaction', chatRoomId: 3, messageId: 7, userId: 5, emoji: '❤️', on: false, changeSeq: 4 }, 3))
+      .to.deep.equal({ type: 'reaction', chatRoomId: 3, messageId: 7, userId: 5, emoji: '❤️', on: false, changeSeq: 4 });
+    expect(decodeRoomEvent({ type: 'deleted', chatRoomId: 4, messageId: 7, changeSeq: 3 }, 3)).to.equal(null);
+    expect(decodeRoomEvent({ type: 'edited', chatRoomId: 3, messageId: 7, editedAt, changeSeq: 2 }, 3)).to.equal(null);
+    expect(decodeRoomEvent({ type: 'reaction', chatRoomId: 3, messageId: 7, userId: 5, emoji: '🔥', on: true, changeSeq: 4 }, 3)).to.equal(null);
+  });
+
+  it('reads a message\'s edit, deletion, quote and reactions, keeping only known emoji', () => {
+    const m = decodeChatMessage({
+      messageId: 9, chatRoomId: 3, senderId: 1, senderName: 'A', content: '', enrolledAt: 'x', editedAt: 'y', deleted: true, changeSeq: 5,
+      replyTo: { messageId: 8, senderName: 'B', content: '삭제된 메시지입니다.', deleted: true },
+      reactions: [{ emoji: '👍', userIds: [1, 2] }, { emoji: '🔥', userIds: [3] }, { emoji: '🙏', userIds: ['x'] }],
+    }, 3)!;
+    expect(m).to.deep.include({ editedAt: 'y', deleted: true, changeSeq: 5 });
+    expect(m.replyTo).to.deep.equal({ messageId: 8, senderName: 'B', content: '삭제된 메시지입니다.', deleted: true });
+    expect(m.reactions).to.deep.equal([{ emoji: '👍', userIds: [1, 2] }]);
+  });
+});

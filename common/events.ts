@@ -2,10 +2,10 @@
 // docs/protocol.md). Clients trust the shape of nothing they did not check: each decoder takes
 // a MESSAGE body already parsed as JSON and answers the typed event, or null when the body is
 // not one. Unknown extra fields are ignored. Used by the browser client and the harness alike.
-import type { ChatMessage, SystemEvent, SystemEventType } from './api';
+import type { ChatMessage, ReactionSummary, ReplyQuote, SystemEvent, SystemEventType } from './api';
 import type { CallSignal } from './destinations';
 import type { CallEvent, ChatMessageEvent, RoomEvent } from './payloads';
-import { toPositiveId } from './rules';
+import { isReaction, toPositiveId } from './rules';
 
 type Json = Record<string, unknown>;
 
@@ -72,7 +72,36 @@ export function decodeChatMessage(value: unknown, chatRoomId: number): ChatMessa
   if (typeof m.addedUserEmail === 'string') message.addedUserEmail = m.addedUserEmail;
   const systemEvent = decodeSystemEvent(m.systemEvent);
   if (systemEvent) message.systemEvent = systemEvent;
+  if (typeof m.editedAt === 'string') message.editedAt = m.editedAt;
+  if (m.deleted === true) message.deleted = true;
+  const replyTo = decodeReplyQuote(m.replyTo);
+  if (replyTo) message.replyTo = replyTo;
+  const reactions = decodeReactions(m.reactions);
+  if (reactions) message.reactions = reactions;
+  const changeSeq = toSeq(m.changeSeq);
+  if (changeSeq !== null) message.changeSeq = changeSeq;
   return message;
+}
+
+function decodeReplyQuote(value: unknown): ReplyQuote | undefined {
+  if (!isObject(value)) return undefined;
+  const messageId = toPositiveId(value.messageId);
+  if (messageId === null || typeof value.senderName !== 'string' || typeof value.content !== 'string') return undefined;
+  const quote: ReplyQuote = { messageId, senderName: value.senderName, content: value.content };
+  if (value.deleted === true) quote.deleted = true;
+  return quote;
+}
+
+/** The known reactions with their user ids; anything malformed is left out. */
+function decodeReactions(value: unknown): ReactionSummary[] | undefined {
+  if (!Array.isArray(value)) return undefined;
+  const out: ReactionSummary[] = [];
+  for (const r of value) {
+    if (!isObject(r) || !isReaction(r.emoji) || !Array.isArray(r.userIds)) continue;
+    const userIds = r.userIds.map(toPositiveId).filter((id): id is number => id !== null);
+    if (userIds.length > 0) out.push({ emoji: r.emoji, userIds });
+  }
+  return out;
 }
 
 /** A seq or read position: a non-negative integer. */
@@ -84,6 +113,9 @@ const toSeq = (v: unknown): number | null => (typeof v === 'number' && Number.is
  */
 export function decodeRoomEvent(value: unknown, chatRoomId: number): RoomEvent | null {
   if (!isObject(value)) return null;
+  if (value.type === 'edited' || value.type === 'deleted' || value.type === 'reaction') {
+    return value.chatRoomId === chatRoomId ? decodeMessageChange(value, chatRoomId) : null;
+  }
   const userId = toPositiveId(value.userId);
   if (userId === null) return null;
   if (value.type === 'presence') return typeof value.online === 'boolean' ? { type: 'presence', userId, online: value.online } : null;
@@ -93,6 +125,24 @@ export function decodeRoomEvent(value: unknown, chatRoomId: number): RoomEvent |
     return lastReadSeq === null ? null : { type: 'read', chatRoomId, userId, lastReadSeq };
   }
   if (value.type === 'typing') return typeof value.name === 'string' ? { type: 'typing', chatRoomId, userId, name: value.name } : null;
+  return null;
+}
+
+/** The events about a message (edited, deleted, reaction): they name the message, not always a user. */
+function decodeMessageChange(value: Json, chatRoomId: number): RoomEvent | null {
+  const messageId = toPositiveId(value.messageId);
+  const changeSeq = toSeq(value.changeSeq);
+  if (messageId === null || changeSeq === null) return null;
+  if (value.type === 'edited') {
+    if (typeof value.content !== 'string' || typeof value.editedAt !== 'string') return null;
+    return { type: 'edited', chatRoomId, messageId, content: value.content, editedAt: value.editedAt, changeSeq };
+  }
+  if (value.type === 'deleted') return { type: 'deleted', chatRoomId, messageId, changeSeq };
+  if (value.type === 'reaction') {
+    const userId = toPositiveId(value.userId);
+    if (userId === null || !isReaction(value.emoji) || typeof value.on !== 'boolean') return null;
+    return { type: 'reaction', chatRoomId, messageId, userId, emoji: value.emoji, on: value.on, changeSeq };
+  }
   return null;
 }
 

@@ -1,7 +1,7 @@
 // STOMP payload types (SPEC.md §3, §7) and their runtime decoders. A decoder returns the typed
 // payload or throws PayloadError with a message fit for a STOMP ERROR frame.
 import type { ChatMessage } from './api';
-import { toPositiveId } from './rules';
+import { isReaction, REACTIONS, toPositiveId, type Reaction } from './rules';
 
 export class PayloadError extends Error {}
 
@@ -51,7 +51,7 @@ const SDP_MAX_DEPTH = 8;
  */
 const CONTENT_MAX_RAW = 16 * 1024;
 
-export interface PrivateMessagePayload { chatRoomId: number; senderId?: number; content: string; clientMsgId?: string }
+export interface PrivateMessagePayload { chatRoomId: number; senderId?: number; content: string; clientMsgId?: string; replyToMessageId?: number }
 export interface PresencePayload { chatRoomId: number; userId?: number }
 export interface CallPartyPayload { targetUserId: number; userId?: number }
 export interface SdpPayload { targetUserId: number; sdp: unknown }
@@ -61,12 +61,21 @@ export interface HangupPayload { targetUserId: number }
 export interface ReadPayload { chatRoomId: number; seq: number }
 /** Ours: /app/typing. */
 export interface TypingPayload { chatRoomId: number }
+/** Ours: /app/edit-message. */
+export interface EditMessagePayload { chatRoomId: number; messageId: number; content: string }
+/** Ours: /app/delete-message. */
+export interface DeleteMessagePayload { chatRoomId: number; messageId: number }
+/** Ours: /app/reaction, on = set, off = clear. */
+export interface ReactionPayload { chatRoomId: number; messageId: number; emoji: Reaction; on: boolean }
 
 /** Ours: what the server delivers on /topic/chat-room-events/{chatRoomId}. */
 export type RoomEvent =
   | { type: 'read'; chatRoomId: number; userId: number; lastReadSeq: number }
   | { type: 'typing'; chatRoomId: number; userId: number; name: string }
-  | { type: 'presence'; userId: number; online: boolean };
+  | { type: 'presence'; userId: number; online: boolean }
+  | { type: 'edited'; chatRoomId: number; messageId: number; content: string; editedAt: string; changeSeq: number }
+  | { type: 'deleted'; chatRoomId: number; messageId: number; changeSeq: number }
+  | { type: 'reaction'; chatRoomId: number; messageId: number; userId: number; emoji: Reaction; on: boolean; changeSeq: number };
 
 /**
  * What the server delivers on /topic/private-chat/{id}: the message as chat history lists it
@@ -116,6 +125,7 @@ export const decode = {
       senderId: optionalId(o, 'senderId'),
       content: string(o, 'content', CONTENT_MAX_RAW),
       clientMsgId: optionalString(o, 'clientMsgId', 64),
+      replyToMessageId: optionalId(o, 'replyToMessageId'),
     };
   },
   presence(body: string): PresencePayload {
@@ -145,5 +155,19 @@ export const decode = {
   typing(body: string): TypingPayload {
     const o = object(body);
     return { chatRoomId: id(o, 'chatRoomId') };
+  },
+  editMessage(body: string): EditMessagePayload {
+    const o = object(body);
+    return { chatRoomId: id(o, 'chatRoomId'), messageId: id(o, 'messageId'), content: string(o, 'content', CONTENT_MAX_RAW) };
+  },
+  deleteMessage(body: string): DeleteMessagePayload {
+    const o = object(body);
+    return { chatRoomId: id(o, 'chatRoomId'), messageId: id(o, 'messageId') };
+  },
+  reaction(body: string): ReactionPayload {
+    const o = object(body);
+    if (!isReaction(o.emoji)) throw new PayloadError(`emoji must be one of ${REACTIONS.join(' ')}`);
+    if (typeof o.on !== 'boolean') throw new PayloadError('on must be true or false');
+    return { chatRoomId: id(o, 'chatRoomId'), messageId: id(o, 'messageId'), emoji: o.emoji, on: o.on };
   },
 };

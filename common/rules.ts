@@ -24,7 +24,23 @@ export const LIMITS = {
   relativeTimeCutoffDays: 14,
   candidateIntervalMs: 250,
   candidateRepeats: 60,
+  /** A user may delete their message for everyone this long after sending it. */
+  deleteForEveryoneMs: 24 * 60 * 60 * 1000,
+  /** A reply's quote of the original carries at most this many characters of it. */
+  replyQuote: 100,
+  /** History by changedSince answers at most this many changed messages. */
+  changesPageSize: 100,
+  /** Message search answers this many a page. */
+  messageSearchPageSize: 20,
 } as const;
+
+/** The reactions a message can get: a fixed set. */
+export const REACTIONS = ['👍', '❤️', '😂', '😮', '😢', '🙏'] as const;
+export type Reaction = (typeof REACTIONS)[number];
+
+export function isReaction(value: unknown): value is Reaction {
+  return typeof value === 'string' && (REACTIONS as readonly string[]).includes(value);
+}
 
 // Starts with an English or Korean letter or one of - . ' and continues with letters, spaces or
 // - . ' (SPEC.md §5). Korean covers syllables and compatibility jamo. The only whitespace is the

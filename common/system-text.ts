@@ -9,6 +9,9 @@ export const systemText = {
   left: (who: string) => `"${who}"님이 채팅에서 나갔습니다`,
 };
 
+/** What a message deleted for everyone reads as: in the chat list, in reply quotes, in the room. */
+export const DELETED_MESSAGE_TEXT = '삭제된 메시지입니다.';
+
 /** The line a system event reads as. */
 export function systemEventText(event: SystemEvent): string {
   switch (event.type) {

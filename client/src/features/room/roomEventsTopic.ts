@@ -49,7 +49,7 @@ export function* watchRoomEventsTopic(chatRoomId: number, myId: number): SagaIte
         yield put(readEventReceived({ userId: event.userId, lastReadSeq: event.lastReadSeq }));
       } else if (event.type === 'presence') {
         yield put(presenceChanged({ userId: event.userId, online: event.online }));
-      } else if (event.userId !== myId) {
+      } else if (event.type === 'typing' && event.userId !== myId) {
         token += 1;
         yield put(typingSeen({ userId: event.userId, name: event.name, token }));
         yield fork(expireTyping, event.userId, token);

@@ -5,9 +5,12 @@ import type { Publisher } from '../../stomp/api';
 import type { UsersRepository } from '../accounts/users-repository';
 import type { Clock } from '../types';
 import type { MembersCache } from './members-cache';
+import type { MessageSearchEngine } from './message-search-repository';
 import type { MessagesRepository } from './messages-repository';
 import type { OnlineUsers } from './online-users';
+import type { ReactionsRepository } from './reactions-repository';
 import type { ReadMarkers } from './read-markers';
+import type { RoomEvents } from './room-events';
 import type { RoomsRepository } from './rooms-repository';
 import type { MessageSender } from './send-message';
 import type { Typing } from './typing';
@@ -21,6 +24,9 @@ export interface ChatDeps {
   readMarkers: ReadMarkers;
   online: Pick<OnlineUsers, 'isOnline'>;
   typing: Typing;
+  reactions: ReactionsRepository;
+  roomEvents: RoomEvents;
+  search: MessageSearchEngine;
   publisher: Publisher;
   clock: Clock;
 }

@@ -1,14 +1,16 @@
 // STOMP /app/... destinations of chat: a message into a room, a room gaining or losing focus
-// and an explicit read (which move the read position). The sender is the connection's user: a
-// senderId or userId naming someone else is refused, never trusted.
+// and an explicit read (which move the read position), typing, and editing, deleting and
+// reacting to a message. The sender is the connection's user: a senderId or userId naming
+// someone else is refused, never trusted.
 import { app } from '../../../../common/destinations';
 import { decode } from '../../../../common/payloads';
 import { hasForbiddenCharacters, isSendableMessage, LIMITS } from '../../../../common/rules';
 import type { AppHandler, StompPrincipal } from '../../stomp/api';
 import { ForbiddenError, InvalidError } from '../errors';
-import type { ReadMarkers } from './read-markers';
-import type { MessageSender } from './send-message';
-import type { Typing } from './typing';
+import type { ChatDeps } from './chat-deps';
+import { deleteMessage } from './delete-message';
+import { editMessage } from './edit-message';
+import { react } from './reactions';
 
 function focusedRoom(user: StompPrincipal, body: string): number {
   const p = decode.presence(body);
@@ -16,14 +18,15 @@ function focusedRoom(user: StompPrincipal, body: string): number {
   return p.chatRoomId;
 }
 
-export function chatHandlers(sender: MessageSender, readMarkers: ReadMarkers, typing: Typing): Record<string, AppHandler> {
+export function chatHandlers(chat: ChatDeps): Record<string, AppHandler> {
+  const { sender, readMarkers, typing } = chat;
   return {
     [app.privateMessage]: async (user, body) => {
       const p = decode.privateMessage(body);
       if (p.senderId !== undefined && p.senderId !== user.userId) throw new ForbiddenError('senderId is not the signed-in user');
       if (hasForbiddenCharacters(p.content, 'message')) throw new InvalidError('content holds control or bidi-override characters');
       if (!isSendableMessage(p.content)) throw new InvalidError(`content must be 1 to ${LIMITS.message} characters`);
-      await sender.sendUserMessage(user.userId, p.chatRoomId, p.content.trim(), p.clientMsgId ?? null);
+      await sender.sendUserMessage(user.userId, p.chatRoomId, p.content.trim(), p.clientMsgId ?? null, p.replyToMessageId ?? null);
     },
     [app.userActive]: async (user, body) => {
       await readMarkers.roomOpened(user.connectionId, user.userId, focusedRoom(user, body));
@@ -37,6 +40,18 @@ export function chatHandlers(sender: MessageSender, readMarkers: ReadMarkers, ty
     },
     [app.typing]: async (user, body) => {
       await typing.typing(user.userId, decode.typing(body).chatRoomId);
+    },
+    [app.editMessage]: async (user, body) => {
+      const p = decode.editMessage(body);
+      await editMessage(chat, user.userId, p.chatRoomId, p.messageId, p.content);
+    },
+    [app.deleteMessage]: async (user, body) => {
+      const p = decode.deleteMessage(body);
+      await deleteMessage(chat, user.userId, p.chatRoomId, p.messageId);
+    },
+    [app.reaction]: async (user, body) => {
+      const p = decode.reaction(body);
+      await react(chat, user.userId, p.chatRoomId, p.messageId, p.emoji, p.on);
     },
   };
 }

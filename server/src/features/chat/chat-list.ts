@@ -1,7 +1,9 @@
 // The chat list (SPEC.md §2 /chat-list): the user's rooms with their newest message, the
 // user's read marker and how many messages they have not read, newest activity first. Rooms no
-// one renamed are named from the user's side (room-names.ts).
+// one renamed are named from the user's side (room-names.ts). A newest message deleted for
+// everyone reads as '삭제된 메시지입니다.'.
 import type { ChatSummary } from '../../../../common/api';
+import { DELETED_MESSAGE_TEXT } from '../../../../common/system-text';
 import type { ChatDeps } from './chat-deps';
 import { viewerRoomName } from './room-names';
 
@@ -12,7 +14,7 @@ export async function chatList({ rooms }: Pick<ChatDeps, 'rooms'>, userId: numbe
   return rows.map((r) => ({
     chatRoomId: r.roomId,
     chatRoomName: viewerRoomName(r.roomName, r.renamed, company.get(r.roomId) ?? []),
-    lastMessage: r.lastMessage,
+    lastMessage: r.lastMessageDeleted ? DELETED_MESSAGE_TEXT : r.lastMessage,
     lastMessageTime: iso(r.lastMessageAtMs),
     lastReadAt: iso(r.lastReadAtMs),
     // A member's own messages move their read position, so what follows it is others' (or the

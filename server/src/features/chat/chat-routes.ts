@@ -1,5 +1,6 @@
 // REST of chat (SPEC.md §7): chat list, user search, create, history, rename, leave, invite
-// search, add user, e-mail notification. Each route decodes its fields, calls one rule, replies.
+// search, add user, e-mail notification; ours: message search. Each route decodes its fields,
+// calls one rule, replies.
 import { api } from '../../../../common/api';
 import { userOf, type Route } from '../../transport/http';
 import { idField, objectBody, pageField, stringField } from '../request-fields';
@@ -7,16 +8,16 @@ import { InvalidError } from '../errors';
 import type { ChatDeps } from './chat-deps';
 import { chatList } from './chat-list';
 import { createRoom } from './create-room';
-import { chatHistory } from './history';
+import { chatHistory, type HistoryQuery } from './history';
 import { addUser } from './invite';
 import { leaveRoom } from './leave';
-import type { HistoryPage } from './messages-repository';
+import { searchMessages } from './message-search';
 import type { NotificationMail } from './notification-mail';
 import { renameRoom } from './rename-room';
 import { searchForRoom, searchUsers } from './user-search';
 
-/** Which part of the history: afterSeq, beforeSeq, beforeId or page (0 by default); at most one of them. */
-function historyPage(query: URLSearchParams): HistoryPage {
+/** Which part of the history: afterSeq, beforeSeq, beforeId, changedSince or page (0 by default); at most one of them. */
+function historyPage(query: URLSearchParams): HistoryQuery {
   const given = (name: string) => {
     const v = query.get(name);
     return v !== null && v !== '' ? v : null;
@@ -24,7 +25,11 @@ function historyPage(query: URLSearchParams): HistoryPage {
   const afterSeq = given('afterSeq');
   const beforeSeq = given('beforeSeq');
   const beforeId = given('beforeId');
-  if ([afterSeq, beforeSeq, beforeId].filter((v) => v !== null).length > 1) throw new InvalidError('give one of afterSeq, beforeSeq and beforeId');
+  const changedSince = given('changedSince');
+  if ([afterSeq, beforeSeq, beforeId, changedSince].filter((v) => v !== null).length > 1) {
+    throw new InvalidError('give one of afterSeq, beforeSeq, beforeId and changedSince');
+  }
+  if (changedSince !== null) return { changedSince: pageField(changedSince, 'changedSince', 0) };
   if (afterSeq !== null) return { afterSeq: pageField(afterSeq, 'afterSeq', 0) };
   if (beforeSeq !== null) return { beforeSeq: idField(beforeSeq, 'beforeSeq') };
   if (beforeId !== null) return { beforeId: idField(beforeId, 'beforeId') };
@@ -45,6 +50,18 @@ export function chatRoutes(chat: ChatDeps, notifications: NotificationMail): Rou
       handle: async (ctx) => {
         userOf(ctx);
         return { json: await searchUsers(chat, keyword(ctx.query.get('keyword'))) };
+      },
+    },
+    {
+      method: 'GET',
+      path: api.messageSearch,
+      handle: async (ctx) => {
+        const optionalId = (name: string) => {
+          const v = ctx.query.get(name);
+          return v === null || v === '' ? undefined : idField(v, name);
+        };
+        const where = { roomId: optionalId('chatRoomId'), beforeId: optionalId('beforeId') };
+        return { json: await searchMessages(chat, userOf(ctx).userId, keyword(ctx.query.get('keyword')), where) };
       },
     },
     {

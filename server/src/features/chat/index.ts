@@ -8,11 +8,13 @@ import type { ChatDeps } from './chat-deps';
 import { chatHandlers } from './chat-handlers';
 import { chatRoutes } from './chat-routes';
 import { MembersCache } from './members-cache';
+import { ScopedLikeSearch } from './message-search-repository';
 import { MessageWriter } from './message-writer';
 import { MessagesRepository } from './messages-repository';
 import { NotificationMail } from './notification-mail';
 import { OnlineUsers } from './online-users';
 import { PresenceTracker } from './presence-tracker';
+import { ReactionsRepository } from './reactions-repository';
 import { ReadMarkers } from './read-markers';
 import { RoomEvents } from './room-events';
 import { RoomsRepository } from './rooms-repository';
@@ -47,7 +49,8 @@ export function assembleChat(deps: Deps, users: UsersRepository, published?: Mes
   const sender = new MessageSender({ messages, writer, members, readMarkers, publisher, clock, published });
   const online = new OnlineUsers(publisher, rooms, roomEvents, log, (userId) => deps.cluster.presence.isOnline(userId));
   const typing = new Typing(members, users, roomEvents, clock, deps.cluster.throttle);
-  const chat: ChatDeps = { rooms, messages, users, members, sender, readMarkers, online, typing, publisher, clock };
+  const reactions = new ReactionsRepository(db, messages);
+  const chat: ChatDeps = { rooms, messages, users, members, sender, readMarkers, online, typing, publisher, clock, reactions, roomEvents, search: new ScopedLikeSearch(db) };
   const notifications = new NotificationMail({ rooms, mailer, clock, publicUrl: config.publicUrl });
   publisher.onDisconnect((user) => readMarkers.connectionClosed(user.connectionId));
   return { chat, notifications, writer, roomEvents };
@@ -58,7 +61,7 @@ export function createChat(deps: Deps, users: UsersRepository, published?: Messa
   return {
     routes: chatRoutes(chat, notifications),
     stomp: {
-      handlers: chatHandlers(chat.sender, chat.readMarkers, chat.typing),
+      handlers: chatHandlers(chat),
       // Only members may subscribe to a room's topics; other destinations are not chat's to decide.
       authorize: (user: StompPrincipal, destination: string) => {
         const parsed = parseSubscriptionDestination(destination);

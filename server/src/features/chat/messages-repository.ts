@@ -19,7 +19,18 @@ export interface Message {
   leftUserId: number | null;
   addedUserEmail: string | null;
   systemEvent: SystemEvent | null;
+  /** When the text was last edited; null or absent if never. */
+  editedAtMs?: number | null;
+  /** When it was deleted for everyone (content is then empty); null or absent if not. */
+  deletedAtMs?: number | null;
+  /** The message this one replies to, as it is now. */
+  replyTo?: RepliedMessage | null;
+  /** The room's change counter when this message last changed; null or absent if never. */
+  changeSeq?: number | null;
 }
+
+/** The original of a reply, read with it: its sender's name, its text unless deleted. */
+export interface RepliedMessage { id: number; senderName: string; content: string; deleted: boolean }
 
 /** A message to store: a user's (senderId set) or a system message (senderId null). */
 export interface NewMessage {
@@ -31,6 +42,8 @@ export interface NewMessage {
   addedUserEmail: string | null;
   systemEvent: SystemEvent | null;
   atMs: number;
+  /** The id of a message of the same room this one replies to. */
+  replyToId?: number | null;
 }
 
 /** Who wrote a message: its sender, or the member whose act a system message tells of. */
@@ -68,7 +81,16 @@ interface MessageRow {
   left_user_id: number | null;
   added_user_email: string | null;
   system_event: string | null;
+  edited_at_ms: number | string | null;
+  deleted_at_ms: number | string | null;
+  change_seq: number | null;
+  reply_to_id: number | null;
+  reply_sender_name: string | null;
+  reply_content: string | null;
+  reply_deleted_at_ms: number | string | null;
 }
+
+const msOrNull = (v: number | string | null): number | null => (v === null ? null : Number(v));
 
 const toMessage = (r: MessageRow): Message => ({
   id: Number(r.id),
@@ -82,7 +104,16 @@ const toMessage = (r: MessageRow): Message => ({
   leftUserId: r.left_user_id === null ? null : Number(r.left_user_id),
   addedUserEmail: r.added_user_email,
   systemEvent: r.system_event === null ? null : (JSON.parse(r.system_event) as SystemEvent),
+  editedAtMs: msOrNull(r.edited_at_ms),
+  deletedAtMs: msOrNull(r.deleted_at_ms),
+  changeSeq: r.change_seq === null ? null : Number(r.change_seq),
+  replyTo: r.reply_to_id === null
+    ? null
+    : { id: Number(r.reply_to_id), senderName: r.reply_sender_name ?? '', content: r.reply_content ?? '', deleted: r.reply_deleted_at_ms !== null },
 });
+
+/** What an edit, a deletion or a reaction changed: the room's change counter it took. */
+export interface Change { changeSeq: number }
 
 /** Rows of a raw statement: mysql2 answers [rows, fields], better-sqlite3 the rows. */
 function rowsOf<T>(result: unknown): T[] {
@@ -103,13 +134,13 @@ export class MessagesRepository {
   async insertMany(messages: NewMessage[]): Promise<StoredMessage[]> {
     return this.db.transaction(async (trx) => {
       const seqs = await this.takeSeqs(trx, messages);
-      const row = '(?, ?, ?, ?, ?, ?, ?, ?, ?)';
+      const row = '(?, ?, ?, ?, ?, ?, ?, ?, ?, ?)';
       const bindings = messages.flatMap((m, i) => [
         m.roomId, seqs[i], m.senderId, m.content, m.clientMsgId, m.leftUserId, m.addedUserEmail,
-        m.systemEvent === null ? null : JSON.stringify(m.systemEvent), m.atMs,
+        m.systemEvent === null ? null : JSON.stringify(m.systemEvent), m.atMs, m.replyToId ?? null,
       ]);
       const result = await trx.raw(
-        `insert into messages (room_id, seq, sender_id, content, client_msg_id, left_user_id, added_user_email, system_event, created_at_ms)
+        `insert into messages (room_id, seq, sender_id, content, client_msg_id, left_user_id, added_user_email, system_event, created_at_ms, reply_to_id)
          values ${messages.map(() => row).join(', ')} returning id, room_id, seq`,
         bindings,
       );
@@ -179,10 +210,78 @@ export class MessagesRepository {
     return this.db('messages as m')
       .join('rooms as r', 'r.id', 'm.room_id')
       .leftJoin('users as u', 'u.id', 'm.sender_id')
+      .leftJoin('messages as rp', 'rp.id', 'm.reply_to_id')
+      .leftJoin('users as ru', 'ru.id', 'rp.sender_id')
       .select(
         'm.id', 'm.room_id', 'm.seq', 'm.sender_id', 'u.name as sender_name', 'r.name as room_name', 'm.content',
         'm.created_at_ms', 'm.client_msg_id', 'm.left_user_id', 'm.added_user_email', 'm.system_event',
+        'm.edited_at_ms', 'm.deleted_at_ms', 'm.change_seq', 'm.reply_to_id',
+        'ru.name as reply_sender_name', 'rp.content as reply_content', 'rp.deleted_at_ms as reply_deleted_at_ms',
       );
+  }
+
+  /**
+   * The room's messages changed (edited, deleted, reacted to) after the change counter
+   * `since`, in change order: what a client that was away has on screen and must update.
+   * `limit` rows at most; served by the (room_id, change_seq) index.
+   */
+  async changedSince(roomId: number, since: number, limit: number): Promise<Message[]> {
+    const rows = (await this.selectMessages()
+      .where('m.room_id', roomId)
+      .where('m.change_seq', '>', since)
+      .orderBy('m.change_seq', 'asc')
+      .limit(limit)) as MessageRow[];
+    return rows.map(toMessage);
+  }
+
+  /** The room's change counter: moved by every edit, deletion and reaction. */
+  async lastChangeSeq(roomId: number): Promise<number> {
+    const row = (await this.db('rooms').select('last_change_seq').where({ id: roomId }).first()) as { last_change_seq: number } | undefined;
+    return row ? Number(row.last_change_seq) : 0;
+  }
+
+  /** Replaces the text of a message not deleted; null when it was deleted (or is gone) meanwhile. */
+  async edit(roomId: number, messageId: number, content: string, atMs: number): Promise<Change | null> {
+    return this.change(roomId, messageId, async (trx, changeSeq) =>
+      (await trx('messages')
+        .where({ id: messageId, room_id: roomId })
+        .whereNull('deleted_at_ms')
+        .update({ content, edited_at_ms: atMs, change_seq: changeSeq })) === 1,
+    );
+  }
+
+  /**
+   * Deletes a message for everyone: its text is emptied (gone from the database, not hidden)
+   * and its reactions with it, in one commit. Null when it was already deleted (or is gone).
+   * (The one write to message_reactions outside its repository: it must commit with this.)
+   */
+  async deleteForEveryone(roomId: number, messageId: number, atMs: number): Promise<Change | null> {
+    return this.change(roomId, messageId, async (trx, changeSeq) => {
+      const updated = await trx('messages')
+        .where({ id: messageId, room_id: roomId })
+        .whereNull('deleted_at_ms')
+        .update({ content: '', deleted_at_ms: atMs, change_seq: changeSeq });
+      if (updated !== 1) return false;
+      await trx('message_reactions').where({ message_id: messageId }).delete();
+      return true;
+    });
+  }
+
+  /**
+   * One change of a room's message, in one transaction: the room's row is locked (as a new
+   * message's batch locks it, so changes of a room are serialised with its messages), the next
+   * change counter is offered to `apply`, and taken only if `apply` changed something.
+   */
+  async change(roomId: number, messageId: number, apply: (trx: Knex.Transaction, changeSeq: number) => Promise<boolean>): Promise<Change | null> {
+    return this.db.transaction(async (trx) => {
+      const room = (await trx('rooms').select('last_change_seq').where({ id: roomId }).forUpdate().first()) as { last_change_seq: number } | undefined;
+      if (!room) return null;
+      const changeSeq = Number(room.last_change_seq) + 1;
+      if (!(await apply(trx, changeSeq))) return null;
+      await trx('rooms').where({ id: roomId }).update({ last_change_seq: changeSeq });
+      await trx('messages').where({ id: messageId, room_id: roomId }).update({ change_seq: changeSeq });
+      return { changeSeq };
+    });
   }
 
   async findById(id: number): Promise<Message | null> {

@@ -1,10 +1,11 @@
 // What a room's members learn about each other beside the messages, on the room-events topic
-// (docs/protocol.md, /topic/chat-room-events/{id}): read positions, typing, presence. The one
+// (docs/protocol.md, /topic/chat-room-events/{id}): read positions, typing, presence, and
+// the changes of messages (edited, deleted, reactions). The one
 // place these events are published, so a cluster bus can carry them from here. Read events
 // are coalesced per member: at most one a second, the newest position winning.
 import { topics } from '../../../../common/destinations';
 import type { RoomEvent } from '../../../../common/payloads';
-import { LIMITS } from '../../../../common/rules';
+import { LIMITS, type Reaction } from '../../../../common/rules';
 import type { Publisher } from '../../stomp/api';
 
 /**
@@ -76,6 +77,21 @@ export class RoomEvents {
   /** A member came online or went offline: told in each of their rooms. */
   presence(chatRoomIds: readonly number[], userId: number, online: boolean): void {
     for (const chatRoomId of chatRoomIds) this.publish(chatRoomId, { type: 'presence', userId, online });
+  }
+
+  /** A message's text was edited. */
+  messageEdited(chatRoomId: number, messageId: number, content: string, editedAtMs: number, changeSeq: number): void {
+    this.publish(chatRoomId, { type: 'edited', chatRoomId, messageId, content, editedAt: new Date(editedAtMs).toISOString(), changeSeq });
+  }
+
+  /** A message was deleted for everyone. */
+  messageDeleted(chatRoomId: number, messageId: number, changeSeq: number): void {
+    this.publish(chatRoomId, { type: 'deleted', chatRoomId, messageId, changeSeq });
+  }
+
+  /** A member set (on) or cleared a reaction. */
+  reaction(chatRoomId: number, messageId: number, userId: number, emoji: Reaction, on: boolean, changeSeq: number): void {
+    this.publish(chatRoomId, { type: 'reaction', chatRoomId, messageId, userId, emoji, on, changeSeq });
   }
 
   /** A member's read position moved. */

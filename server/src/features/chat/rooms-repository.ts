@@ -30,6 +30,8 @@ export interface RoomSummary {
   roomName: string;
   renamed: boolean;
   lastMessage: string | null;
+  /** The newest message was deleted for everyone (its content is empty). */
+  lastMessageDeleted: boolean;
   lastMessageAtMs: number | null;
   lastReadAtMs: number | null;
   lastSeq: number;
@@ -174,7 +176,7 @@ export class RoomsRepository {
     const rows = await this.db('room_members as rm')
       .join('rooms as r', 'r.id', 'rm.room_id')
       .leftJoin('messages as m', (j) => j.on('m.room_id', 'r.id').andOn('m.seq', 'r.last_seq'))
-      .select('r.id as room_id', 'r.name as room_name', 'r.renamed', 'r.last_seq', 'm.content', 'm.created_at_ms', 'rm.last_read_at_ms', 'rm.last_read_seq')
+      .select('r.id as room_id', 'r.name as room_name', 'r.renamed', 'r.last_seq', 'm.content', 'm.deleted_at_ms', 'm.created_at_ms', 'rm.last_read_at_ms', 'rm.last_read_seq')
       .where('rm.user_id', userId)
       .orderByRaw('case when m.id is null then 1 else 0 end, m.id desc, r.id desc');
     return rows.map((r) => ({
@@ -182,6 +184,7 @@ export class RoomsRepository {
       roomName: r.room_name,
       renamed: Boolean(r.renamed),
       lastMessage: r.content ?? null,
+      lastMessageDeleted: r.deleted_at_ms !== null && r.deleted_at_ms !== undefined,
       lastMessageAtMs: msOrNull(r.created_at_ms),
       lastReadAtMs: msOrNull(r.last_read_at_ms),
       lastSeq: Number(r.last_seq),

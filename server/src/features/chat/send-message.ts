@@ -8,8 +8,9 @@ import type { Clock } from '../types';
 import { memberAmong } from './membership';
 import type { MembersCache } from './members-cache';
 import type { MessageWriter } from './message-writer';
-import { authorOf, type Message, type MessagesRepository, type NewMessage, type StoredMessage } from './messages-repository';
+import { authorOf, type Message, type MessagesRepository, type NewMessage, type RepliedMessage, type StoredMessage } from './messages-repository';
 import type { ReadMarkers } from './read-markers';
+import { repliedMessage, toReplyQuote } from './reply';
 import type { ChatUser } from './rooms-repository';
 import type { SystemMessage } from './system-messages';
 
@@ -28,13 +29,20 @@ export function toChatMessage(m: Message): ChatMessageEvent {
   if (m.leftUserId !== null) out.leftUserId = m.leftUserId;
   if (m.addedUserEmail !== null) out.addedUserEmail = m.addedUserEmail;
   if (m.systemEvent !== null) out.systemEvent = m.systemEvent;
+  if (m.editedAtMs != null) out.editedAt = new Date(m.editedAtMs).toISOString();
+  if (m.changeSeq != null) out.changeSeq = m.changeSeq;
+  // A deleted message keeps its place and nothing else: no text, quote or reactions.
+  if (m.deletedAtMs != null) {
+    out.deleted = true;
+    out.content = '';
+  } else if (m.replyTo) out.replyTo = toReplyQuote(m.replyTo);
   return out;
 }
 
-function stored({ id, seq }: StoredMessage, row: NewMessage, senderName: string): Message {
+function stored({ id, seq }: StoredMessage, row: NewMessage, senderName: string, replyTo: RepliedMessage | null = null): Message {
   return {
     id, seq, roomId: row.roomId, senderId: row.senderId, senderName, content: row.content, createdAtMs: row.atMs,
-    clientMsgId: row.clientMsgId, leftUserId: row.leftUserId, addedUserEmail: row.addedUserEmail, systemEvent: row.systemEvent,
+    clientMsgId: row.clientMsgId, leftUserId: row.leftUserId, addedUserEmail: row.addedUserEmail, systemEvent: row.systemEvent, replyTo,
   };
 }
 
@@ -56,14 +64,15 @@ export class MessageSender {
    * Stores a member's message and publishes it. A retried clientMsgId is not stored again: the
    * stored message is re-sent to the sender's own sessions only. Throws NotAMemberError.
    */
-  async sendUserMessage(senderId: number, roomId: number, content: string, clientMsgId: string | null): Promise<void> {
+  async sendUserMessage(senderId: number, roomId: number, content: string, clientMsgId: string | null, replyToId: number | null = null): Promise<void> {
     const { members, writer, messages, publisher } = this.deps;
     const roomMembers = await members.get(roomId, senderId);
     const sender = memberAmong(roomMembers, senderId);
+    const replyTo = replyToId === null ? null : await repliedMessage(messages, roomId, replyToId);
     const row: NewMessage = {
-      roomId, senderId, content, clientMsgId, leftUserId: null, addedUserEmail: null, systemEvent: null, atMs: this.deps.clock(),
+      roomId, senderId, content, clientMsgId, leftUserId: null, addedUserEmail: null, systemEvent: null, atMs: this.deps.clock(), replyToId,
     };
-    const outcome = await writer.write(row, (ids) => this.fanOut(stored(ids, row, sender.name), roomMembers));
+    const outcome = await writer.write(row, (ids) => this.fanOut(stored(ids, row, sender.name, replyTo), roomMembers));
     if (outcome.kind === 'duplicate') {
       const original = await messages.findById(outcome.id);
       if (original) publisher.publishToUser(senderId, topics.privateChat(original.roomId), toChatMessage(original));

@@ -1,0 +1,95 @@
+import { expect } from 'chai';
+import { api, type MessageSearchResponse } from '../../../common/api';
+import { app } from '../../../common/destinations';
+import type { RunningServer } from '../../src/main';
+import type { ApiClient } from '../support/api-client';
+import { forEachDatabase } from '../support/databases';
+import { connectStomp, type TestStomp } from '../support/stomp-client';
+import { startTestServer } from '../support/test-server';
+import { newLoggedInUser, type TestUser } from '../support/users';
+
+interface Member { user: TestUser; client: ApiClient; stomp: TestStomp }
+
+forEachDatabase('searching messages, Korean included', (db) => {
+  let server: RunningServer;
+  const open: TestStomp[] = [];
+
+  before(async () => {
+    server = await startTestServer({ databaseUrl: db.url() });
+  });
+  after(async () => {
+    await Promise.all(open.splice(0).map((s) => s.disconnect().catch(() => {})));
+    await server?.stop();
+  });
+
+  const member = async (name: string): Promise<Member> => {
+    const { user, client } = await newLoggedInUser(server, { name });
+    const stomp = await connectStomp(server, client.cookieHeader());
+    open.push(stomp);
+    return { user, client, stomp };
+  };
+  const roomOf = async (a: Member, b: Member): Promise<number> => (await a.client.post(api.roomCreate, { targetUserId: b.user.userId })).body.chatRoomId as number;
+  const say = (m: Member, roomId: number, content: string) => m.stomp.send(app.privateMessage, { chatRoomId: roomId, content });
+  const search = async (m: Member, query: string) => m.client.get<MessageSearchResponse>(`${api.messageSearch}?${query}`);
+  const found = async (m: Member, keyword: string, extra = ''): Promise<string[]> =>
+    (await search(m, `keyword=${encodeURIComponent(keyword)}${extra}`)).body.results.map((r) => r.content);
+
+  it('finds one- and two-syllable Korean words and Latin text in any case, only in the caller\'s rooms, never deleted messages, newest first', async () => {
+    const a = await member('Searcher');
+    const b = await member('Partner');
+    const c = await member('Elsewhere');
+    const mine = await roomOf(a, b);
+    const theirs = await roomOf(b, c);
+    await say(a, mine, '내일 회의는 3시입니다');
+    await say(b, mine, '회의실 예약했어요');
+    await say(b, mine, 'Meeting notes are in the DOC');
+    await say(b, theirs, '비밀 회의 내용');
+    await say(a, mine, '점심 뭐 먹을까');
+
+    expect(await found(a, '회의')).to.deep.equal(['회의실 예약했어요', '내일 회의는 3시입니다']);
+    expect(await found(a, '밥')).to.deep.equal([]);
+    expect(await found(a, '뭐')).to.deep.equal(['점심 뭐 먹을까']);
+    expect(await found(a, 'MEETING')).to.deep.equal(['Meeting notes are in the DOC']);
+    expect(await found(a, 'doc')).to.deep.equal(['Meeting notes are in the DOC']);
+    expect(await found(c, '회의')).to.deep.equal(['비밀 회의 내용']);
+
+    const res = await search(a, `keyword=${encodeURIComponent('회의실')}`);
+    expect(res.body.hasMore).to.equal(false);
+    expect(res.body.results[0]).to.deep.include({ chatRoomId: mine, chatRoomName: 'Partner', senderName: 'Partner', content: '회의실 예약했어요' });
+    expect(res.body.results[0].seq).to.equal(2);
+
+    const id = res.body.results[0].messageId;
+    await b.stomp.send(app.deleteMessage, { chatRoomId: mine, messageId: id });
+    expect(await found(a, '회의')).to.deep.equal(['내일 회의는 3시입니다']);
+  });
+
+  it('treats % _ and ! literally, follows the empty-keyword rules, pages by beforeId and refuses a room the caller is not in', async () => {
+    const a = await member('Pager');
+    const b = await member('Other');
+    const roomId = await roomOf(a, b);
+    const lonely = await roomOf(b, await member('Third'));
+    await say(a, roomId, '100% 확실');
+    await say(a, roomId, 'snake_case 이름');
+    await say(a, roomId, 'wow! 대박');
+    await say(a, roomId, 'back\\slash');
+    for (let i = 0; i < 22; i += 1) await say(a, roomId, `반복 ${i}`);
+
+    expect(await found(a, '%')).to.deep.equal([]);
+    expect(await found(a, '   ')).to.deep.equal([]);
+    expect(await found(a, '0%')).to.deep.equal(['100% 확실']);
+    expect(await found(a, '_')).to.deep.equal(['snake_case 이름']);
+    expect(await found(a, '!')).to.deep.equal(['wow! 대박']);
+    expect(await found(a, '\\')).to.deep.equal(['back\\slash']);
+
+    const first = (await search(a, `keyword=${encodeURIComponent('반복')}&chatRoomId=${roomId}`)).body;
+    expect(first.results).to.have.length(20);
+    expect(first.hasMore).to.equal(true);
+    expect(first.results[0].content).to.equal('반복 21');
+    const next = (await search(a, `keyword=${encodeURIComponent('반복')}&chatRoomId=${roomId}&beforeId=${first.results.at(-1)!.messageId}`)).body;
+    expect(next.results.map((r) => r.content)).to.deep.equal(['반복 1', '반복 0']);
+    expect(next.hasMore).to.equal(false);
+
+    expect((await search(a, `keyword=x&chatRoomId=${lonely}`)).status).to.equal(403);
+    expect((await search(a, 'keyword=x&beforeId=abc')).status).to.equal(400);
+  });
+});
