@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { canApplyAnswer, canApplyOffer, toIceCandidate, toSessionDescription } from './signalling';
+import { canApplyAnswer, canApplyOffer, toIceCandidate, toSessionDescription, withMatchingAddressTypes } from './signalling';
 
 const SIGNALLING_STATES: RTCSignalingState[] = ['stable', 'have-local-offer', 'have-remote-offer', 'have-local-pranswer', 'have-remote-pranswer', 'closed'];
 
@@ -44,4 +44,18 @@ describe('wire values to WebRTC values', () => {
     expect(toIceCandidate(42)).to.equal(null);
     expect(toIceCandidate(null)).to.equal(null);
   });
+
+  describe('withMatchingAddressTypes', () => {
+    it('states IP6 for an IPv6 address that libwebrtc wrote into an IP4 line, and IP4 the other way round', () => {
+      const sdp = 'v=0\r\nm=audio 9 UDP/TLS/RTP/SAVPF 111\r\nc=IN IP4 fd00::1\r\na=rtcp:9 IN IP4 ::1\r\nc=IN IP6 10.0.0.5\r\n';
+      expect(withMatchingAddressTypes(sdp)).to.equal('v=0\r\nm=audio 9 UDP/TLS/RTP/SAVPF 111\r\nc=IN IP6 fd00::1\r\na=rtcp:9 IN IP6 ::1\r\nc=IN IP4 10.0.0.5\r\n');
+    });
+
+    it('leaves lines whose address type is right as they are, and is applied to every description received', () => {
+      const sdp = 'v=0\r\nc=IN IP4 0.0.0.0\r\na=rtcp:9 IN IP4 0.0.0.0\r\nc=IN IP6 ::\r\n';
+      expect(withMatchingAddressTypes(sdp)).to.equal(sdp);
+      expect(toSessionDescription({ type: 'offer', sdp: 'v=0\r\nc=IN IP4 ::1\r\n' }, 'offer')).to.deep.equal({ type: 'offer', sdp: 'v=0\r\nc=IN IP6 ::1\r\n' });
+    });
+  });
 });
+

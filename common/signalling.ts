@@ -19,11 +19,24 @@ export function canApplyAnswer(state: RTCSignalingState): boolean {
  * the bare SDP text; both are accepted, anything else (or one of the other type) is refused (null).
  */
 export function toSessionDescription(sdp: unknown, type: 'offer' | 'answer'): RTCSessionDescriptionInit | null {
-  if (typeof sdp === 'string') return sdp ? { type, sdp } : null;
+  if (typeof sdp === 'string') return sdp ? { type, sdp: withMatchingAddressTypes(sdp) } : null;
   if (typeof sdp !== 'object' || sdp === null) return null;
   const o = sdp as { type?: unknown; sdp?: unknown };
   if (typeof o.sdp !== 'string' || (o.type !== undefined && o.type !== type)) return null;
-  return { type, sdp: o.sdp };
+  return { type, sdp: withMatchingAddressTypes(o.sdp) };
+}
+
+/**
+ * libwebrtc sometimes writes an IPv6 address into a `c=IN IP4` (or `a=rtcp:… IN IP4`) line, and
+ * then refuses that very SDP on the other side ("The address type is mismatching"), failing the
+ * call. The address is what ICE uses; only its stated type is wrong, so the type is corrected to
+ * match the address, in both directions.
+ */
+export function withMatchingAddressTypes(sdp: string): string {
+  return sdp.replace(/^(c=IN |a=rtcp:\d+ IN )(IP4|IP6) ([^\s]+)(\r?)$/gm, (line, prefix: string, stated: string, address: string, cr: string) => {
+    const actual = address.includes(':') ? 'IP6' : 'IP4';
+    return actual === stated ? line : `${prefix}${actual} ${address}${cr}`;
+  });
 }
 
 /**
