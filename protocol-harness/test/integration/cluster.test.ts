@@ -95,7 +95,9 @@ describe('the harness across three nodes (MariaDB, Redis)', function () {
     ]);
     expect(result.code, result.stderr + result.stdout).to.equal(0);
     const report = JSON.parse(result.stdout.trim()) as LoadReport;
-    expect(report).to.include({ ok: true, clients, subscribed: clients, connectionErrors: 0 });
+    // A refused connection is explained in the nodes' logs (errors and warnings): show them with it.
+    const nodeLogs = nodes.map((n) => `${n.url}:\n${n.output.join('').slice(-2000)}`).join('\n');
+    expect(report, nodeLogs).to.include({ ok: true, clients, subscribed: clients, connectionErrors: 0 });
     expect(report.counts.acknowledged).to.equal(report.counts.sent);
     expect(report.counts.delivered).to.equal(report.counts.expectedDeliveries);
     expect(report.counts).to.include({ lost: 0, duplicated: 0, outOfOrder: 0 });
