@@ -88,6 +88,13 @@ function held(r: LoadReport): boolean {
   return exact && c.sent > 0 && r.connectionErrorsDuringRun === 0 && r.latency.p99Ms <= P99_LIMIT_MS;
 }
 
+/** Who missed what, when a step lost deliveries (the driver's loss detail). */
+function lossText(r: LoadReport): string {
+  const l = r.loss;
+  if (!l) return '';
+  return `(${l.receiversMissing} receivers missing deliveries, most: ${l.worst.map((w) => `client ${w.client} ${w.missing}${w.open ? '' : ' closed'}`).join(', ')}; ${l.messagesNobodyGot} messages reached nobody, ${l.unacknowledgedMissing} unacknowledged; ${l.late} arrived within 10 s after the drain)`;
+}
+
 function row({ report: r, serverCpu, mariadbCpu, fsyncsPerMessage }: Step): string {
   const c = r.counts;
   const pct = (x: number | null) => (x === null ? 'n/a' : `${Math.round(x * 100)}%`);
@@ -149,7 +156,7 @@ async function main(): Promise<void> {
           mariadbCpu: dbPid ? (processCpuMicros(dbPid) - db0) / wallUs : null,
           fsyncsPerMessage: ((await mariadbStatus(status, 'Innodb_data_fsyncs')) - fsyncs0) / Math.max(r.counts.sent, 1),
         });
-        log(`${rate} msg/s: sent ${r.counts.sent}, lost ${r.counts.lost}, p99 ${r.latency.p99Ms.toFixed(1)} ms, ok ${r.ok}`);
+        log(`${rate} msg/s: sent ${r.counts.sent}, lost ${r.counts.lost}, p99 ${r.latency.p99Ms.toFixed(1)} ms, ok ${r.ok}${r.loss ? ` ${lossText(r)}` : ''}`);
         if (!held(r)) break;
       }
     } finally {
@@ -172,7 +179,7 @@ async function main(): Promise<void> {
   const hot = hottestFunctions(PROFILE_DIR, ROOT);
   const stopReason =
     stopped && !held(stopped) && stopped.latency.p99Ms <= P99_LIMIT_MS
-      ? `stopped at ${stopped.offeredRate} msg/s: lost ${stopped.counts.lost}, duplicated ${stopped.counts.duplicated}, out of order ${stopped.counts.outOfOrder}, connection errors during the step ${stopped.connectionErrorsDuringRun}${stopped.errorSamples.length ? ` (${stopped.errorSamples.join('; ')})` : ''}`
+      ? `stopped at ${stopped.offeredRate} msg/s: lost ${stopped.counts.lost} ${lossText(stopped)}, duplicated ${stopped.counts.duplicated}, out of order ${stopped.counts.outOfOrder}, connection errors during the step ${stopped.connectionErrorsDuringRun}${stopped.errorSamples.length ? ` (${stopped.errorSamples.join('; ')})` : ''}`
       : stopped && stopped.latency.p99Ms > P99_LIMIT_MS
         ? `stopped at ${stopped.offeredRate} msg/s: p99 ${stopped.latency.p99Ms.toFixed(1)} ms > ${P99_LIMIT_MS} ms`
         : `every step up to ${stopped?.offeredRate} msg/s held`;

@@ -26,6 +26,9 @@ const { values: args } = parseArgs({
     rate: { type: 'string', default: '1000' },
     seconds: { type: 'string', default: '5' },
     'latency-subscribers': { type: 'string', default: '10' },
+    // Writes a V8 CPU profile of each node (node --cpu-prof) into this folder, to see where the
+    // cluster path spends its time.
+    profile: { type: 'string' },
   },
 });
 const SUBSCRIBERS = Number(args.subscribers);
@@ -39,6 +42,7 @@ const TOPIC = '/topic/bench.cluster';
 const CPU_GOAL = 1.3;
 const ADDED_P99_GOAL_MS = 5;
 const RESULTS = path.resolve(__dirname, 'results');
+const PROFILE_ARGS = args.profile ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(args.profile)}`] : [];
 
 /** Counts deliveries; records the latency of each when the body carries its send time. */
 class Counter {
@@ -107,9 +111,15 @@ async function cpuPerDelivery(nodes: BrokerProcess[], redisPid: number | null, p
     sent += batch;
     await counter.until(start + sent * perMessage);
   }
-  const cpu = nodes.reduce((sum, n, i) => sum + processCpuMicros(n.pid) - cpu0[i], 0);
+  const perNode = nodes.map((n, i) => processCpuMicros(n.pid) - cpu0[i]);
+  const cpu = perNode.reduce((sum, c) => sum + c, 0);
   const deliveries = counter.delivered - start;
-  return { perDelivery: cpu / deliveries, redisPerMessage: redisPid ? (processCpuMicros(redisPid) - redis0) / messages : 0 };
+  return {
+    perDelivery: cpu / deliveries,
+    /** Each node's CPU per message sent: where the cluster's extra cost lies. */
+    nodeMicrosPerMessage: perNode.map((c) => c / messages),
+    redisPerMessage: redisPid ? (processCpuMicros(redisPid) - redis0) / messages : 0,
+  };
 }
 
 function percentile(values: number[], p: number): number {
@@ -135,7 +145,7 @@ async function main(): Promise<void> {
   const close: Array<() => Promise<void>> = [() => redis.stop()];
   try {
     // 1a. One node, every subscriber on it.
-    const single = await startBrokerProcess();
+    const single = await startBrokerProcess({ nodeArgs: PROFILE_ARGS });
     close.push(() => single.stop());
     pin(single.pid, '0');
     pin(process.pid, '1');
@@ -143,7 +153,7 @@ async function main(): Promise<void> {
     const oneSubs = await subscribers(single.port, SUBSCRIBERS, one);
     const onePub = await stompSocket(single.port, null);
     // 1b. Two nodes over Redis, half the subscribers on each, the publisher on the first.
-    const nodes = [await startBrokerProcess({ env: { REDIS_URL: redis.url } }), await startBrokerProcess({ env: { REDIS_URL: redis.url } })];
+    const nodes = [await startBrokerProcess({ env: { REDIS_URL: redis.url }, nodeArgs: PROFILE_ARGS }), await startBrokerProcess({ env: { REDIS_URL: redis.url }, nodeArgs: PROFILE_ARGS })];
     for (const n of nodes) {
       close.push(() => n.stop());
       pin(n.pid, '0');
@@ -156,11 +166,11 @@ async function main(): Promise<void> {
     await cpuPerDelivery([single], null, onePub, one, SUBSCRIBERS, 200); // warm-up (JIT)
     await cpuPerDelivery(nodes, redisPid, twoPub, two, SUBSCRIBERS, 200);
     let bestOne = Infinity;
-    let bestTwo = { perDelivery: Infinity, redisPerMessage: 0 };
+    let bestTwo = { perDelivery: Infinity, nodeMicrosPerMessage: [0, 0], redisPerMessage: 0 };
     for (let round = 1; round <= ROUNDS; round++) {
       const a = await cpuPerDelivery([single], null, onePub, one, SUBSCRIBERS, MESSAGES);
       const b = await cpuPerDelivery(nodes, redisPid, twoPub, two, SUBSCRIBERS, MESSAGES);
-      console.log(`round ${round}: one node ${a.perDelivery.toFixed(3)} µs/delivery, two nodes ${b.perDelivery.toFixed(3)} µs/delivery, Redis ${b.redisPerMessage.toFixed(1)} µs/message`);
+      console.log(`round ${round}: one node ${a.perDelivery.toFixed(3)} µs/delivery, two nodes ${b.perDelivery.toFixed(3)} µs/delivery (per message: publishing node ${b.nodeMicrosPerMessage[0].toFixed(0)} µs, other node ${b.nodeMicrosPerMessage[1].toFixed(0)} µs, one node alone ${a.nodeMicrosPerMessage[0].toFixed(0)} µs), Redis ${b.redisPerMessage.toFixed(1)} µs/message`);
       bestOne = Math.min(bestOne, a.perDelivery);
       if (b.perDelivery < bestTwo.perDelivery) bestTwo = b;
     }
