@@ -155,7 +155,7 @@ async function main(): Promise<void> {
   const redis = await TestRedis.start();
   const redisPid = redisPidOf(redis.port);
   const admin = new Redis(redis.url);
-  const close: Array<() => Promise<void>> = [() => redis.stop(), async () => admin.disconnect()];
+  const close: Array<() => Promise<void>> = [() => redis.stop(), () => Promise.resolve(admin.disconnect())];
   try {
     // 1a. One node, every subscriber on it.
     const single = await startBrokerProcess({ nodeArgs: PROFILE_ARGS });
