@@ -96,7 +96,12 @@ export default (_env: unknown, argv: { mode?: Configuration['mode'] }): Configur
       publicPath: '/',
       clean: true,
     },
-    resolve: { extensions: ['.tsx', '.ts', '.js'] },
+    resolve: {
+      extensions: ['.tsx', '.ts', '.js'],
+      // react-router's package exports name only its development build (warnings, dev checks);
+      // its production build sits beside it, the same API without them.
+      alias: mode === 'production' ? { 'react-router$': path.join(root, 'node_modules/react-router/dist/production/index.mjs') } : {},
+    },
     module: {
       rules: [
         { test: /\.tsx?$/, loader: 'esbuild-loader', options: { target: 'es2020', jsx: 'automatic' } },

@@ -3,6 +3,7 @@ import { expect } from 'chai';
 import { api, type ChatSummary } from '../../../../common/api';
 import { createFakeServices, eventually, type FakeNotifier, settle, type FakeServices } from '../../app/fakeServices';
 import { renderApp } from '../../app/renderApp.test-support';
+import { allFeatures } from '../../app/allFeatures';
 import { createAppStore } from '../../app/store';
 import { AppShell } from '../../app/AppShell';
 import { UID_KEY } from '../auth/uid';
@@ -22,7 +23,7 @@ function setUp(permission: FakeNotifier['state'] = 'default') {
   );
   const notifier = services.notifier as FakeNotifier;
   notifier.state = permission;
-  const store = createAppStore(services);
+  const store = createAppStore(services, { features: allFeatures });
   return { services, notifier, store };
 }
 
