@@ -17,8 +17,8 @@ const navigator = createNavigator();
 // The app's confirmations and alerts (components/Dialog.tsx), above every route; sagas alert through it.
 const dialogs = new DialogQueue();
 const store = createAppStore(createBrowserServices(navigator.navigate, dialogs), {
-  // STOMP, RTC, the ringer, the notifier and the unsent store: with the first signed-in screen.
-  loadLateServices: () => import(/* webpackChunkName: "services" */ './app/lateServices').then((m) => m.createBrowserLateServices()),
+  // STOMP, RTC, the ringer, the notifier and the unsent store: with the first signed-in screen (its chunk).
+  loadLateServices: () => import(/* webpackChunkName: "signed-in" */ './app/lateServices').then((m) => m.createBrowserLateServices()),
 });
 
 const container = document.getElementById('root');

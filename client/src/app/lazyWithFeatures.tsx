@@ -1,17 +1,18 @@
 // A component loaded on first render (React.lazy) together with the features it needs: both
-// chunks are fetched at once, the features are installed in the store (app/store.ts), and only
+// chunks (and its lazily linked stylesheets) are fetched at once, the features are installed in the store (app/store.ts), and only
 // then does the component render, so its selectors always find their slices. While either is
 // loading the nearest Suspense boundary shows its fallback; once installed, it renders at once.
 import { lazy, use, type ComponentType } from 'react';
 import type { Feature } from './feature';
 import { useAppStore } from './hooks';
+import { linkStylesheet } from './stylesheet';
 
 type Module<P> = { default: ComponentType<P> };
 
 export function lazyWithFeatures<P extends object>(
   loadComponent: () => Promise<Module<P>>,
   loadFeatures: () => Promise<readonly Feature[]>,
-  options: { lateServices?: boolean } = {},
+  options: { lateServices?: boolean; stylesheets?: readonly string[] } = {},
 ): ComponentType<P> {
   let component: Promise<Module<P>> | null = null;
   const startComponent = () => (component ??= loadComponent());
@@ -25,7 +26,7 @@ export function lazyWithFeatures<P extends object>(
       // Everything this screen needs is requested together, not one after another.
       void startComponent();
       if (options.lateServices) store.prefetchLateServices();
-      featuresLoading ??= loadFeatures().then((loaded) => (features = loaded));
+      featuresLoading ??= Promise.all([loadFeatures(), ...(options.stylesheets ?? []).map(linkStylesheet)]).then(([loaded]) => (features = loaded));
       use(featuresLoading);
     }
     // Each promise is the store's own (one per feature), so it is the same one on every render.

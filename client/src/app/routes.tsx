@@ -6,6 +6,7 @@ import type { RouteObject } from 'react-router-dom';
 import { ScreenSkeleton } from '../components/ScreenSkeleton';
 import { AppShell } from './AppShell';
 import { EntryRedirect } from './EntryRedirect';
+import chatCss from '../features/room/chat.css';
 import { lazyWithFeatures } from './lazyWithFeatures';
 import { paths } from './paths';
 
@@ -19,26 +20,31 @@ const SettingsPage = lazyWithFeatures(
   () => import(/* webpackChunkName: "settings" */ '../features/settings/settingsFeature').then((m) => [m.settingsFeature]),
 );
 const NotFoundPage = lazy(() => import(/* webpackChunkName: "not-found" */ '../features/notFound/NotFoundPage'));
-// The chat list is beside every chat screen on a desktop, so its feature comes with the layout.
-const chatListFeatures = () => import(/* webpackChunkName: "chat-layout" */ '../features/chatList/chatListFeature').then((m) => [m.chatListFeature]);
-const TwoPaneLayout = lazyWithFeatures(() => import(/* webpackChunkName: "chat-layout" */ './TwoPaneLayout'), chatListFeatures, { lateServices: true });
+// The chat screens' stylesheet: a file of its own (webpack.config.ts), linked with the first chat screen.
+const chat = { stylesheets: [chatCss] };
+// The chat list is beside every chat screen on a desktop, so its feature comes with the layout;
+// both are in the chunk every signed-in screen loads (the call listener's, AppShell.tsx).
+const chatListFeatures = () => import(/* webpackChunkName: "signed-in" */ '../features/chatList/chatListFeature').then((m) => [m.chatListFeature]);
+const TwoPaneLayout = lazyWithFeatures(() => import(/* webpackChunkName: "signed-in" */ './TwoPaneLayout'), chatListFeatures, { lateServices: true, ...chat });
 const ChatListHome = lazyWithFeatures(
-  () => import(/* webpackChunkName: "chat-layout" */ './TwoPaneLayout').then((m) => ({ default: m.ChatListHome })),
+  () => import(/* webpackChunkName: "signed-in" */ './TwoPaneLayout').then((m) => ({ default: m.ChatListHome })),
   chatListFeatures,
-  { lateServices: true },
+  { lateServices: true, ...chat },
 );
 const FindUserPage = lazyWithFeatures(
   () => import(/* webpackChunkName: "find-user" */ '../features/userSearch/FindUserPage'),
   () => import(/* webpackChunkName: "find-user" */ '../features/userSearch/userSearchFeature').then((m) => [m.userSearchFeature]),
+  chat,
 );
 const ChatRoomPage = lazyWithFeatures(
   () => import(/* webpackChunkName: "chat-room" */ '../features/room/ChatRoomPage'),
   () => import(/* webpackChunkName: "chat-room" */ '../features/room/roomFeature').then((m) => [m.roomFeature]),
-  { lateServices: true },
+  { lateServices: true, ...chat },
 );
 const InvitePage = lazyWithFeatures(
   () => import(/* webpackChunkName: "invite" */ '../features/invite/InvitePage'),
   () => import(/* webpackChunkName: "invite" */ '../features/invite/inviteFeature').then((m) => [m.inviteFeature]),
+  chat,
 );
 const CallPage = lazyWithFeatures(
   () => import(/* webpackChunkName: "call" */ '../features/call/CallPage'),
