@@ -40,8 +40,8 @@ class WriteUpPlugin {
 }
 
 const LINKED_CSS = /(styles[\\/]global|features[\\/]call[\\/]call)\.css$/;
-/** The chat screens' stylesheet, a file too, linked by the first chat screen (app/routes.tsx, app/stylesheet.ts). */
-const LAZY_LINKED_CSS = /features[\\/]room[\\/]chat\.css$/;
+/** The chat screens' stylesheets, files too, linked by the first chat screen (app/routes.tsx, app/stylesheet.ts). */
+const LAZY_LINKED_CSS = /features[\\/](room[\\/]chat|room[\\/]reads|notifications[\\/]notifications)\.css$/;
 
 /** Links the stylesheets emitted as files (LINKED_CSS) from index.html's head, global first. */
 class LinkedStylesheetsPlugin {
@@ -110,7 +110,7 @@ export default (_env: unknown, argv: { mode?: Configuration['mode'] }): Configur
         // The stylesheets every page needs (global, and the call overlays' that can show on any
         // chat screen) are files of their own, linked from index.html (LinkedStylesheetsPlugin):
         // CSS, not JavaScript to run. The other features' stylesheets come with their lazy chunks.
-        // The chat screens' stylesheet (LAZY_LINKED_CSS) is a file as well, linked when the first chat screen loads.
+        // The chat screens' stylesheets (LAZY_LINKED_CSS) are files as well, linked when the first chat screen loads.
         { test: [LINKED_CSS, LAZY_LINKED_CSS], type: 'asset/resource', generator: { filename: '[name].[contenthash][ext]' } },
         { test: /\.css$/, exclude: [LINKED_CSS, LAZY_LINKED_CSS], use: ['style-loader', 'css-loader'] },
         { test: /\.(svg|png|ico|woff2)$/, type: 'asset/resource' },

@@ -1,29 +1,24 @@
 // The layout around every route. On a signed-in screen the call UI and the notifications host
-// sit above it; they load, with the call and notification features, only there (never on /login).
-import { Suspense } from 'react';
+// sit around it; the app passes them loaded lazily with their features (app/signedInHosts.ts),
+// so /login downloads none of them, and the component tests pass them as they are.
+import { Suspense, type ComponentType } from 'react';
 import { Outlet } from 'react-router-dom';
-import { lazyWithFeatures } from './lazyWithFeatures';
 import { useSignedInUser } from './useSignedInUser';
 
-const signedInFeatures = () =>
-  Promise.all([
-    import(/* webpackChunkName: "signed-in" */ '../features/call/callFeature'),
-    import(/* webpackChunkName: "signed-in" */ '../features/notifications/notificationsFeature'),
-  ]).then(([call, notifications]) => [call.callFeature, notifications.notificationsFeature]);
-const callHost = () => import(/* webpackChunkName: "signed-in" */ '../features/call/CallHost');
-const CallStrip = lazyWithFeatures(() => callHost().then((m) => ({ default: m.CallStrip })), signedInFeatures, { lateServices: true });
-const CallHost = lazyWithFeatures(() => callHost().then((m) => ({ default: m.CallHost })), signedInFeatures, { lateServices: true });
-const NotificationsHost = lazyWithFeatures(
-  () => import(/* webpackChunkName: "signed-in" */ '../features/notifications/NotificationsHost').then((m) => ({ default: m.NotificationsHost })),
-  signedInFeatures,
-  { lateServices: true },
-);
+export interface SignedInHosts {
+  /** The call bar and the missed-call line, above the screen. */
+  CallStrip: ComponentType;
+  /** The notification prompt on the chat list and the notifications saga's lifetime. */
+  NotificationsHost: ComponentType;
+  /** The call listener, the incoming-call and in-call overlays and the call's audio. */
+  CallHost: ComponentType;
+}
 
-export function AppShell() {
+export function AppShell({ hosts }: { hosts: SignedInHosts }) {
   const signedIn = useSignedInUser() !== null;
+  const { CallStrip, NotificationsHost, CallHost } = hosts;
   return (
     <div className="app">
-      {/* The call bar and the missed-call line sit above every signed-in screen. */}
       {signedIn && (
         <Suspense fallback={null}>
           <CallStrip />

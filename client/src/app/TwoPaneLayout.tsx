@@ -7,8 +7,6 @@ import { DESKTOP_QUERY, useMediaQuery } from '../components/useMediaQuery';
 import ChatListPage from '../features/chatList/ChatListPage';
 import { ChatBubbleIcon } from '../features/room/icons';
 import { ko } from '../i18n/ko';
-// Read counts and unread badges (issue 11), shared by the room and the chat list: every chat screen is in this layout.
-import '../features/room/reads.css';
 import { paths } from './paths';
 
 export default function TwoPaneLayout() {

@@ -35,3 +35,4 @@ export function lazyWithFeatures<P extends object>(
   }
   return WithFeatures;
 }
+

@@ -6,9 +6,12 @@ import type { RouteObject } from 'react-router-dom';
 import { ScreenSkeleton } from '../components/ScreenSkeleton';
 import { AppShell } from './AppShell';
 import { EntryRedirect } from './EntryRedirect';
+import notificationsCss from '../features/notifications/notifications.css';
 import chatCss from '../features/room/chat.css';
+import readsCss from '../features/room/reads.css';
 import { lazyWithFeatures } from './lazyWithFeatures';
 import { paths } from './paths';
+import { lazySignedInHosts } from './signedInHosts';
 
 const LoginPage = lazy(() => import(/* webpackChunkName: "login" */ '../features/auth/LoginPage'));
 const SignUpPage = lazyWithFeatures(
@@ -20,8 +23,10 @@ const SettingsPage = lazyWithFeatures(
   () => import(/* webpackChunkName: "settings" */ '../features/settings/settingsFeature').then((m) => [m.settingsFeature]),
 );
 const NotFoundPage = lazy(() => import(/* webpackChunkName: "not-found" */ '../features/notFound/NotFoundPage'));
-// The chat screens' stylesheet: a file of its own (webpack.config.ts), linked with the first chat screen.
-const chat = { stylesheets: [chatCss] };
+// The chat screens' stylesheets, files of their own (webpack.config.ts) linked with the first chat
+// screen: read counts and unread badges, the notification prompt on the chat list, the screens
+// (linked in the order the app used to inject them).
+const chat = { stylesheets: [readsCss, notificationsCss, chatCss] };
 // The chat list is beside every chat screen on a desktop, so its feature comes with the layout;
 // both are in the chunk every signed-in screen loads (the call listener's, AppShell.tsx).
 const chatListFeatures = () => import(/* webpackChunkName: "signed-in" */ '../features/chatList/chatListFeature').then((m) => [m.chatListFeature]);
@@ -57,7 +62,7 @@ const page = (element: ReactNode) => <Suspense fallback={<ScreenSkeleton />}>{el
 
 export const routes: RouteObject[] = [
   {
-    element: <AppShell />,
+    element: <AppShell hosts={lazySignedInHosts} />,
     children: [
       { path: paths.entry, element: <EntryRedirect /> },
       { path: paths.login, element: page(<LoginPage />) },

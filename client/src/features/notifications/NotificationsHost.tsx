@@ -7,7 +7,6 @@ import { useAppDispatch, useAppSelector } from '../../app/hooks';
 import { paths } from '../../app/paths';
 import { useSignedInUser } from '../../app/useSignedInUser';
 import { ko } from '../../i18n/ko';
-import './notifications.css';
 import { notificationsActions, selectNotificationsAsking, selectShowNotificationPrompt } from './notificationsSlice';
 
 const t = ko.notifications;
