@@ -40,6 +40,8 @@ class WriteUpPlugin {
 }
 
 const LINKED_CSS = /(styles[\\/]global|features[\\/]call[\\/]call)\.css$/;
+/** The chat screens' stylesheets, files too, linked by the first chat screen (app/routes.tsx, app/stylesheet.ts). */
+const LAZY_LINKED_CSS = /features[\\/](room[\\/]chat|room[\\/]reads|notifications[\\/]notifications)\.css$/;
 
 /** Links the stylesheets emitted as files (LINKED_CSS) from index.html's head, global first. */
 class LinkedStylesheetsPlugin {
@@ -96,15 +98,21 @@ export default (_env: unknown, argv: { mode?: Configuration['mode'] }): Configur
       publicPath: '/',
       clean: true,
     },
-    resolve: { extensions: ['.tsx', '.ts', '.js'] },
+    resolve: {
+      extensions: ['.tsx', '.ts', '.js'],
+      // react-router's package exports name only its development build (warnings, dev checks);
+      // its production build sits beside it, the same API without them.
+      alias: mode === 'production' ? { 'react-router$': path.join(root, 'node_modules/react-router/dist/production/index.mjs') } : {},
+    },
     module: {
       rules: [
         { test: /\.tsx?$/, loader: 'esbuild-loader', options: { target: 'es2020', jsx: 'automatic' } },
         // The stylesheets every page needs (global, and the call overlays' that can show on any
         // chat screen) are files of their own, linked from index.html (LinkedStylesheetsPlugin):
         // CSS, not JavaScript to run. The other features' stylesheets come with their lazy chunks.
-        { test: LINKED_CSS, type: 'asset/resource', generator: { filename: '[name].[contenthash][ext]' } },
-        { test: /\.css$/, exclude: LINKED_CSS, use: ['style-loader', 'css-loader'] },
+        // The chat screens' stylesheets (LAZY_LINKED_CSS) are files as well, linked when the first chat screen loads.
+        { test: [LINKED_CSS, LAZY_LINKED_CSS], type: 'asset/resource', generator: { filename: '[name].[contenthash][ext]' } },
+        { test: /\.css$/, exclude: [LINKED_CSS, LAZY_LINKED_CSS], use: ['style-loader', 'css-loader'] },
         { test: /\.(svg|png|ico|woff2)$/, type: 'asset/resource' },
       ],
     },
@@ -119,5 +127,10 @@ export default (_env: unknown, argv: { mode?: Configuration['mode'] }): Configur
     // Production maps stay beside the build for whoever debugs, unreferenced by the bundles (and the server never serves them).
     devtool: mode === 'production' ? 'hidden-source-map' : 'eval-cheap-module-source-map',
     performance: { hints: false },
+    // A module that two lazy chunks share goes into a shared chunk from 4 kB on (webpack's default
+    // copies anything under 20 kB into each): a room loads the signed-in chunk and its own at
+    // once, and copies would count twice. Smaller ones are copied: a chunk of its own would cost
+    // a request and more than its size in lost compression.
+    optimization: { splitChunks: { minSize: 4000 } },
   };
 };

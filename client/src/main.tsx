@@ -9,16 +9,17 @@ import { createAppStore } from './app/store';
 import { DialogProvider, DialogQueue } from './components/dialogs';
 // A stylesheet of its own, linked from index.html (webpack.config.ts), not JavaScript to run.
 import './styles/global.css';
-// Read counts and unread badges (issue 11), shared by the room and the chat list.
-import './features/room/reads.css';
-// The call overlays and the call bar (CallHost) show above every route.
+// The call overlays and the call bar (CallHost) show above every signed-in route: a stylesheet
+// linked from index.html like the global one.
 import './features/call/call.css';
-import './features/notifications/notifications.css';
 
 const navigator = createNavigator();
 // The app's confirmations and alerts (components/Dialog.tsx), above every route; sagas alert through it.
 const dialogs = new DialogQueue();
-const store = createAppStore(createBrowserServices(navigator.navigate, dialogs));
+const store = createAppStore(createBrowserServices(navigator.navigate, dialogs), {
+  // STOMP, RTC, the ringer, the notifier and the unsent store: with the first signed-in screen (its chunk).
+  loadLateServices: () => import(/* webpackChunkName: "signed-in" */ './app/lateServices').then((m) => m.createBrowserLateServices()),
+});
 
 const container = document.getElementById('root');
 if (!container) throw new Error('index.html has no #root element');

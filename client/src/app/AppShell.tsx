@@ -1,17 +1,37 @@
+// The layout around every route. On a signed-in screen the call UI and the notifications host
+// sit around it; the app passes them loaded lazily with their features (app/signedInHosts.ts),
+// so /login downloads none of them, and the component tests pass them as they are.
+import { Suspense, type ComponentType } from 'react';
 import { Outlet } from 'react-router-dom';
-import { CallHost, CallStrip } from '../features/call/CallHost';
-import { NotificationsHost } from '../features/notifications/NotificationsHost';
+import { useSignedInUser } from './useSignedInUser';
 
-/** The layout around every route. */
-export function AppShell() {
+export interface SignedInHosts {
+  /** The call bar and the missed-call line, above the screen. */
+  CallStrip: ComponentType;
+  /** The notification prompt on the chat list and the notifications saga's lifetime. */
+  NotificationsHost: ComponentType;
+  /** The call listener, the incoming-call and in-call overlays and the call's audio. */
+  CallHost: ComponentType;
+}
+
+export function AppShell({ hosts }: { hosts: SignedInHosts }) {
+  const signedIn = useSignedInUser() !== null;
+  const { CallStrip, NotificationsHost, CallHost } = hosts;
   return (
     <div className="app">
-      {/* The call bar and the missed-call line sit above every screen. */}
-      <CallStrip />
-      <NotificationsHost />
+      {signedIn && (
+        <Suspense fallback={null}>
+          <CallStrip />
+          <NotificationsHost />
+        </Suspense>
+      )}
       <Outlet />
       {/* Global overlays (the incoming-call and in-call dialogs) mount here, above every route. */}
-      <CallHost />
+      {signedIn && (
+        <Suspense fallback={null}>
+          <CallHost />
+        </Suspense>
+      )}
     </div>
   );
 }

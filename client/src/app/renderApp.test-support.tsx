@@ -5,12 +5,13 @@ import { Provider } from 'react-redux';
 import { createMemoryRouter, RouterProvider, type RouteObject } from 'react-router-dom';
 import { DialogProvider, DialogQueue } from '../components/dialogs';
 import type { FakeServices } from './fakeServices';
+import { allFeatures } from './allFeatures';
 import { createAppStore } from './store';
 
 type InitialEntry = string | { pathname: string; state?: unknown };
 
 export function renderApp(services: FakeServices, routes: RouteObject[], initialEntry: InitialEntry) {
-  const store = createAppStore(services);
+  const store = createAppStore(services, { features: allFeatures });
   const router = createMemoryRouter(routes, { initialEntries: [initialEntry] });
   const dialogs = new DialogQueue();
   render(

@@ -1,30 +1,68 @@
 // Every route of SPEC.md §2. Wiring only: each page lives in its feature folder and loads in a
-// chunk of its own (React.lazy), so a screen downloads only what it shows; /login needs no STOMP,
-// room or call code.
+// chunk of its own with the features (slices and sagas) it needs (app/lazyWithFeatures.tsx), so
+// a screen downloads only what it shows; /login needs no STOMP, chat list, room or call code.
 import { lazy, Suspense, type ReactNode } from 'react';
 import type { RouteObject } from 'react-router-dom';
 import { ScreenSkeleton } from '../components/ScreenSkeleton';
 import { AppShell } from './AppShell';
 import { EntryRedirect } from './EntryRedirect';
+import notificationsCss from '../features/notifications/notifications.css';
+import chatCss from '../features/room/chat.css';
+import readsCss from '../features/room/reads.css';
+import { lazyWithFeatures } from './lazyWithFeatures';
 import { paths } from './paths';
+import { lazySignedInHosts } from './signedInHosts';
 
 const LoginPage = lazy(() => import(/* webpackChunkName: "login" */ '../features/auth/LoginPage'));
-const SignUpPage = lazy(() => import(/* webpackChunkName: "sign-up" */ '../features/signUp/SignUpPage'));
-const SettingsPage = lazy(() => import(/* webpackChunkName: "settings" */ '../features/settings/SettingsPage'));
+const SignUpPage = lazyWithFeatures(
+  () => import(/* webpackChunkName: "sign-up" */ '../features/signUp/SignUpPage'),
+  () => import(/* webpackChunkName: "sign-up" */ '../features/signUp/signUpFeature').then((m) => [m.signUpFeature]),
+);
+const SettingsPage = lazyWithFeatures(
+  () => import(/* webpackChunkName: "settings" */ '../features/settings/SettingsPage'),
+  () => import(/* webpackChunkName: "settings" */ '../features/settings/settingsFeature').then((m) => [m.settingsFeature]),
+);
 const NotFoundPage = lazy(() => import(/* webpackChunkName: "not-found" */ '../features/notFound/NotFoundPage'));
-const TwoPaneLayout = lazy(() => import(/* webpackChunkName: "chat-layout" */ './TwoPaneLayout'));
-const ChatListHome = lazy(() => import(/* webpackChunkName: "chat-layout" */ './TwoPaneLayout').then((m) => ({ default: m.ChatListHome })));
-const FindUserPage = lazy(() => import(/* webpackChunkName: "find-user" */ '../features/userSearch/FindUserPage'));
-const ChatRoomPage = lazy(() => import(/* webpackChunkName: "chat-room" */ '../features/room/ChatRoomPage'));
-const InvitePage = lazy(() => import(/* webpackChunkName: "invite" */ '../features/invite/InvitePage'));
-const CallPage = lazy(() => import(/* webpackChunkName: "call" */ '../features/call/CallPage'));
+// The chat screens' stylesheets, files of their own (webpack.config.ts) linked with the first chat
+// screen: read counts and unread badges, the notification prompt on the chat list, the screens
+// (linked in the order the app used to inject them).
+const chat = { stylesheets: [readsCss, notificationsCss, chatCss] };
+// The chat list is beside every chat screen on a desktop, so its feature comes with the layout;
+// both are in the chunk every signed-in screen loads (the call listener's, AppShell.tsx).
+const chatListFeatures = () => import(/* webpackChunkName: "signed-in" */ '../features/chatList/chatListFeature').then((m) => [m.chatListFeature]);
+const TwoPaneLayout = lazyWithFeatures(() => import(/* webpackChunkName: "signed-in" */ './TwoPaneLayout'), chatListFeatures, { lateServices: true, ...chat });
+const ChatListHome = lazyWithFeatures(
+  () => import(/* webpackChunkName: "signed-in" */ './TwoPaneLayout').then((m) => ({ default: m.ChatListHome })),
+  chatListFeatures,
+  { lateServices: true, ...chat },
+);
+const FindUserPage = lazyWithFeatures(
+  () => import(/* webpackChunkName: "find-user" */ '../features/userSearch/FindUserPage'),
+  () => import(/* webpackChunkName: "find-user" */ '../features/userSearch/userSearchFeature').then((m) => [m.userSearchFeature]),
+  chat,
+);
+const ChatRoomPage = lazyWithFeatures(
+  () => import(/* webpackChunkName: "chat-room" */ '../features/room/ChatRoomPage'),
+  () => import(/* webpackChunkName: "chat-room" */ '../features/room/roomFeature').then((m) => [m.roomFeature]),
+  { lateServices: true, ...chat },
+);
+const InvitePage = lazyWithFeatures(
+  () => import(/* webpackChunkName: "invite" */ '../features/invite/InvitePage'),
+  () => import(/* webpackChunkName: "invite" */ '../features/invite/inviteFeature').then((m) => [m.inviteFeature]),
+  chat,
+);
+const CallPage = lazyWithFeatures(
+  () => import(/* webpackChunkName: "call" */ '../features/call/CallPage'),
+  () => import(/* webpackChunkName: "signed-in" */ '../features/call/callFeature').then((m) => [m.callFeature]),
+  { lateServices: true },
+);
 
 /** A page that may still be loading: the neutral skeleton stands in until its chunk is there. */
 const page = (element: ReactNode) => <Suspense fallback={<ScreenSkeleton />}>{element}</Suspense>;
 
 export const routes: RouteObject[] = [
   {
-    element: <AppShell />,
+    element: <AppShell hosts={lazySignedInHosts} />,
     children: [
       { path: paths.entry, element: <EntryRedirect /> },
       { path: paths.login, element: page(<LoginPage />) },

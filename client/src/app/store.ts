@@ -1,54 +1,108 @@
-// The Redux store: one slice per feature, sagas with their services in the middleware context.
-import { combineReducers, configureStore } from '@reduxjs/toolkit';
+// The Redux store: the auth slice from the start, every other feature's slices and sagas
+// installed when a screen first needs them (app/feature.ts, app/lazyWithFeatures.tsx), with
+// their services in the saga middleware's context.
+import { combineSlices, configureStore, createAction, type Reducer } from '@reduxjs/toolkit';
 import createSagaMiddleware from 'redux-saga';
 import { authReducer } from '../features/auth/authSlice';
-import { callReducer } from '../features/call/callSlice';
-import { chatListReducer } from '../features/chatList/chatListSlice';
-import { liveReducer } from '../features/room/liveSlice';
-import { readsReducer } from '../features/room/readsSlice';
-import { roomReducer } from '../features/room/roomSlice';
-import { userSearchReducer } from '../features/userSearch/userSearchSlice';
-import { inviteReducer } from '../features/invite/inviteSlice';
-import { preferencesReducer } from '../features/settings/preferencesSlice';
-import { notificationsReducer } from '../features/notifications/notificationsSlice';
-import { settingsReducer } from '../features/settings/settingsSlice';
-import { signUpReducer } from '../features/signUp/signUpSlice';
-import { rootSaga } from './rootSaga';
-import type { Services } from './services';
+import { authSaga } from '../features/auth/authSaga';
+import type { callReducer } from '../features/call/callSlice';
+import type { chatListReducer } from '../features/chatList/chatListSlice';
+import type { liveReducer } from '../features/room/liveSlice';
+import type { readsReducer } from '../features/room/readsSlice';
+import type { roomReducer } from '../features/room/roomSlice';
+import type { userSearchReducer } from '../features/userSearch/userSearchSlice';
+import type { inviteReducer } from '../features/invite/inviteSlice';
+import type { preferencesReducer } from '../features/settings/preferencesSlice';
+import type { notificationsReducer } from '../features/notifications/notificationsSlice';
+import type { settingsReducer } from '../features/settings/settingsSlice';
+import type { signUpReducer } from '../features/signUp/signUpSlice';
+import type { Feature } from './feature';
+import type { CoreServices, LateServices } from './services';
 
-// One line per feature slice: `key: reducer`. The key is the slice's name.
-const reducers = {
-  auth: authReducer,
-  signUp: signUpReducer,
-  settings: settingsReducer,
-  preferences: preferencesReducer,
-  call: callReducer,
-  chatList: chatListReducer,
-  room: roomReducer,
-  reads: readsReducer,
-  live: liveReducer,
-  userSearch: userSearchReducer,
-  invite: inviteReducer,
-  notifications: notificationsReducer,
-};
+/** The slices installed later, one line per slice: `key: state`. The key is the slice's name. */
+interface LateState {
+  signUp: ReturnType<typeof signUpReducer>;
+  settings: ReturnType<typeof settingsReducer>;
+  preferences: ReturnType<typeof preferencesReducer>;
+  call: ReturnType<typeof callReducer>;
+  chatList: ReturnType<typeof chatListReducer>;
+  room: ReturnType<typeof roomReducer>;
+  reads: ReturnType<typeof readsReducer>;
+  live: ReturnType<typeof liveReducer>;
+  userSearch: ReturnType<typeof userSearchReducer>;
+  invite: ReturnType<typeof inviteReducer>;
+  notifications: ReturnType<typeof notificationsReducer>;
+}
 
-const rootReducer = combineReducers(reducers);
+/**
+ * Every slice. A late slice is in the state once its feature is installed, and its feature is
+ * installed before any screen or saga that reads it runs, so the state is typed as complete.
+ */
+export type RootState = { auth: ReturnType<typeof authReducer> } & LateState;
 
-export type RootState = ReturnType<typeof rootReducer>;
+/** Dispatched once a feature's slices are in: the state holds their initial values before anything renders them. */
+export const featureInstalled = createAction<string>('app/featureInstalled');
 
-export function createAppStore(services: Services, preloadedState?: Partial<RootState>) {
+export interface StoreOptions {
+  /** Installed at once (tests install every feature; app/allFeatures.ts). */
+  features?: readonly Feature[];
+  preloadedState?: Partial<RootState>;
+  /** Loads the late services (the browser's: a chunk of their own); without it the services given are complete. */
+  loadLateServices?: () => Promise<LateServices>;
+}
+
+export function createAppStore(services: CoreServices & Partial<LateServices>, options: StoreOptions = {}) {
+  const rootReducer = combineSlices({ auth: authReducer }).withLazyLoadedSlices<LateState>();
+  const injectSlices = (feature: Feature) => {
+    // A feature's keys are its slices' names, which LateState lists; TypeScript cannot pair each key with its reducer here.
+    for (const [reducerPath, reducer] of Object.entries(feature.reducers)) rootReducer.inject({ reducerPath, reducer } as Parameters<typeof rootReducer.inject>[0]);
+  };
+  const early = options.features ?? [];
+  early.forEach(injectSlices);
+
   const sagaMiddleware = createSagaMiddleware({
     context: { ...services },
     onError: (error) => services.logError('saga', error),
   });
   const store = configureStore({
-    reducer: rootReducer,
-    preloadedState,
+    reducer: rootReducer as unknown as Reducer<RootState>,
+    preloadedState: options.preloadedState as RootState | undefined,
     // Sagas do the side effects; thunks would be a second way to do the same thing.
     middleware: (getDefaultMiddleware) => getDefaultMiddleware({ thunk: false }).concat(sagaMiddleware),
   });
-  sagaMiddleware.run(rootSaga);
-  return store;
+
+  const installed = new Map<Feature, Promise<void>>();
+  const done = new Set<Feature>();
+  const start = (feature: Feature, slicesIn: boolean) => {
+    if (!slicesIn) injectSlices(feature);
+    store.dispatch(featureInstalled(feature.name));
+    for (const saga of feature.sagas) sagaMiddleware.run(saga);
+    done.add(feature);
+  };
+  let lateServices: Promise<void> | null = null;
+  const lateServicesReady = (): Promise<void> =>
+    (lateServices ??= options.loadLateServices ? options.loadLateServices().then((late) => sagaMiddleware.setContext({ ...late })) : Promise.resolve());
+
+  sagaMiddleware.run(authSaga);
+  for (const feature of early) {
+    start(feature, true);
+    installed.set(feature, Promise.resolve());
+  }
+
+  return Object.assign(store, {
+    /** Installs a feature once (its slices, then its sagas, after the late services it needs). */
+    installFeature(feature: Feature): Promise<void> {
+      let installing = installed.get(feature);
+      if (!installing) {
+        installing = (feature.lateServices ? lateServicesReady() : Promise.resolve()).then(() => start(feature, false));
+        installed.set(feature, installing);
+      }
+      return installing;
+    },
+    isInstalled: (feature: Feature): boolean => done.has(feature),
+    /** Starts loading the late services ahead of the features that need them. */
+    prefetchLateServices: (): void => void lateServicesReady().catch(() => {}),
+  });
 }
 
 export type AppStore = ReturnType<typeof createAppStore>;

@@ -104,7 +104,7 @@ export function createStompService(options: StompServiceOptions = {}): StompServ
   }
 
   async function createClient(): Promise<Client> {
-    const { Client: StompClient, TickerStrategy } = await import(/* webpackChunkName: "stomp" */ '@stomp/stompjs');
+    const { Client: StompClient, TickerStrategy } = await import(/* webpackChunkName: "signed-in" */ '@stomp/stompjs');
     const stomp = new StompClient({
       brokerURL: options.url ?? defaultWebSocketUrl(),
       reconnectDelay: options.reconnectDelayMs ?? DEFAULT_RECONNECT_DELAY_MS,

@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import { api } from '../../../../common/api';
+import { allFeatures } from '../../app/allFeatures';
 import { createAppStore } from '../../app/store';
 import { createFakeServices, eventually, httpError } from '../../app/fakeServices';
 import { ko } from '../../i18n/ko';
@@ -8,7 +9,7 @@ import { describeLoginStatus } from './loginStatus';
 
 function setUp(routes: Parameters<typeof createFakeServices>[0] = {}, uid: number | null = null) {
   const services = createFakeServices(routes, uid);
-  const store = createAppStore(services);
+  const store = createAppStore(services, { features: allFeatures });
   // Every change of the status line's words, in order.
   const lines: string[] = [];
   let last = describeLoginStatus(store.getState().auth.status).text;

@@ -8,7 +8,9 @@ import { AppShell } from '../../app/AppShell';
 import { createFakeServices, FakeStomp } from '../../app/fakeServices';
 import { renderApp } from '../../app/renderApp.test-support';
 import { UID_KEY } from '../auth/uid';
+import { NotificationsHost } from '../notifications/NotificationsHost';
 import { FakeRtc } from './callFakes.test-support';
+import { CallHost, CallStrip } from './CallHost';
 
 const ME = 1;
 const KIM = { userId: 2, name: 'Kim' };
@@ -24,7 +26,7 @@ function renderSignedIn(at: string) {
     services,
     [
       {
-        element: <AppShell />,
+        element: <AppShell hosts={{ CallStrip, NotificationsHost, CallHost }} />,
         children: [
           { path: '/chat-room', element: <p>room screen</p> },
           { path: '/user-settings', element: <p>settings screen</p> },

@@ -3,8 +3,11 @@ import { expect } from 'chai';
 import { api, type ChatSummary } from '../../../../common/api';
 import { createFakeServices, eventually, type FakeNotifier, settle, type FakeServices } from '../../app/fakeServices';
 import { renderApp } from '../../app/renderApp.test-support';
+import { allFeatures } from '../../app/allFeatures';
 import { createAppStore } from '../../app/store';
 import { AppShell } from '../../app/AppShell';
+import { CallHost, CallStrip } from '../call/CallHost';
+import { NotificationsHost } from './NotificationsHost';
 import { UID_KEY } from '../auth/uid';
 import { callActions } from '../call/callSlice';
 import { chatsLoaded } from '../chatList/chatListSlice';
@@ -22,7 +25,7 @@ function setUp(permission: FakeNotifier['state'] = 'default') {
   );
   const notifier = services.notifier as FakeNotifier;
   notifier.state = permission;
-  const store = createAppStore(services);
+  const store = createAppStore(services, { features: allFeatures });
   return { services, notifier, store };
 }
 
@@ -128,7 +131,7 @@ describe('the notification prompt', () => {
   function renderAt(path: string) {
     window.localStorage.setItem(UID_KEY, String(ME));
     const services = createFakeServices({ [`GET ${api.pushPublicKey}`]: () => ({ publicKey: PUBLIC_KEY }), [`POST ${api.pushSubscriptions}`]: () => ({}) }, ME);
-    const routes = [{ element: <AppShell />, children: [{ path: '/chat-list', element: <p>list</p> }, { path: '/user-settings', element: <p>settings</p> }] }];
+    const routes = [{ element: <AppShell hosts={{ CallStrip, NotificationsHost, CallHost }} />, children: [{ path: '/chat-list', element: <p>list</p> }, { path: '/user-settings', element: <p>settings</p> }] }];
     return { services, ...renderApp(services, routes, path) };
   }
 

@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import { api } from '../../../../common/api';
+import { allFeatures } from '../../app/allFeatures';
 import { createAppStore } from '../../app/store';
 import { createFakeServices, deferred, eventually, httpError, networkError, type FakeServices } from '../../app/fakeServices';
 import { signUpActions } from './signUpSlice';
@@ -11,7 +12,7 @@ const SIGN_UP = `POST ${api.signUp}`;
 
 function setUp(routes: Parameters<typeof createFakeServices>[0] = {}) {
   const services = createFakeServices({ [SEND]: () => ({}), [VERIFY]: () => ({}), [SIGN_UP]: (r) => ({ name: (r.body as { name: string }).name }), ...routes });
-  const store = createAppStore(services);
+  const store = createAppStore(services, { features: allFeatures });
   const signUp = () => store.getState().signUp;
   const settled = (what: string) => eventually(() => signUp().pending === null, what);
   return { services, store, signUp, settled };

@@ -1,0 +1,6 @@
+import type { Feature } from '../../app/feature';
+import { inviteSaga } from './inviteSaga';
+import { inviteReducer } from './inviteSlice';
+
+/** Installed with /invite. */
+export const inviteFeature: Feature = { name: 'invite', reducers: { invite: inviteReducer }, sagas: [inviteSaga] };

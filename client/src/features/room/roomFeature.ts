@@ -1,0 +1,13 @@
+import type { Feature } from '../../app/feature';
+import { liveReducer } from './liveSlice';
+import { readsReducer } from './readsSlice';
+import { roomSaga } from './roomSaga';
+import { roomReducer } from './roomSlice';
+
+/** Installed with /chat-room: the room session, its read counts, typing and presence. */
+export const roomFeature: Feature = {
+  name: 'room',
+  reducers: { room: roomReducer, reads: readsReducer, live: liveReducer },
+  sagas: [roomSaga],
+  lateServices: true,
+};

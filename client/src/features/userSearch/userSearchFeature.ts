@@ -1,0 +1,6 @@
+import type { Feature } from '../../app/feature';
+import { userSearchSaga } from './userSearchSaga';
+import { userSearchReducer } from './userSearchSlice';
+
+/** Installed with /find-user. */
+export const userSearchFeature: Feature = { name: 'userSearch', reducers: { userSearch: userSearchReducer }, sagas: [userSearchSaga] };
