@@ -142,16 +142,19 @@ export class BigramSearch implements MessageSearchEngine {
     };
     const parts = rooms.length > MAX_ROOMS_APART ? [perRoom('members')] : rooms.map(perRoom);
     const union = parts.map((p, i) => `select message_id from (${p.sql}) as t${i}`).join(' union all ');
-    const rows = rowsOf<HitRow>(await this.db.raw(
-      `select m.id, m.room_id, m.seq, m.content, m.created_at_ms, r.name as room_name, r.renamed, u.name as sender_name
-       from (${union}) as h
-       join messages m on m.id = h.message_id
-       join rooms r on r.id = m.room_id
-       join users u on u.id = m.sender_id
-       where m.deleted_at_ms is null
-       order by m.id desc limit ?`,
+    // Two statements: joined in one, MariaDB walks all messages by id and probes the union.
+    const ids = rowsOf<{ message_id: number | string }>(await this.db.raw(
+      `select message_id from (${union}) as h order by message_id desc limit ?`,
       [...parts.flatMap((p) => p.bindings), scope.limit],
-    ));
+    )).map((r) => Number(r.message_id));
+    if (ids.length === 0) return [];
+    const rows = (await this.db('messages as m')
+      .join('rooms as r', 'r.id', 'm.room_id')
+      .join('users as u', 'u.id', 'm.sender_id')
+      .select('m.id', 'm.room_id', 'm.seq', 'm.content', 'm.created_at_ms', 'r.name as room_name', 'r.renamed', 'u.name as sender_name')
+      .whereIn('m.id', ids)
+      .whereNull('m.deleted_at_ms')
+      .orderBy('m.id', 'desc')) as HitRow[];
     return rows.map(toHit);
   }
 }
