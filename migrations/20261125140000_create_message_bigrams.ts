@@ -63,8 +63,12 @@ export async function up(knex: Knex): Promise<void> {
       .limit(2000)) as Array<{ id: number; room_id: number; content: string }>;
     if (rows.length === 0) break;
     after = Number(rows[rows.length - 1].id);
-    const index = rows.flatMap((r) => backfillGrams(r.content).map((gram) => ({ gram, room_id: Number(r.room_id), message_id: Number(r.id) })));
-    for (let i = 0; i < index.length; i += 1000) await knex('message_bigrams').insert(index.slice(i, i + 1000));
+    const index = rows.flatMap((r) => backfillGrams(r.content).flatMap((gram) => [gram, Number(r.room_id), Number(r.id)]));
+    // Plain multi-row VALUES (knex writes SQLite's as a compound SELECT, limited to 500 terms).
+    for (let i = 0; i < index.length; i += 3000) {
+      const part = index.slice(i, i + 3000);
+      await knex.raw(`insert into message_bigrams (gram, room_id, message_id) values ${Array.from({ length: part.length / 3 }, () => '(?, ?, ?)').join(', ')}`, part);
+    }
   }
 }
 
