@@ -12,6 +12,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
+import type { Database as BetterSqlite } from 'better-sqlite3';
 import { createDatabase, migrateLatest, type Knex } from '../server/src/db/knex';
 import { messageGrams } from '../server/src/features/chat/message-grams';
 import { ScopedLikeSearch, searchEngineFor, type MessageSearchEngine } from '../server/src/features/chat/message-search-repository';
@@ -95,7 +96,7 @@ async function load(db: Knex): Promise<Loaded> {
   // MariaDB: the index goes in without its key, then the key is built once, sorted (far faster
   // than 40 million inserts in key order into a 128 MiB buffer pool); the table ends the same.
   if (!sqlite) await db.raw('alter table message_bigrams drop primary key');
-  const conn = sqlite ? ((await db.client.acquireConnection()) as import('better-sqlite3').Database) : null;
+  const conn = sqlite ? ((await db.client.acquireConnection()) as BetterSqlite) : null;
   try {
     if (conn) conn.pragma('cache_size = -1000000');
     const insertMessage = conn?.prepare('insert into messages (id, room_id, seq, sender_id, content, created_at_ms) values (?, ?, ?, ?, ?, ?)');
@@ -135,7 +136,7 @@ async function load(db: Knex): Promise<Loaded> {
 /** Bytes of the index table (SQLite's dbstat; MariaDB's information_schema after ANALYZE). */
 async function indexBytes(db: Knex): Promise<number> {
   if (isSqlite(db)) {
-    const r = (await db.raw("select sum(pgsize) as b from dbstat where name = 'message_bigrams'")) as Array<{ b: number }>;
+    const r: Array<{ b: number }> = await db.raw("select sum(pgsize) as b from dbstat where name = 'message_bigrams'");
     return Number(r[0].b);
   }
   const [rows] = (await db.raw("select data_length + index_length as b from information_schema.tables where table_schema = database() and table_name = 'message_bigrams'")) as [Array<{ b: number }>];

@@ -90,7 +90,7 @@ const toHit = (r: HitRow): SearchHit => ({
 const MAX_ROOMS_APART = 200;
 
 /**
- * The bigram index (message_bigrams, written with each message: message-index.ts), on both
+ * The bigram index (message_bigrams, written with each message: message-index-repository.ts), on both
  * databases. For each of the user's rooms, the newest ids holding the keyword's first gram come
  * straight off the primary key (gram, room_id, message_id), `limit` of them, the other grams
  * checked by key lookups; the rooms' lists are merged newest first. One or two characters are

@@ -4,7 +4,7 @@
 // message, and a room's commit order is its seq order. Rows are mapped to domain objects here.
 import type { SystemEvent } from '../../../../common/api';
 import type { Knex } from '../../db/knex';
-import { indexMessages, unindexMessage, type IndexedText } from './message-index';
+import { indexMessages, unindexMessage, type IndexedText } from './message-index-repository';
 
 export interface Message {
   id: number;
