@@ -47,8 +47,11 @@ async function ensureWebStomp(): Promise<string | null> {
 const PARTS: Part[] = [
   { id: 'fanout', script: 'bench/fanout.ts', args: [], quickArgs: ['--messages', '200', '--rounds', '1'], timeoutSeconds: 300 },
   { id: 'cluster-fanout', script: 'bench/cluster-fanout.ts', args: [], quickArgs: ['--messages', '200', '--rounds', '1', '--seconds', '2'], timeoutSeconds: 300 },
+  { id: 'channel-strategies', script: 'bench/channel-strategies.ts', args: [], quickArgs: ['--messages', '2000', '--rounds', '1'], timeoutSeconds: 300 },
   { id: 'broker-compare', script: 'bench/broker-compare.ts', args: [], quickArgs: ['--messages', '100', '--rounds', '1'], timeoutSeconds: 300, before: ensureWebStomp },
   { id: 'chat-e2e', script: 'bench/chat-e2e.ts', args: [], quickArgs: ['--users', '100', '--rooms', '10', '--rates', '100,200', '--step-seconds', '2'], timeoutSeconds: 420 },
+  // The same chat on two nodes behind SO_REUSEPORT (WORKERS=2), right after the single node: the issue-14 comparison.
+  { id: 'chat-e2e-2-nodes', script: 'bench/chat-e2e.ts', args: ['--workers', '2'], quickArgs: ['--workers', '2', '--users', '100', '--rooms', '10', '--rates', '100,200', '--step-seconds', '2'], timeoutSeconds: 480 },
   { id: 'idle-memory', script: 'bench/idle-memory.ts', args: [], quickArgs: ['--sessions', '1000'], timeoutSeconds: 300 },
   { id: 'history', script: 'bench/history.ts', args: [], quickArgs: ['--messages', '50000', '--requests', '300'], timeoutSeconds: 420 },
   // 1 000 000 messages loaded twice (SQLite, MariaDB) with their index: long on a shared machine.

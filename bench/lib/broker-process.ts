@@ -14,10 +14,10 @@ export interface BrokerProcess {
   stop(): Promise<void>;
 }
 
-export function startBrokerProcess(options: { exposeGc?: boolean; env?: Record<string, string> } = {}): Promise<BrokerProcess> {
+export function startBrokerProcess(options: { exposeGc?: boolean; env?: Record<string, string>; nodeArgs?: string[] } = {}): Promise<BrokerProcess> {
   const child: ChildProcess = fork(path.join(ROOT, 'bench/broker.ts'), [], {
     cwd: ROOT,
-    execArgv: ['--import', 'tsx', ...(options.exposeGc ? ['--expose-gc'] : [])],
+    execArgv: ['--import', 'tsx', ...(options.exposeGc ? ['--expose-gc'] : []), ...(options.nodeArgs ?? [])],
     env: { ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...options.env },
     stdio: ['ignore', 'pipe', 'inherit', 'ipc'],
   });

@@ -26,3 +26,31 @@ export function processRssBytes(pid: number): number {
   const kib = /VmRSS:\s+(\d+)\s+kB/.exec(status)?.[1];
   return Number(kib ?? 0) * 1024;
 }
+
+/** The process and its descendants (a WORKERS=N supervisor and its workers), from /proc. */
+export function processTree(pid: number): number[] {
+  const out = [pid];
+  for (let i = 0; i < out.length; i++) {
+    let children = '';
+    try {
+      children = fs.readFileSync(`/proc/${out[i]}/task/${out[i]}/children`, 'utf8');
+    } catch {
+      continue; // gone
+    }
+    for (const c of children.trim().split(/\s+/)) if (c) out.push(Number(c));
+  }
+  return out;
+}
+
+/** CPU microseconds of the process and its descendants (those alive now; sample the same tree twice). */
+export function treeCpuMicros(pids: readonly number[]): number {
+  let sum = 0;
+  for (const pid of pids) {
+    try {
+      sum += processCpuMicros(pid);
+    } catch {
+      /* gone */
+    }
+  }
+  return sum;
+}

@@ -21,6 +21,16 @@ export interface DeliveryCounts {
   unexpected: number;
 }
 
+export interface LossDetail {
+  /** Messages with missing deliveries that no member received at all. */
+  messagesNobodyGot: number;
+  /** Messages with missing deliveries whose SEND was never acknowledged. */
+  unacknowledgedMissing: number;
+  /** How many receivers miss something, and the ones missing most. */
+  receiversMissing: number;
+  worst: Array<{ client: number; missing: number }>;
+}
+
 interface Sent {
   group: number;
   /** Monotonic clock, microseconds. */
@@ -33,6 +43,7 @@ interface Sent {
 
 interface Group {
   size: number;
+  members: readonly number[];
   /** Receiver id → position in the group. */
   position: Map<number, number>;
 }
@@ -59,7 +70,7 @@ export class DeliveryLedger {
   addGroup(members: readonly number[]): number {
     const position = new Map<number, number>();
     members.forEach((m, i) => position.set(m, i));
-    this.groups.push({ size: members.length, position });
+    this.groups.push({ size: members.length, members: [...members], position });
     return this.groups.length - 1;
   }
 
@@ -120,6 +131,35 @@ export class DeliveryLedger {
   /** Acknowledged SENDs so far vs SENDs recorded. */
   get unacknowledged(): number {
     return this.counts.sent - this.counts.acknowledged - this.counts.rejected;
+  }
+
+  /**
+   * Where what is missing went missing: a receiver missing everything of a step (its session
+   * closed or unsubscribed) looks different from messages nobody received (dropped on the way in)
+   * or stragglers spread over everyone (late, not lost).
+   */
+  lossDetail(top = 5): LossDetail {
+    const byReceiver = new Map<number, number>();
+    let messagesNobodyGot = 0;
+    let unacknowledgedMissing = 0;
+    for (const list of this.bySender.values()) {
+      for (const m of list) {
+        const g = this.groups[m.group];
+        if (m.receivedCount >= g.size) continue;
+        if (m.receivedCount === 0) messagesNobodyGot++;
+        if (!m.acknowledged) unacknowledgedMissing++;
+        g.members.forEach((receiver, pos) => {
+          if (!(m.received[pos >> 3] & (1 << (pos & 7)))) byReceiver.set(receiver, (byReceiver.get(receiver) ?? 0) + 1);
+        });
+      }
+    }
+    const receivers = [...byReceiver].sort((a, b) => b[1] - a[1]);
+    return {
+      messagesNobodyGot,
+      unacknowledgedMissing,
+      receiversMissing: receivers.length,
+      worst: receivers.slice(0, top).map(([client, missing]) => ({ client, missing })),
+    };
   }
 
   /** Counts as of now; lost is what is still missing (final once no more deliveries can come). */

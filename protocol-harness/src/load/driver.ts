@@ -37,6 +37,8 @@ const TICK_MS = 1;
 /** Sends per tick at most, so catching up after a stall never blocks receiving for long. */
 const MAX_BURST = 500;
 const INTERRUPT_DRAIN_MS = 2000;
+/** After a drain that ended with deliveries missing, how long to keep counting late arrivals. */
+const LATE_WINDOW_MS = 10_000;
 
 const nowUs = () => performance.now() * 1000;
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
@@ -53,9 +55,15 @@ export async function drive(scenario: Scenario, options: DriveOptions): Promise<
   let lastDeliveryUs = 0;
 
   const reads = { sent: 0, eventsReceived: 0 };
+  /** Set once the drain is over: deliveries of this run from then on are only counted as late. */
+  let late: { count: number } | null = null;
   swarm.handler = {
     message(client, body) {
       const ref = findMessageId(body, run);
+      if (late) {
+        if (ref) late.count++;
+        return;
+      }
       if (!ref) {
         if (body.includes('"type":"read"')) reads.eventsReceived++;
         else foreign++; // system messages, other runs: not ours to account
@@ -148,9 +156,24 @@ export async function drive(scenario: Scenario, options: DriveOptions): Promise<
   }
   if (progressTimer) clearInterval(progressTimer);
   options.interrupt?.removeEventListener('abort', onInterrupt);
-  swarm.handler = null;
 
   const counts = ledger.snapshot();
+  // Something is missing: say who misses it, and whether it was late rather than lost.
+  let loss: LoadReport['loss'];
+  if (counts.lost > 0) {
+    const detail = ledger.lossDetail();
+    const lateCount = { count: 0 };
+    late = lateCount;
+    const lateEnds = performance.now() + (interrupted ? 0 : LATE_WINDOW_MS);
+    while (lateCount.count < counts.lost && performance.now() < lateEnds) await sleep(50);
+    loss = {
+      ...detail,
+      worst: detail.worst.map((w) => ({ ...w, open: swarm.sessions[w.client]?.open ?? false })),
+      late: lateCount.count,
+    };
+  }
+  swarm.handler = null;
+
   const sendSeconds = Math.max((lastSendUs - startUs) / 1e6, 1e-6);
   const deliverSeconds = Math.max((Math.max(lastDeliveryUs, lastSendUs) - startUs) / 1e6, 1e-6);
   // Since the sessions were opened: failures while setting up count as much as those during the run.
@@ -175,6 +198,7 @@ export async function drive(scenario: Scenario, options: DriveOptions): Promise<
     connectionErrorsDuringRun: connectionErrors - errorsBeforeRun,
     errorSamples: [...swarm.errorSamples],
     ...(options.sendReads || reads.eventsReceived > 0 ? { reads } : {}),
+    ...(loss ? { loss } : {}),
     ok:
       counts.lost === 0 &&
       counts.duplicated === 0 &&

@@ -1,6 +1,6 @@
 // The final report of a load run: its shape (also the --json output), the verdict, and the
 // table printed on a terminal.
-import type { DeliveryCounts } from './accounting';
+import type { DeliveryCounts, LossDetail } from './accounting';
 import type { LatencySummary } from './latency';
 
 export interface LoadReport {
@@ -24,6 +24,12 @@ export interface LoadReport {
   /** Of those, the ones during this run's sending and draining. */
   connectionErrorsDuringRun: number;
   errorSamples: string[];
+  /**
+   * Present when something was lost: who misses what (each worst receiver with whether its
+   * session is still open), and how many of the lost deliveries arrived after all, later than
+   * the drain (late, not lost: a late arrival is in `late`, still counted in `lost`).
+   */
+  loss?: Omit<LossDetail, 'worst'> & { worst: Array<{ client: number; missing: number; open: boolean }>; late: number };
   /** Issue 11: /app/read frames sent by the receivers, and read events delivered on the room-events topics. */
   reads?: { sent: number; eventsReceived: number };
   /** Nothing lost, duplicated, reordered, misdelivered or refused, and no connection failed. */
@@ -62,6 +68,11 @@ export function formatReport(r: LoadReport): string {
   const width = Math.max(...rows.map(([k]) => k.length));
   const lines = rows.map(([k, v]) => `  ${k.padEnd(width)}  ${v}`);
   for (const e of r.errorSamples) lines.push(`  ! ${e}`);
+  if (r.loss) {
+    const l = r.loss;
+    lines.push(`  ! loss: ${l.receiversMissing} receivers miss deliveries; ${l.messagesNobodyGot} messages reached nobody; ${l.unacknowledgedMissing} unacknowledged; ${l.late} arrived after the drain`);
+    lines.push(`  ! most missing: ${l.worst.map((w) => `client ${w.client} ${w.missing}${w.open ? '' : ' (closed)'}`).join(', ')}`);
+  }
   lines.push(r.ok ? '  result: OK' : '  result: FAILED');
   return lines.join('\n');
 }

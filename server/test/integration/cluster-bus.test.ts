@@ -54,6 +54,27 @@ describe('the Redis cluster bus', function () {
     expect(a.got).to.deep.equal([]);
   });
 
+  it('sends a burst on one channel as one PUBLISH, and keeps the order across channels', async () => {
+    const [a, b] = [await bus(), await bus()];
+    for (const c of ['d:/topic/x', 'u:7']) b.bus.listen(c);
+    await until('listening', async () => (await admin.pubsub('NUMSUB', 'lc:d:/topic/x', 'lc:u:7'))[3] === 1);
+    // ioredis's monitor() opens a connection of its own in MONITOR mode.
+    const monitor = await admin.monitor();
+    const published: string[] = [];
+    monitor.on('monitor', (_t: string, args: string[]) => args[0]?.toLowerCase() === 'publish' && published.push(args[1]));
+    // Texts holding the batch framing's own characters come through whole.
+    const sent: Array<[string, string]> = [
+      ['d:/topic/x', 'one'], ['d:/topic/x', 'two\u001f3\u001f*'], ['d:/topic/x', ''], ['u:7', 'unsub'], ['d:/topic/x', 'after'], ['u:7', '한글 ✓'],
+    ];
+    for (const [c, m] of sent) a.bus.publish(c, m);
+    await until('all arrived', () => b.got.length === sent.length);
+    expect(b.got).to.deep.equal(sent);
+    // Runs of one channel merged, never across channels: x (3), u:7, x, u:7.
+    await until('monitor saw the publishes', () => published.length >= 4);
+    expect(published).to.deep.equal(['lc:d:/topic/x', 'lc:u:7', 'lc:d:/topic/x', 'lc:u:7']);
+    monitor.disconnect();
+  });
+
   it('listens to a channel in Redis only while the node has a listener for it', async () => {
     const { bus: b } = await bus();
     b.listen('d:/topic/private-chat/1');

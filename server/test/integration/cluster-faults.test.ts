@@ -6,17 +6,7 @@ import { expect } from 'chai';
 import { api } from '../../../common/api';
 import { app, topics } from '../../../common/destinations';
 import type { ChatMessageEvent } from '../../../common/payloads';
-import type { Knex } from '../../src/db/knex';
-import type { RunningServer } from '../../src/main';
-import type { ApiClient } from '../support/api-client';
-import { createMysqlDatabase, databaseOf, NodeProcess, TestRedis } from '../support/cluster';
-import { connectStomp, type TestStomp } from '../support/stomp-client';
-import { createUser, loginClient, type TestUser } from '../support/users';
-
-interface Person {
-  user: TestUser;
-  client: ApiClient;
-}
+import { useCluster, type NodeProcess } from '../support/cluster';
 
 async function until(what: string, check: () => Promise<boolean>, timeoutMs = 15_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
@@ -27,37 +17,8 @@ async function until(what: string, check: () => Promise<boolean>, timeoutMs = 15
 }
 
 describe('a cluster through a Redis outage (MariaDB)', function () {
-  let database: { url: string; drop(): Promise<void> } | null = null;
-  let redis: TestRedis | null = null;
-  let db: Knex | null = null;
-  const nodes: NodeProcess[] = [];
-  const open: TestStomp[] = [];
-
-  before(async function () {
-    database = await createMysqlDatabase(this);
-    redis = await TestRedis.start();
-    const env = { DATABASE_URL: database.url, REDIS_URL: redis.url };
-    nodes.push(await NodeProcess.start(env));
-    nodes.push(await NodeProcess.start(env));
-    db = databaseOf(database.url);
-  });
-  after(async () => {
-    await Promise.all(open.splice(0).map((s) => s.disconnect().catch(() => {})));
-    await Promise.all(nodes.map((n) => n.stop()));
-    await db?.destroy();
-    await redis?.stop();
-    await database?.drop();
-  });
-
-  const person = async (node: NodeProcess, name: string): Promise<Person> => {
-    const user = await createUser({ db } as RunningServer, { name });
-    return { user, client: await loginClient({ url: node.url } as RunningServer, user) };
-  };
-  const connect = async (node: NodeProcess, p: Person): Promise<TestStomp> => {
-    const stomp = await connectStomp(node, p.client.cookieHeader());
-    open.push(stomp);
-    return stomp;
-  };
+  const cluster = useCluster({ nodes: 2 });
+  const { nodes, person, connect } = cluster;
   const health = async (node: NodeProcess) => {
     const res = await fetch(`${node.url}${api.healthz}`);
     return { status: res.status, body: (await res.json()) as { status: string; bus?: string } };
@@ -77,14 +38,14 @@ describe('a cluster through a Redis outage (MariaDB)', function () {
     await sender.send(app.privateMessage, { chatRoomId: roomId, content: '모두에게', clientMsgId: 'up-0' });
     for (const inbox of [local, remote, bElsewhere]) expect((await inbox.next()).json<ChatMessageEvent>().content).to.equal('모두에게');
 
-    await redis!.stop();
+    await cluster.redis.stop();
     await until('both nodes say degraded', async () => (await Promise.all(nodes.map(health))).every((h) => h.status === 200 && h.body.status === 'degraded'));
     await sender.send(app.privateMessage, { chatRoomId: roomId, content: '레디스 없이', clientMsgId: 'down-1' });
     expect((await local.next()).json<ChatMessageEvent>().content).to.equal('레디스 없이');
     // b leaves on node 1 while node 2 cannot hear of it.
     expect((await b.client.delete(`${api.leaveChat}?chatRoomId=${roomId}`)).status).to.equal(200);
 
-    await redis!.start();
+    await cluster.redis.start();
     await until('both nodes say ok', async () => (await Promise.all(nodes.map(health))).every((h) => h.body.status === 'ok'));
     // Redis is back: cross-node delivery resumes, and node 2, re-checking what it holds, ends the
     // subscription b left on node 1 meanwhile: a probe that reaches c on node 2 no longer reaches b there.
@@ -104,10 +65,10 @@ describe('a cluster through a Redis outage (MariaDB)', function () {
   it('closes, once Redis is back, the sockets of a login session that logged out on another node meanwhile', async () => {
     const a = await person(nodes[0], '에이');
     const elsewhere = await connect(nodes[1], a);
-    await redis!.stop();
+    await cluster.redis.stop();
     await until('node 1 says degraded', async () => (await health(nodes[0])).body.status === 'degraded');
     expect((await a.client.post(api.logout, {})).status).to.equal(200);
-    await redis!.start();
+    await cluster.redis.start();
     expect(await elsewhere.closed).to.be.a('number');
   });
 });

@@ -7,12 +7,9 @@ import { expect } from 'chai';
 import { api, type ChatHistoryResponse, type ChatMessage } from '../../../common/api';
 import { app, topics } from '../../../common/destinations';
 import type { ChatMessageEvent } from '../../../common/payloads';
-import type { Knex } from '../../src/db/knex';
-import type { RunningServer } from '../../src/main';
 import type { ApiClient } from '../support/api-client';
-import { createMysqlDatabase, databaseOf, NodeProcess, TestRedis } from '../support/cluster';
-import { connectStomp, type Inbox, type TestStomp } from '../support/stomp-client';
-import { createUser, loginClient } from '../support/users';
+import { useCluster } from '../support/cluster';
+import type { Inbox } from '../support/stomp-client';
 
 /** A reader as the client is: messages by seq, a gap (or a reconnect) filled from history. */
 class SeqReader {
@@ -61,42 +58,13 @@ function pump(inbox: Inbox, reader: SeqReader): { stop(): void; done: Promise<vo
 }
 
 describe('a node killed mid-traffic (MariaDB, Redis)', function () {
-  let database: { url: string; drop(): Promise<void> } | null = null;
-  let redis: TestRedis | null = null;
-  let db: Knex | null = null;
-  const nodes: NodeProcess[] = [];
-  const open: TestStomp[] = [];
-
-  before(async function () {
-    database = await createMysqlDatabase(this);
-    redis = await TestRedis.start();
-    const env = { DATABASE_URL: database.url, REDIS_URL: redis.url };
-    nodes.push(await NodeProcess.start(env));
-    nodes.push(await NodeProcess.start(env));
-    db = databaseOf(database.url);
-  });
-  after(async () => {
-    await Promise.all(open.splice(0).map((s) => s.disconnect().catch(() => {})));
-    await Promise.all(nodes.map((n) => n.stop('SIGKILL')));
-    await db?.destroy();
-    await redis?.stop();
-    await database?.drop();
-  });
+  const { nodes, person, connect } = useCluster({ nodes: 2, stopSignal: 'SIGKILL' });
 
   it('loses, duplicates and reorders no acknowledged message: clients move to the survivor and catch up by seq', async () => {
     const [survivor, doomed] = nodes;
-    const mk = async (name: string) => {
-      const user = await createUser({ db } as RunningServer, { name });
-      return { user, client: await loginClient({ url: survivor.url } as RunningServer, user) };
-    };
-    const [a, b, c] = await Promise.all([mk('에이'), mk('비'), mk('씨')]);
+    const [a, b, c] = await Promise.all([person(survivor, '에이'), person(survivor, '비'), person(survivor, '씨')]);
     const roomId = (await a.client.post(api.roomCreate, { targetUserId: b.user.userId })).body.chatRoomId as number;
     expect((await a.client.post(api.addUser, { chatRoomId: roomId, userId: c.user.userId })).status).to.equal(200);
-    const connect = async (node: NodeProcess, client: ApiClient) => {
-      const stomp = await connectStomp(node, client.cookieHeader());
-      open.push(stomp);
-      return stomp;
-    };
 
     // c reads on the survivor throughout; b reads on the doomed node, a sends through it.
     const readerC = new SeqReader(c.client, roomId);

@@ -5,12 +5,8 @@ import { expect } from 'chai';
 import { api } from '../../../common/api';
 import { app, topics } from '../../../common/destinations';
 import type { ChatMessageEvent } from '../../../common/payloads';
-import type { Knex } from '../../src/db/knex';
-import type { RunningServer } from '../../src/main';
-import { createMysqlDatabase, databaseOf, freePort, HaproxyProcess, NodeProcess, TestRedis } from '../support/cluster';
+import { freePort, HaproxyProcess, NodeProcess, useCluster } from '../support/cluster';
 import { IN_CI } from '../support/databases';
-import { connectStomp, type TestStomp } from '../support/stomp-client';
-import { createUser, loginClient } from '../support/users';
 
 /** Which node answers a fresh connection's /healthz. */
 function nodeBehind(url: string): Promise<string> {
@@ -28,41 +24,17 @@ function nodeBehind(url: string): Promise<string> {
 }
 
 describe('running several nodes (MariaDB, Redis)', function () {
-  let database: { url: string; drop(): Promise<void> } | null = null;
-  let redis: TestRedis | null = null;
-  let db: Knex | null = null;
-  let env: Record<string, string> = {};
-  const open: TestStomp[] = [];
-
-  before(async function () {
-    database = await createMysqlDatabase(this);
-    redis = await TestRedis.start();
-    env = { DATABASE_URL: database.url, REDIS_URL: redis.url };
-    db = databaseOf(database.url);
-  });
-  afterEach(async () => {
-    await Promise.all(open.splice(0).map((s) => s.disconnect().catch(() => {})));
-  });
-  after(async () => {
-    await db?.destroy();
-    await redis?.stop();
-    await database?.drop();
-  });
+  // The tests start their own nodes: a WORKERS=2 supervisor, or three behind HAProxy.
+  const cluster = useCluster({ nodes: 0 });
 
   /** Two users in one room, each connected through `url` until they land on different nodes. */
   async function chatAcrossNodes(url: string): Promise<void> {
-    const [a, b] = await Promise.all([createUser({ db } as RunningServer, { name: '에이' }), createUser({ db } as RunningServer, { name: '비' })]);
-    const [ca, cb] = await Promise.all([loginClient({ url } as RunningServer, a), loginClient({ url } as RunningServer, b)]);
-    const roomId = (await ca.post(api.roomCreate, { targetUserId: b.userId })).body.chatRoomId as number;
-    const sender = await connectStomp({ url }, ca.cookieHeader());
-    open.push(sender);
+    const [a, b] = await Promise.all([cluster.person({ url }, '에이'), cluster.person({ url }, '비')]);
+    const roomId = (await a.client.post(api.roomCreate, { targetUserId: b.user.userId })).body.chatRoomId as number;
+    const sender = await cluster.connect({ url }, a);
     const inboxes = [];
     // New connections spread over the nodes; several receivers make sure some are on another node than the sender.
-    for (let i = 0; i < 6; i++) {
-      const stomp = await connectStomp({ url }, cb.cookieHeader());
-      open.push(stomp);
-      inboxes.push(await stomp.subscribe(topics.privateChat(roomId)));
-    }
+    for (let i = 0; i < 6; i++) inboxes.push(await (await cluster.connect({ url }, b)).subscribe(topics.privateChat(roomId)));
     await sender.send(app.privateMessage, { chatRoomId: roomId, content: '어느 노드든', clientMsgId: 'x-1' });
     for (const inbox of inboxes) {
       expect((await inbox.next()).json<ChatMessageEvent>().content).to.equal('어느 노드든');
@@ -72,7 +44,7 @@ describe('running several nodes (MariaDB, Redis)', function () {
 
   it('WORKERS=2 runs two nodes on one port that share users and messages, and SIGTERM stops them all', async () => {
     const port = await freePort();
-    const supervisor = await NodeProcess.start({ ...env, PORT: String(port), WORKERS: '2', MAX_CONNECTIONS_PER_ADDRESS: '1000' });
+    const supervisor = await NodeProcess.start({ ...cluster.env, PORT: String(port), WORKERS: '2', MAX_CONNECTIONS_PER_ADDRESS: '1000' });
     try {
       // The second worker starts once the first listens; from then on fresh connections reach both.
       const seen = new Set<string>();
@@ -92,7 +64,7 @@ describe('running several nodes (MariaDB, Redis)', function () {
       console.warn('\n  !!! SKIPPING the HAProxy test: haproxy is not installed (scripts/system-deps.sh installs it)\n');
       this.skip();
     }
-    const nodes = await Promise.all([0, 1, 2].map(() => NodeProcess.start({ ...env, TRUSTED_PROXIES: '127.0.0.1', MAX_CONNECTIONS_PER_ADDRESS: '1000' })));
+    const nodes = await Promise.all([0, 1, 2].map(() => NodeProcess.start({ ...cluster.env, TRUSTED_PROXIES: '127.0.0.1', MAX_CONNECTIONS_PER_ADDRESS: '1000' })));
     const proxy = await HaproxyProcess.start('deploy/haproxy.cfg', Object.fromEntries(nodes.map((n, i) => [`LETSCHAT_NODE${i + 1}`, `127.0.0.1:${n.port}`])));
     try {
       const seen = new Set<string>();

@@ -5,54 +5,11 @@ import { expect } from 'chai';
 import { api } from '../../../common/api';
 import { app, topics } from '../../../common/destinations';
 import type { ChatMessageEvent } from '../../../common/payloads';
-import type { Knex } from '../../src/db/knex';
-import type { RunningServer } from '../../src/main';
-import type { ApiClient } from '../support/api-client';
-import { createMysqlDatabase, databaseOf, NodeProcess, TestRedis } from '../support/cluster';
-import { connectStomp, type TestStomp } from '../support/stomp-client';
-import { createUser, loginClient, type TestUser } from '../support/users';
-
-interface Person {
-  user: TestUser;
-  client: ApiClient;
-}
+import { useCluster, type ClusterPerson as Person, type NodeProcess } from '../support/cluster';
 
 describe('several nodes over Redis (MariaDB)', function () {
-  let database: { url: string; drop(): Promise<void> } | null = null;
-  let redis: TestRedis | null = null;
-  let db: Knex | null = null;
-  const nodes: NodeProcess[] = [];
-  const open: TestStomp[] = [];
-
-  before(async function () {
-    database = await createMysqlDatabase(this);
-    redis = await TestRedis.start();
-    const env = { DATABASE_URL: database.url, REDIS_URL: redis.url, MAX_CONNECTIONS_PER_ADDRESS: '10000' };
-    // The first node migrates the database; the others find it migrated.
-    nodes.push(await NodeProcess.start(env));
-    nodes.push(...(await Promise.all([NodeProcess.start(env), NodeProcess.start(env)])));
-    db = databaseOf(database.url);
-  });
-  afterEach(async () => {
-    await Promise.all(open.splice(0).map((s) => s.disconnect().catch(() => {})));
-  });
-  after(async () => {
-    await Promise.all(nodes.map((n) => n.stop()));
-    await db?.destroy();
-    await redis?.stop();
-    await database?.drop();
-  });
-
-  /** A user signed in on the given node (any node accepts the cookie: sessions are in the database). */
-  const person = async (node: NodeProcess, name: string): Promise<Person> => {
-    const user = await createUser({ db } as RunningServer, { name });
-    return { user, client: await loginClient({ url: node.url } as RunningServer, user) };
-  };
-  const connect = async (node: NodeProcess, p: Person): Promise<TestStomp> => {
-    const stomp = await connectStomp(node, p.client.cookieHeader());
-    open.push(stomp);
-    return stomp;
-  };
+  const cluster = useCluster({ nodes: 3, env: { MAX_CONNECTIONS_PER_ADDRESS: '10000' } });
+  const { nodes, person, connect } = cluster;
   const roomOf = async (owner: Person, ...others: Person[]): Promise<number> => {
     const res = await owner.client.post(api.roomCreate, { targetUserId: others[0].user.userId });
     expect(res.status, res.text).to.equal(200);
@@ -155,9 +112,9 @@ describe('several nodes over Redis (MariaDB)', function () {
       }
       return seen;
     };
-    const onNode1 = await connectStomp(nodes[0], a.client.cookieHeader());
+    const onNode1 = await connect(nodes[0], a);
     expect(await presenceOfA(2000)).to.deep.equal([true]);
-    const onNode2 = await connectStomp(nodes[1], a.client.cookieHeader());
+    const onNode2 = await connect(nodes[1], a);
     await onNode2.disconnect();
     expect(await presenceOfA(1000)).to.not.include(false);
     await onNode1.disconnect();

@@ -8,7 +8,11 @@ import os from 'node:os';
 import path from 'node:path';
 import knexFactory from 'knex';
 import { createDatabase, type Knex } from '../../src/db/knex';
+import type { RunningServer } from '../../src/main';
+import type { ApiClient } from './api-client';
 import { IN_CI, isMysqlReachable, MYSQL_ADMIN_URL } from './databases';
+import { connectStomp, type TestStomp } from './stomp-client';
+import { createUser, loginClient, type TestUser } from './users';
 
 const ROOT = path.resolve(__dirname, '../../..');
 
@@ -261,4 +265,94 @@ export class TcpProxy {
     for (const s of this.sockets) s.destroy();
     if (server) await new Promise((r) => server.close(r));
   }
+}
+
+/** A user created in the cluster's database and signed in on one node. */
+export interface ClusterPerson {
+  user: TestUser;
+  client: ApiClient;
+}
+
+export interface ClusterFixture {
+  /** The node processes, started before the suite (the first alone, so it alone migrates). */
+  readonly nodes: NodeProcess[];
+  readonly redis: TestRedis;
+  readonly db: Knex;
+  /** DATABASE_URL and REDIS_URL (and the options' env): for starting more nodes in a test. */
+  readonly env: Record<string, string>;
+  /** A user signed in on the node (any node accepts the cookie: sessions are in the database). */
+  person(node: { url: string }, name: string): Promise<ClusterPerson>;
+  /** A STOMP connection to the node as the person, disconnected after the test. */
+  connect(node: { url: string }, who: ClusterPerson | ApiClient): Promise<TestStomp>;
+}
+
+export interface ClusterOptions {
+  /** Node processes to start before the suite (0: the tests start their own). */
+  nodes: number;
+  /** Extra environment for every node. */
+  env?: Record<string, string>;
+  /** How the nodes are stopped after the suite (SIGKILL where a test kills them anyway). */
+  stopSignal?: NodeJS.Signals;
+}
+
+/**
+ * The set-up every cluster suite shares, as mocha hooks: a fresh MariaDB database (skipped
+ * loudly without MariaDB), a private redis-server, `nodes` node processes on both, a Knex on the
+ * database; STOMP connections made through `connect` are closed after each test, everything
+ * else after the suite.
+ */
+export function useCluster(options: ClusterOptions): ClusterFixture {
+  let database: { url: string; drop(): Promise<void> } | null = null;
+  let redis: TestRedis | null = null;
+  let db: Knex | null = null;
+  let env: Record<string, string> = {};
+  const nodes: NodeProcess[] = [];
+  const open: TestStomp[] = [];
+  const ready = <T>(value: T | null, what: string): T => {
+    if (value === null) throw new Error(`the cluster fixture has no ${what} yet (used outside a test?)`);
+    return value;
+  };
+
+  before(async function () {
+    database = await createMysqlDatabase(this);
+    redis = await TestRedis.start();
+    env = { DATABASE_URL: database.url, REDIS_URL: redis.url, ...options.env };
+    // The first node migrates the database; the others find it migrated.
+    if (options.nodes > 0) nodes.push(await NodeProcess.start(env));
+    nodes.push(...(await Promise.all(Array.from({ length: Math.max(0, options.nodes - 1) }, () => NodeProcess.start(env)))));
+    db = databaseOf(database.url);
+  });
+  afterEach(async () => {
+    await Promise.all(open.splice(0).map((s) => s.disconnect().catch(() => {})));
+  });
+  after(async () => {
+    await Promise.all(open.splice(0).map((s) => s.disconnect().catch(() => {})));
+    await Promise.all(nodes.map((n) => n.stop(options.stopSignal)));
+    await db?.destroy();
+    await redis?.stop();
+    await database?.drop();
+  });
+
+  return {
+    nodes,
+    get redis() {
+      return ready(redis, 'redis-server');
+    },
+    get db() {
+      return ready(db, 'database');
+    },
+    get env() {
+      return env;
+    },
+    async person(node, name) {
+      const user = await createUser({ db: ready(db, 'database') } as RunningServer, { name });
+      return { user, client: await loginClient({ url: node.url } as RunningServer, user) };
+    },
+    async connect(node, who) {
+      const client = 'client' in who ? who.client : who;
+      const stomp = await connectStomp(node, client.cookieHeader());
+      open.push(stomp);
+      return stomp;
+    },
+  };
 }
