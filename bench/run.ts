@@ -54,6 +54,8 @@ const PARTS: Part[] = [
   { id: 'chat-e2e-2-nodes', script: 'bench/chat-e2e.ts', args: ['--workers', '2'], quickArgs: ['--workers', '2', '--users', '100', '--rooms', '10', '--rates', '100,200', '--step-seconds', '2'], timeoutSeconds: 480 },
   { id: 'idle-memory', script: 'bench/idle-memory.ts', args: [], quickArgs: ['--sessions', '1000'], timeoutSeconds: 300 },
   { id: 'history', script: 'bench/history.ts', args: [], quickArgs: ['--messages', '50000', '--requests', '300'], timeoutSeconds: 420 },
+  // 1 000 000 messages loaded twice (SQLite, MariaDB) with their index: long on a shared machine.
+  { id: 'message-search', script: 'bench/message-search.ts', args: [], quickArgs: ['--messages', '50000', '--searches', '100', '--baseline-searches', '10', '--inserts', '100'], timeoutSeconds: 3600 },
   { id: 'call-setup', script: 'bench/call-setup.ts', args: [], quickArgs: ['--calls', '3'], timeoutSeconds: 300 },
   { id: 'client-load', script: 'bench/client-load.ts', args: [], quickArgs: ['--runs', '1'], timeoutSeconds: 900 },
 ];

@@ -92,4 +92,44 @@ forEachDatabase('searching messages, Korean included', (db) => {
     expect((await search(a, `keyword=x&chatRoomId=${lonely}`)).status).to.equal(403);
     expect((await search(a, 'keyword=x&beforeId=abc')).status).to.equal(400);
   });
+
+  it('finds every message holding a one- or two-syllable word wherever it stands, an edited message by its new text only, never another room\'s or a deleted one', async () => {
+    const a = await member('Indexer');
+    const b = await member('Writer');
+    const c = await member('Outsider');
+    const mine = await roomOf(a, b);
+    const theirs = await roomOf(b, c);
+    const lines = ['회의', '회의실 예약', '오늘회의', '회 의', '회', 'x회x', '👍회의👍', '내일\n회의 있음', 'ZEBRA crossing', 'a b c', 'ab'];
+    for (const line of lines) await say(b, mine, line);
+    await say(b, theirs, '비밀 회의');
+    await say(c, theirs, 'zebra 비밀');
+
+    const newestFirst = (xs: string[]) => [...xs].reverse();
+    expect(await found(a, '회의')).to.deep.equal(newestFirst(['회의', '회의실 예약', '오늘회의', '👍회의👍', '내일\n회의 있음']));
+    expect(await found(a, '회')).to.deep.equal(newestFirst(['회의', '회의실 예약', '오늘회의', '회 의', '회', 'x회x', '👍회의👍', '내일\n회의 있음']));
+    expect(await found(a, '의')).to.deep.equal(newestFirst(['회의', '회의실 예약', '오늘회의', '회 의', '👍회의👍', '내일\n회의 있음']));
+    expect(await found(a, '의실')).to.deep.equal(['회의실 예약']);
+    expect(await found(a, '회 의')).to.deep.equal(['회 의']);
+    expect(await found(a, '늘회의')).to.deep.equal(['오늘회의']);
+    expect(await found(a, 'zebra')).to.deep.equal(['ZEBRA crossing']);
+    expect(await found(a, 'Ze')).to.deep.equal(['ZEBRA crossing']);
+    expect(await found(a, 'bRa CROSS')).to.deep.equal(['ZEBRA crossing']);
+    expect(await found(a, 'a b')).to.deep.equal(['a b c']);
+    expect(await found(a, 'ab')).to.deep.equal(['ab']);
+    expect(await found(c, '회의')).to.deep.equal(['비밀 회의']);
+
+    const [reserved] = (await search(a, `keyword=${encodeURIComponent('회의실')}`)).body.results;
+    await b.stomp.send(app.editMessage, { chatRoomId: mine, messageId: reserved.messageId, content: '점심 메뉴 Pasta' });
+    expect(await found(a, '회의실')).to.deep.equal([]);
+    expect(await found(a, '예약')).to.deep.equal([]);
+    expect(await found(a, '메뉴')).to.deep.equal(['점심 메뉴 Pasta']);
+    expect(await found(a, '뉴')).to.deep.equal(['점심 메뉴 Pasta']);
+    expect(await found(a, 'PASTA')).to.deep.equal(['점심 메뉴 Pasta']);
+    expect(await found(a, '회의')).to.deep.equal(newestFirst(['회의', '오늘회의', '👍회의👍', '내일\n회의 있음']));
+
+    const [alone] = (await search(a, `keyword=${encodeURIComponent('x회x')}`)).body.results;
+    await b.stomp.send(app.deleteMessage, { chatRoomId: mine, messageId: alone.messageId });
+    expect(await found(a, '회')).to.deep.equal(newestFirst(['회의', '오늘회의', '회 의', '회', '👍회의👍', '내일\n회의 있음']));
+    expect(await found(a, 'x')).to.deep.equal([]);
+  });
 });

@@ -8,7 +8,7 @@ import type { ChatDeps } from './chat-deps';
 import { chatHandlers } from './chat-handlers';
 import { chatRoutes } from './chat-routes';
 import { MembersCache } from './members-cache';
-import { ScopedLikeSearch } from './message-search-repository';
+import { searchEngineFor } from './message-search-repository';
 import { MessageWriter } from './message-writer';
 import { MessagesRepository } from './messages-repository';
 import { NotificationMail } from './notification-mail';
@@ -50,7 +50,7 @@ export function assembleChat(deps: Deps, users: UsersRepository, published?: Mes
   const online = new OnlineUsers(publisher, rooms, roomEvents, log, (userId) => deps.cluster.presence.isOnline(userId));
   const typing = new Typing(members, users, roomEvents, clock, deps.cluster.throttle);
   const reactions = new ReactionsRepository(db, messages);
-  const chat: ChatDeps = { rooms, messages, users, members, sender, readMarkers, online, typing, publisher, clock, reactions, roomEvents, search: new ScopedLikeSearch(db) };
+  const chat: ChatDeps = { rooms, messages, users, members, sender, readMarkers, online, typing, publisher, clock, reactions, roomEvents, search: searchEngineFor(db) };
   const notifications = new NotificationMail({ rooms, mailer, clock, publicUrl: config.publicUrl });
   publisher.onDisconnect((user) => readMarkers.connectionClosed(user.connectionId));
   return { chat, notifications, writer, roomEvents };

@@ -1,9 +1,10 @@
 // Message search, the engine: one interface, so each database can get the engine its
-// measurements favour (docs/architecture.md, "Searching messages"). Today both use a LIKE scoped
-// to the user's rooms: it finds any substring, so one- and two-syllable Korean words are found
-// (SQLite's FTS5 trigram needs three characters; MariaDB has no n-gram parser), and deleted
-// messages (emptied, deleted_at_ms set) and system messages are never matched.
+// measurements favour (docs/architecture.md §6a). Both use the bigram index of our own
+// (message_bigrams), which finds one- and two-syllable Korean words (SQLite's FTS5 trigram needs
+// three characters; MariaDB has no n-gram parser) in time that does not grow with the messages.
+// The scoped LIKE it replaced stays as the baseline the bench measures it against.
 import type { Knex } from '../../db/knex';
+import { keywordGrams } from './message-grams';
 
 export interface SearchScope {
   userId: number;
@@ -70,12 +71,101 @@ export class ScopedLikeSearch implements MessageSearchEngine {
       .limit(scope.limit);
     if (scope.roomId !== undefined) q.where('m.room_id', scope.roomId);
     if (scope.beforeId !== undefined) q.where('m.id', '<', scope.beforeId);
-    const rows = (await q) as Array<{
-      id: number; room_id: number; seq: number; content: string; created_at_ms: number | string; room_name: string; renamed: unknown; sender_name: string;
-    }>;
-    return rows.map((r) => ({
-      roomId: Number(r.room_id), roomName: r.room_name, roomRenamed: Boolean(r.renamed), messageId: Number(r.id), seq: Number(r.seq),
-      senderName: r.sender_name, content: r.content, createdAtMs: Number(r.created_at_ms),
-    }));
+    return ((await q) as HitRow[]).map(toHit);
   }
+}
+
+interface HitRow { id: number; room_id: number; seq: number; content: string; created_at_ms: number | string; room_name: string; renamed: unknown; sender_name: string }
+
+const toHit = (r: HitRow): SearchHit => ({
+  roomId: Number(r.room_id), roomName: r.room_name, roomRenamed: Boolean(r.renamed), messageId: Number(r.id), seq: Number(r.seq),
+  senderName: r.sender_name, content: r.content, createdAtMs: Number(r.created_at_ms),
+});
+
+/**
+ * Above this many rooms the per-room lookups are not spelled out one by one (SQLite allows 500
+ * terms in a compound SELECT); the rooms are then one set and the database sorts the gram's
+ * matches of all of them.
+ */
+const MAX_ROOMS_APART = 200;
+
+/**
+ * The bigram index (message_bigrams, written with each message: message-index-repository.ts), on both
+ * databases. For each of the user's rooms, the newest ids holding the keyword's first gram come
+ * straight off the primary key (gram, room_id, message_id), `limit` of them, the other grams
+ * checked by key lookups; the rooms' lists are merged newest first. One or two characters are
+ * exact (a gram is the keyword); longer keywords, and ones with spaces between single
+ * characters, are re-checked with LIKE on each candidate. Cost: `limit` index entries per room,
+ * whatever the number of messages.
+ */
+export class BigramSearch implements MessageSearchEngine {
+  readonly name = 'bigram index';
+
+  constructor(private readonly db: Knex) {}
+
+  async search(keyword: string, scope: SearchScope): Promise<SearchHit[]> {
+    const k = keywordGrams(keyword);
+    if (k === null) return [];
+    const memberships = this.db('room_members').where({ user_id: scope.userId });
+    if (scope.roomId !== undefined) memberships.where({ room_id: scope.roomId });
+    const rooms = ((await memberships.pluck('room_id')) as Array<number | string>).map(Number);
+    if (rooms.length === 0) return [];
+    const [driver, ...others] = k.grams;
+    const perRoom = (room: number | 'members'): { sql: string; bindings: Array<string | number> } => {
+      const bindings: Array<string | number> = [driver];
+      let sql = 'select b.message_id from message_bigrams b';
+      if (!k.exact) sql += ' join messages m on m.id = b.message_id';
+      sql += ' where b.gram = ?';
+      if (room === 'members') {
+        sql += ' and b.room_id in (select room_id from room_members where user_id = ?)';
+        bindings.push(scope.userId);
+      } else {
+        sql += ' and b.room_id = ?';
+        bindings.push(room);
+      }
+      if (scope.beforeId !== undefined) {
+        sql += ' and b.message_id < ?';
+        bindings.push(scope.beforeId);
+      }
+      for (const gram of others) {
+        sql += ' and exists (select 1 from message_bigrams x where x.gram = ? and x.room_id = b.room_id and x.message_id = b.message_id)';
+        bindings.push(gram);
+      }
+      if (!k.exact) {
+        // SQLite's LIKE is case-insensitive for ASCII; MariaDB's through the column's _ci collation.
+        sql += " and m.content like ? escape '!'";
+        bindings.push(likePattern(keyword));
+      }
+      sql += ' order by b.message_id desc limit ?';
+      bindings.push(scope.limit);
+      return { sql, bindings };
+    };
+    const parts = rooms.length > MAX_ROOMS_APART ? [perRoom('members')] : rooms.map(perRoom);
+    const union = parts.map((p, i) => `select message_id from (${p.sql}) as t${i}`).join(' union all ');
+    // Two statements: joined in one, MariaDB walks all messages by id and probes the union.
+    const ids = rowsOf<{ message_id: number | string }>(await this.db.raw(
+      `select message_id from (${union}) as h order by message_id desc limit ?`,
+      [...parts.flatMap((p) => p.bindings), scope.limit],
+    )).map((r) => Number(r.message_id));
+    if (ids.length === 0) return [];
+    const rows = (await this.db('messages as m')
+      .join('rooms as r', 'r.id', 'm.room_id')
+      .join('users as u', 'u.id', 'm.sender_id')
+      .select('m.id', 'm.room_id', 'm.seq', 'm.content', 'm.created_at_ms', 'r.name as room_name', 'r.renamed', 'u.name as sender_name')
+      .whereIn('m.id', ids)
+      .whereNull('m.deleted_at_ms')
+      .orderBy('m.id', 'desc')) as HitRow[];
+    return rows.map(toHit);
+  }
+}
+
+/** Rows of a raw statement: mysql2 answers [rows, fields], better-sqlite3 the rows. */
+function rowsOf<T>(result: unknown): T[] {
+  const r = result as unknown[];
+  return (Array.isArray(r[0]) ? r[0] : r) as T[];
+}
+
+/** The engine each database uses, chosen by measurement (bench/message-search.ts, docs/architecture.md §6a). */
+export function searchEngineFor(db: Knex): MessageSearchEngine {
+  return new BigramSearch(db);
 }

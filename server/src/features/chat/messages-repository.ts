@@ -4,6 +4,7 @@
 // message, and a room's commit order is its seq order. Rows are mapped to domain objects here.
 import type { SystemEvent } from '../../../../common/api';
 import type { Knex } from '../../db/knex';
+import { indexMessages, unindexMessage, type IndexedText } from './message-index-repository';
 
 export interface Message {
   id: number;
@@ -122,7 +123,11 @@ function rowsOf<T>(result: unknown): T[] {
 }
 
 export class MessagesRepository {
-  constructor(private readonly db: Knex) {}
+  /** `searchIndex: false` only for bench/message-search.ts, which measures what writing the index costs. */
+  constructor(
+    private readonly db: Knex,
+    private readonly options: { searchIndex: boolean } = { searchIndex: true },
+  ) {}
 
   /**
    * Stores the messages in one transaction and answers each one's id and seq, in the order
@@ -151,6 +156,8 @@ export class MessagesRepository {
         return { id, seq: seqs[i] };
       });
       await this.authorsHaveRead(trx, messages, seqs);
+      // People's messages are searchable from this commit on; system messages never are.
+      if (this.options.searchIndex) await indexMessages(trx, messages.flatMap((m, i) => (m.senderId === null ? [] : [{ messageId: stored[i].id, roomId: m.roomId, content: m.content }])));
       return stored;
     });
   }
@@ -242,12 +249,31 @@ export class MessagesRepository {
 
   /** Replaces the text of a message not deleted; null when it was deleted (or is gone) meanwhile. */
   async edit(roomId: number, messageId: number, content: string, atMs: number): Promise<Change | null> {
-    return this.change(roomId, messageId, async (trx, changeSeq) =>
-      (await trx('messages')
+    return this.change(roomId, messageId, async (trx, changeSeq) => {
+      const before = await this.searchableText(trx, roomId, messageId);
+      const updated = await trx('messages')
         .where({ id: messageId, room_id: roomId })
         .whereNull('deleted_at_ms')
-        .update({ content, edited_at_ms: atMs, change_seq: changeSeq })) === 1,
-    );
+        .update({ content, edited_at_ms: atMs, change_seq: changeSeq });
+      if (updated !== 1) return false;
+      // Found by the new text, no longer by the old.
+      if (before !== null) {
+        await unindexMessage(trx, before);
+        await indexMessages(trx, [{ ...before, content }]);
+      }
+      return true;
+    });
+  }
+
+  /** The text the search index holds for a message: a person's message not deleted, or null. (The room's row is locked by `change`, so it cannot move meanwhile.) */
+  private async searchableText(trx: Knex.Transaction, roomId: number, messageId: number): Promise<IndexedText | null> {
+    const row = (await trx('messages')
+      .select('content')
+      .where({ id: messageId, room_id: roomId })
+      .whereNull('deleted_at_ms')
+      .whereNotNull('sender_id')
+      .first()) as { content: string } | undefined;
+    return row ? { messageId, roomId, content: row.content } : null;
   }
 
   /**
@@ -257,11 +283,13 @@ export class MessagesRepository {
    */
   async deleteForEveryone(roomId: number, messageId: number, atMs: number): Promise<Change | null> {
     return this.change(roomId, messageId, async (trx, changeSeq) => {
+      const before = await this.searchableText(trx, roomId, messageId);
       const updated = await trx('messages')
         .where({ id: messageId, room_id: roomId })
         .whereNull('deleted_at_ms')
         .update({ content: '', deleted_at_ms: atMs, change_seq: changeSeq });
       if (updated !== 1) return false;
+      if (before !== null) await unindexMessage(trx, before);
       await trx('message_reactions').where({ message_id: messageId }).delete();
       return true;
     });
