@@ -5,6 +5,7 @@ import { authSaga } from '../features/auth/authSaga';
 import { callSaga } from '../features/call/callSaga';
 import { chatListSaga } from '../features/chatList/chatListSaga';
 import { roomSaga } from '../features/room/roomSaga';
+import { messageSearchSaga } from '../features/messageSearch/messageSearchSaga';
 import { userSearchSaga } from '../features/userSearch/userSearchSaga';
 import { inviteSaga } from '../features/invite/inviteSaga';
 import { preferencesSaga } from '../features/settings/preferencesSaga';
@@ -24,6 +25,7 @@ export const featureSagas: Array<() => SagaIterator> = [
   userSearchSaga,
   inviteSaga,
   notificationsSaga,
+  messageSearchSaga,
 ];
 
 export function* rootSaga(): SagaIterator {

@@ -7,6 +7,7 @@ import { chatListReducer } from '../features/chatList/chatListSlice';
 import { liveReducer } from '../features/room/liveSlice';
 import { readsReducer } from '../features/room/readsSlice';
 import { roomReducer } from '../features/room/roomSlice';
+import { messageSearchReducer } from '../features/messageSearch/messageSearchSlice';
 import { userSearchReducer } from '../features/userSearch/userSearchSlice';
 import { inviteReducer } from '../features/invite/inviteSlice';
 import { preferencesReducer } from '../features/settings/preferencesSlice';
@@ -30,6 +31,7 @@ const reducers = {
   userSearch: userSearchReducer,
   invite: inviteReducer,
   notifications: notificationsReducer,
+  messageSearch: messageSearchReducer,
 };
 
 const rootReducer = combineReducers(reducers);
