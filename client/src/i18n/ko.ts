@@ -272,7 +272,7 @@ export const ko = {
     label: '검색어',
     placeholderRoom: '이 채팅방에서 검색',
     placeholderAll: '모든 채팅방에서 검색',
-    submit: '검색',
+    submit: '찾기',
     searching: '검색 중...',
     noResults: '검색 결과가 없습니다',
     more: '더 보기',

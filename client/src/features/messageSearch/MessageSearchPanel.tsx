@@ -79,7 +79,9 @@ export function MessageSearchPanel({ scope, chatRoomId, onClose, onOpenHeld }: M
       <form className="msg-search__form" role="search" onSubmit={submit}>
         <input
           ref={inputRef}
-          type="search"
+          // A text box, not type=search: the user search screens beside the chat list own the page's searchbox.
+          type="text"
+          enterKeyHint="search"
           className="field__input msg-search__input"
           aria-label={ko.messageSearch.label}
           placeholder={scope === 'room' ? ko.messageSearch.placeholderRoom : ko.messageSearch.placeholderAll}

@@ -24,7 +24,8 @@ export function QuoteBlock({ quote, onJump }: { quote: ReplyQuote; onJump?(messa
       type="button"
       className={cx('quote', quote.deleted && 'quote--deleted')}
       onClick={() => onJump?.(quote.messageId)}
-      aria-label={`${ko.messageActions.goToOriginal(quote.senderName)}: ${quote.content}`}
+      // The visible sender and text name the button (axe: the name holds what is seen); the title says where it goes.
+      title={ko.messageActions.goToOriginal(quote.senderName)}
       data-testid="reply-quote"
     >
       <span className="quote__sender">{quote.senderName}</span>
@@ -44,12 +45,12 @@ export function ReactionChips({ messageId, reactions, myId, onReact }: { message
             type="button"
             className={cx('reaction-chip', mine && 'reaction-chip--mine')}
             aria-pressed={mine}
-            aria-label={ko.messageActions.reactionChip(r.emoji, r.userIds.length, mine)}
+            title={ko.messageActions.reactionChip(r.emoji, r.userIds.length, mine)}
             onClick={() => onReact(messageId, r.emoji as Reaction)}
             data-testid="reaction-chip"
           >
-            <span aria-hidden="true">{r.emoji}</span>
-            <span className="reaction-chip__count" aria-hidden="true">{r.userIds.length}</span>
+            <span>{r.emoji}</span>
+            <span className="reaction-chip__count">{r.userIds.length}</span>
           </button>
         );
       })}
