@@ -3,6 +3,8 @@
 // ('(수정됨)'), a deletion for everyone ('삭제된 메시지입니다.', in the chat list too), reactions
 // given and taken back, and a search on the chat list whose result opens the room around an old
 // message. axe checks each new state.
+import fs from 'node:fs';
+import path from 'node:path';
 import { expect } from 'chai';
 import type { Locator, Page } from 'playwright-core';
 import { api, type ChatMessage } from '../../../common/api';
@@ -16,6 +18,7 @@ import { useE2eApp } from './support/app';
 import { describeViolations, seriousViolations } from './support/axe';
 
 const WAIT = { timeout: 30_000 };
+const SCREENSHOT_DIR = process.env.E2E_SCREENSHOTS;
 /** Messages after the original: more than one page (20), so jumping to it loads older ones. */
 const FILLERS = 25;
 
@@ -42,6 +45,10 @@ describe('reply, edit, delete, reactions and message search in the browser', fun
   }
 
   async function axe(page: Page, where: string): Promise<void> {
+    if (SCREENSHOT_DIR) {
+      fs.mkdirSync(SCREENSHOT_DIR, { recursive: true });
+      await page.screenshot({ path: path.join(SCREENSHOT_DIR, `message-actions ${where}.png`) });
+    }
     const violations = await seriousViolations(page);
     if (violations.length > 0) found.push(describeViolations(where, violations));
   }
