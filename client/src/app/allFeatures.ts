@@ -2,6 +2,7 @@
 // the tests' stores install them all at once.
 import { callFeature } from '../features/call/callFeature';
 import { chatListFeature } from '../features/chatList/chatListFeature';
+import { messageSearchFeature } from '../features/messageSearch/messageSearchFeature';
 import { inviteFeature } from '../features/invite/inviteFeature';
 import { notificationsFeature } from '../features/notifications/notificationsFeature';
 import { roomFeature } from '../features/room/roomFeature';
@@ -19,4 +20,5 @@ export const allFeatures: readonly Feature[] = [
   userSearchFeature,
   inviteFeature,
   notificationsFeature,
+  messageSearchFeature,
 ];

@@ -27,9 +27,13 @@ const NotFoundPage = lazy(() => import(/* webpackChunkName: "not-found" */ '../f
 // screen: read counts and unread badges, the notification prompt on the chat list, the screens
 // (linked in the order the app used to inject them).
 const chat = { stylesheets: [readsCss, notificationsCss, chatCss] };
-// The chat list is beside every chat screen on a desktop, so its feature comes with the layout;
+// The chat list (and its message search) is beside every chat screen on a desktop, so its features come with the layout;
 // both are in the chunk every signed-in screen loads (the call listener's, AppShell.tsx).
-const chatListFeatures = () => import(/* webpackChunkName: "signed-in" */ '../features/chatList/chatListFeature').then((m) => [m.chatListFeature]);
+const chatListFeatures = () =>
+  Promise.all([
+    import(/* webpackChunkName: "signed-in" */ '../features/chatList/chatListFeature'),
+    import(/* webpackChunkName: "signed-in" */ '../features/messageSearch/messageSearchFeature'),
+  ]).then(([list, search]) => [list.chatListFeature, search.messageSearchFeature]);
 const TwoPaneLayout = lazyWithFeatures(() => import(/* webpackChunkName: "signed-in" */ './TwoPaneLayout'), chatListFeatures, { lateServices: true, ...chat });
 const ChatListHome = lazyWithFeatures(
   () => import(/* webpackChunkName: "signed-in" */ './TwoPaneLayout').then((m) => ({ default: m.ChatListHome })),

@@ -10,6 +10,7 @@ import type { chatListReducer } from '../features/chatList/chatListSlice';
 import type { liveReducer } from '../features/room/liveSlice';
 import type { readsReducer } from '../features/room/readsSlice';
 import type { roomReducer } from '../features/room/roomSlice';
+import type { messageSearchReducer } from '../features/messageSearch/messageSearchSlice';
 import type { userSearchReducer } from '../features/userSearch/userSearchSlice';
 import type { inviteReducer } from '../features/invite/inviteSlice';
 import type { preferencesReducer } from '../features/settings/preferencesSlice';
@@ -32,6 +33,7 @@ interface LateState {
   userSearch: ReturnType<typeof userSearchReducer>;
   invite: ReturnType<typeof inviteReducer>;
   notifications: ReturnType<typeof notificationsReducer>;
+  messageSearch: ReturnType<typeof messageSearchReducer>;
 }
 
 /**

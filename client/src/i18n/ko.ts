@@ -238,4 +238,46 @@ export const ko = {
     add: '추가',
     addFailed: 'Failed to add user. Please try again.',
   },
+
+  /** Issue 13: reply, edit, delete for everyone and reactions on a message. */
+  messageActions: {
+    menu: '메시지 메뉴',
+    menuFor: (content: string) => `"${content.slice(0, 30)}" 메시지 메뉴`,
+    reply: '답장',
+    edit: '수정',
+    delete: '삭제',
+    react: '공감',
+    reactionPicker: '공감 고르기',
+    replyingTo: (name: string) => `${name}님에게 답장`,
+    cancelReply: '답장 취소',
+    editing: '메시지 수정 중',
+    cancelEdit: '수정 취소',
+    saveEdit: '수정 완료',
+    edited: '(수정됨)',
+    deleted: '삭제된 메시지입니다.',
+    deleteConfirm: '이 메시지를 모든 사람에게서 삭제하시겠습니까?',
+    deleteConfirmLabel: '삭제',
+    /** A reaction chip's name: the emoji, how many gave it, whether the user did. */
+    reactionChip: (emoji: string, count: number, mine: boolean) => `${emoji} ${count}명${mine ? ', 내 공감 (누르면 취소)' : ''}`,
+    goToOriginal: (name: string) => `${name}님의 원래 메시지로 이동`,
+    findingOriginal: '원래 메시지를 찾는 중...',
+    originalNotFound: '원래 메시지를 찾을 수 없습니다.',
+    offline: '연결이 끊겨 보내지 못했습니다. 다시 연결되면 다시 시도해주세요.',
+  },
+
+  /** Issue 13: searching messages in a room or in every room. */
+  messageSearch: {
+    open: '메시지 검색',
+    close: '검색 닫기',
+    label: '검색어',
+    placeholderRoom: '이 채팅방에서 검색',
+    placeholderAll: '모든 채팅방에서 검색',
+    submit: '찾기',
+    searching: '검색 중...',
+    noResults: '검색 결과가 없습니다',
+    more: '더 보기',
+    failed: '검색하지 못했습니다. 잠시 후 다시 시도해주세요.',
+    results: '검색 결과',
+    openResult: (room: string, sender: string) => `${room}, ${sender}님의 메시지 열기`,
+  },
 } as const;

@@ -10,6 +10,8 @@ import { Avatar } from '../room/Avatar';
 import { AddPersonIcon, ChatBubbleIcon, PhoneIcon, SettingsIcon } from '../room/icons';
 import { useDocumentTitle } from '../../components/documentTitle';
 import '../room/chat.css';
+import '../messageSearch/messageSearch.css';
+import { MessageSearchPanel } from '../messageSearch/MessageSearchPanel';
 import { ChatRow } from './ChatRow';
 import { chatListClosed, chatListOpened, selectChatListUnseen, selectChats, selectMe } from './chatListSlice';
 
@@ -79,6 +81,7 @@ export default function ChatListPage({ beside = false }: { beside?: boolean }) {
             </button>
           </div>
         </section>
+        <MessageSearchPanel scope="all" />
         <div className="screen__body">
           {chats === null ? (
             <p className="loading-line">{ko.app.loading}</p>

@@ -2,6 +2,7 @@
 // loading) and the count of new-message signals for the tab title.
 import { createSlice, type PayloadAction } from '@reduxjs/toolkit';
 import type { ChatSummary, NameAndEmail } from '../../../../common/api';
+import { DELETED_MESSAGE_TEXT } from '../../../../common/system-text';
 
 export interface ChatListState {
   chats: ChatSummary[] | null;
@@ -34,6 +35,11 @@ const chatListSlice = createSlice({
     newMessagesSignalled(state) {
       state.unseenCount += 1;
     },
+    /** Issue 13: a message deleted for everyone in an open room; when it is the room's last, the list says so. */
+    messageDeletedInRoom(state, action: PayloadAction<{ chatRoomId: number; seq: number }>) {
+      const chat = state.chats?.find((c) => c.chatRoomId === action.payload.chatRoomId);
+      if (chat && chat.lastSeq === action.payload.seq) chat.lastMessage = DELETED_MESSAGE_TEXT;
+    },
     windowFocused(state) {
       state.unseenCount = 0;
     },
@@ -47,6 +53,7 @@ export const {
   chatsLoaded,
   loadFailed,
   newMessagesSignalled,
+  messageDeletedInRoom,
   windowFocused,
 } = chatListSlice.actions;
 

@@ -3,12 +3,14 @@
 // reader's place when they arrive; messages arriving while the reader is scrolled up raise the
 // '새 메시지 ↓' pill. Pending sends read '전송 중', failed ones offer 재전송 and 삭제. Content is
 // rendered as text (with its links), never as HTML.
-import { useLayoutEffect, useMemo, useRef, useState } from 'react';
+import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import type { ChatMessage } from '../../../../common/api';
 import { cx } from '../../components/classNames';
 import { ko } from '../../i18n/ko';
 import { Avatar } from './Avatar';
 import { layoutMessages } from './messageLayout';
+import { MessageMenu, QuoteBlock, ReactionChips, openMenuOf, type MessageActionHandlers } from './MessageExtras';
+import { canDeleteForEveryone } from './messageChanges';
 import { MessageText } from './MessageText';
 import { ReadCount } from './ReadCount';
 import type { PendingMessage } from './messages';
@@ -27,9 +29,16 @@ export interface MessageListProps {
   unreadByOf?(seq: number): number;
   onResend?(clientMsgId: string): void;
   onDelete?(clientMsgId: string): void;
+  /** Issue 13: reply, edit, delete, react and jump to a quote; no message menu without them. */
+  actions?: MessageActionHandlers;
+  /** Issue 13: the message to scroll to and highlight; a new token scrolls again. */
+  focus?: { messageId: number; token: number } | null;
 }
 
-export function MessageList({ messages, pending, myId, hasOlder, loadingOlder, onNeedOlder, unreadByOf, onResend, onDelete }: MessageListProps) {
+/** How long a message scrolled to stays highlighted. */
+const HIGHLIGHT_MS = 2000;
+
+export function MessageList({ messages, pending, myId, hasOlder, loadingOlder, onNeedOlder, unreadByOf, onResend, onDelete, actions, focus }: MessageListProps) {
   const items = useMemo(() => layoutMessages(messages, pending, myId), [messages, pending, myId]);
   const ref = useRef<HTMLDivElement>(null);
   const [newBelow, setNewBelow] = useState(false);
@@ -57,6 +66,17 @@ export function MessageList({ messages, pending, myId, hasOlder, loadingOlder, o
     // A first page too short to scroll could never reach "the top": ask for more right away.
     if (hasOlder && !loadingOlder && el.scrollHeight <= el.clientHeight) onNeedOlder();
   }, [firstId, lastKey, lastIsMine, hasOlder, loadingOlder, onNeedOlder]);
+
+  useEffect(() => {
+    if (!focus) return;
+    const target = ref.current?.querySelector<HTMLElement>(`[data-message-id="${focus.messageId}"]`);
+    if (!target) return;
+    target.scrollIntoView({ block: 'center' });
+    target.focus({ preventScroll: true });
+    target.classList.add('msg--focused');
+    const timer = setTimeout(() => target.classList.remove('msg--focused'), HIGHLIGHT_MS);
+    return () => clearTimeout(timer);
+  }, [focus]);
 
   const onScroll = () => {
     const el = ref.current;
@@ -88,14 +108,32 @@ export function MessageList({ messages, pending, myId, hasOlder, loadingOlder, o
               key={item.key}
               className={cx('msg', item.mine && 'msg--mine', item.pending && !item.failed && 'msg--pending', item.failed && 'msg--failed', !item.showSender && 'msg--grouped')}
               data-testid={item.mine ? 'my-message' : 'their-message'}
+              data-message-id={item.messageId ?? undefined}
+              tabIndex={item.messageId !== null ? -1 : undefined}
+              onContextMenu={(event) => {
+                // A long press on a phone (or a right click): the message's menu, not the browser's.
+                if (actions && openMenuOf(event.currentTarget)) event.preventDefault();
+              }}
             >
               {!item.mine && <span className="msg__avatar-slot">{item.showSender && <Avatar name={item.senderName} size={36} />}</span>}
               <div className="msg__column">
                 {!item.mine && item.showSender && <span className="msg__sender">{item.senderName}</span>}
                 <div className="msg__line">
                   <p className="bubble">
-                    <MessageText content={item.content} />
+                    {item.replyTo && <QuoteBlock quote={item.replyTo} onJump={actions?.onJump} />}
+                    {item.deleted ? <span className="msg__deleted">{ko.messageActions.deleted}</span> : <MessageText content={item.content} />}
+                    {item.edited && !item.deleted && <span className="msg__edited">{ko.messageActions.edited}</span>}
                   </p>
+                  {actions && item.messageId !== null && !item.deleted && (
+                    <MessageMenu
+                      messageId={item.messageId}
+                      content={item.content}
+                      senderName={item.senderName}
+                      mine={item.mine}
+                      canDelete={canDeleteForEveryone({ senderId: item.mine ? myId : null, enrolledAt: item.enrolledAt, deleted: item.deleted ? true : undefined }, myId, Date.now())}
+                      handlers={actions}
+                    />
+                  )}
                   {unreadByOf && item.seq !== undefined && <ReadCount count={unreadByOf(item.seq)} />}
                   {item.failed ? (
                     <span className="msg__failed">
@@ -113,6 +151,9 @@ export function MessageList({ messages, pending, myId, hasOlder, loadingOlder, o
                     item.showTime && <span className="msg__time">{item.time}</span>
                   )}
                 </div>
+                {item.reactions && item.messageId !== null && actions && (
+                  <ReactionChips messageId={item.messageId} reactions={item.reactions} myId={myId} onReact={actions.onReact} />
+                )}
               </div>
             </div>
           );

@@ -1,6 +1,6 @@
 // The room's header: back to the list, the room name (tap to rename: O confirms, X cancels; at
 // most 50 characters, blank is not submitted) and the sidebar toggle.
-import { useState, type FormEvent, type KeyboardEvent } from 'react';
+import { useState, type FormEvent, type KeyboardEvent, type ReactNode } from 'react';
 import { LIMITS, isValidRoomName } from '../../../../common/rules';
 import { paths } from '../../app/paths';
 import { BackButton } from '../../components/BackButton';
@@ -12,9 +12,11 @@ export interface RoomHeaderProps {
   memberCount: number;
   onRename(name: string): void;
   onOpenSidebar(): void;
+  /** More header buttons before the sidebar's (issue 13: message search). */
+  extraActions?: ReactNode;
 }
 
-export function RoomHeader({ roomName, memberCount, onRename, onOpenSidebar }: RoomHeaderProps) {
+export function RoomHeader({ roomName, memberCount, onRename, onOpenSidebar, extraActions }: RoomHeaderProps) {
   const [draft, setDraft] = useState<string | null>(null);
 
   const confirm = (event?: FormEvent) => {
@@ -58,6 +60,7 @@ export function RoomHeader({ roomName, memberCount, onRename, onOpenSidebar }: R
           </button>
         </form>
       )}
+      {extraActions}
       <button type="button" className="icon-btn" onClick={onOpenSidebar} aria-label={ko.room.openSidebar} title={ko.room.openSidebar}>
         <MenuIcon />
       </button>

@@ -1,6 +1,6 @@
 // How a room's messages are laid out (pure, so it is tested without a browser): day dividers,
 // centred system messages, and runs of one sender's messages that share a name and a time.
-import type { ChatMessage } from '../../../../common/api';
+import type { ChatMessage, ReactionSummary, ReplyQuote } from '../../../../common/api';
 import { isSystemMessage, systemMessageText, type PendingMessage } from './messages';
 
 export type MessageItem =
@@ -24,6 +24,13 @@ export type MessageItem =
       time: string;
       /** The message's seq (for its read count); none while pending. */
       seq?: number;
+      /** The stored message's id; null while pending. */
+      messageId: number | null;
+      enrolledAt: string;
+      replyTo?: ReplyQuote;
+      reactions?: ReactionSummary[];
+      edited: boolean;
+      deleted: boolean;
     };
 
 const dayFormat = new Intl.DateTimeFormat('ko-KR', { year: 'numeric', month: 'long', day: 'numeric', weekday: 'long' });
@@ -48,6 +55,12 @@ interface Entry {
   seq?: number;
   failed: boolean;
   clientMsgId: string | null;
+  messageId: number | null;
+  enrolledAt: string;
+  replyTo?: ReplyQuote;
+  reactions?: ReactionSummary[];
+  edited: boolean;
+  deleted: boolean;
 }
 
 export function layoutMessages(messages: readonly ChatMessage[], pending: readonly PendingMessage[], myId: number | null): MessageItem[] {
@@ -63,6 +76,12 @@ export function layoutMessages(messages: readonly ChatMessage[], pending: readon
       seq: m.seq,
       failed: false,
       clientMsgId: null,
+      messageId: m.messageId,
+      enrolledAt: m.enrolledAt,
+      replyTo: m.replyTo,
+      reactions: m.reactions,
+      edited: m.editedAt !== undefined,
+      deleted: m.deleted === true,
     })),
     // Pending sends always come last: the server will order them after everything we hold.
     ...pending.map((p) => ({
@@ -75,6 +94,11 @@ export function layoutMessages(messages: readonly ChatMessage[], pending: readon
       pending: true,
       failed: p.failed === true,
       clientMsgId: p.clientMsgId,
+      messageId: null,
+      enrolledAt: p.createdAt,
+      replyTo: p.replyTo,
+      edited: false,
+      deleted: false,
     })),
   ];
   const items: MessageItem[] = [];
@@ -108,6 +132,12 @@ export function layoutMessages(messages: readonly ChatMessage[], pending: readon
       showTime: !sameRun(next),
       time,
       ...(entry.seq ? { seq: entry.seq } : {}),
+      messageId: entry.messageId,
+      enrolledAt: entry.enrolledAt,
+      ...(entry.replyTo ? { replyTo: entry.replyTo } : {}),
+      ...(entry.reactions ? { reactions: entry.reactions } : {}),
+      edited: entry.edited,
+      deleted: entry.deleted,
     });
   });
   return items;

@@ -1,8 +1,9 @@
 // The room-events topic (issue 11; docs/protocol.md /topic/chat-room-events/{id}) while a room is
-// open: read positions, typing, presence. Decoded through common/ before they reach a slice;
+// open: read positions, typing, presence, and (issue 13) edits, deletions and reactions. Decoded through common/ before they reach a slice;
 // events of types this client does not know are ignored.
 import { buffers, eventChannel, type EventChannel, type SagaIterator } from 'redux-saga';
-import { call, delay, fork, put, take } from 'redux-saga/effects';
+import { call, delay, fork, put, select, take } from 'redux-saga/effects';
+import type { ChatMessage } from '../../../../common/api';
 import { LIMITS } from '../../../../common/rules';
 import { api, type Preferences } from '../../../../common/api';
 import { app, topics } from '../../../../common/destinations';
@@ -11,6 +12,8 @@ import type { RoomEvent } from '../../../../common/payloads';
 import { service } from '../../app/sagaContext';
 import type { StompService } from '../../services/stomp';
 import { presenceChanged, typingExpired, typingSeen } from './liveSlice';
+import { messageDeletedInRoom } from '../chatList/chatListSlice';
+import { messageDeleted, messageEdited, reactionChanged, selectMessages } from './roomSlice';
 import { readEventReceived } from './readsSlice';
 
 /**
@@ -53,6 +56,15 @@ export function* watchRoomEventsTopic(chatRoomId: number, myId: number): SagaIte
         token += 1;
         yield put(typingSeen({ userId: event.userId, name: event.name, token }));
         yield fork(expireTyping, event.userId, token);
+      } else if (event.type === 'edited') {
+        yield put(messageEdited(event));
+      } else if (event.type === 'deleted') {
+        yield put(messageDeleted(event));
+        const messages: ChatMessage[] = yield select(selectMessages);
+        const seq = messages.find((m) => m.messageId === event.messageId)?.seq;
+        if (seq !== undefined) yield put(messageDeletedInRoom({ chatRoomId, seq }));
+      } else if (event.type === 'reaction') {
+        yield put(reactionChanged(event));
       }
     }
   } finally {

@@ -171,6 +171,8 @@ describe('the room session saga', () => {
       { chatRoomId: ROOM, page: 0 },
       { chatRoomId: ROOM, beforeId: 56 },
       { chatRoomId: ROOM, beforeId: 36 },
+      // Then the edits, deletions and reactions made while away (issue 13).
+      { chatRoomId: ROOM, changedSince: 0 },
     ]);
     expect(h.ids()).to.deep.equal(Array.from({ length: 65 }, (_, i) => i + 11));
 

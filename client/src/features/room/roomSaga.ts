@@ -14,11 +14,14 @@ import { isHttpStatus } from '../../services/http';
 import { ko } from '../../i18n/ko';
 import { newClientMsgId } from './clientMsgId';
 import { leaverOf, skipsAhead, type PendingMessage } from './messages';
+import { fetchChanges, watchMessageActions } from './messageActionsSaga';
 import { roomEventChannel, type RoomEvent } from './roomEvents';
 import { sendTyping, watchRoomEventsTopic } from './roomEventsTopic';
 import {
   activityChanged,
+  aroundLoaded,
   caughtUp,
+  focused,
   disconnected,
   historyLoaded,
   leaveConfirmed,
@@ -45,6 +48,7 @@ import {
   selectPending,
   selectRoom,
   selectRoomActive,
+  selectReplyTo,
   subscribed,
   typingNoticed,
 } from './roomSlice';
@@ -53,6 +57,8 @@ import { isWindowActive, windowActivityChannel } from './windowActivity';
 interface Session {
   chatRoomId: number;
   userId: number;
+  /** Open around this seq (a search result) instead of at the newest messages. */
+  aroundSeq?: number;
 }
 
 /** A reconnect after a long outage fetches at most this many pages; older gaps load by scrolling. */
@@ -80,7 +86,8 @@ function* publishPresence({ chatRoomId, userId }: Session, active: boolean): Sag
 function* sendPending({ chatRoomId, userId }: Session, pending: PendingMessage): SagaIterator {
   yield put(sendAttempted(pending.clientMsgId));
   // Not connected: the send times out as failed and goes out again on the next subscription.
-  yield call(publish, app.privateMessage, { chatRoomId, senderId: userId, content: pending.content, clientMsgId: pending.clientMsgId });
+  const reply = pending.replyTo ? { replyToMessageId: pending.replyTo.messageId } : {};
+  yield call(publish, app.privateMessage, { chatRoomId, senderId: userId, content: pending.content, clientMsgId: pending.clientMsgId, ...reply });
 }
 
 /** Every pending message again, in the order they were written (the server keeps a clientMsgId once). */
@@ -159,6 +166,21 @@ function* fetchAfter(session: Session, afterSeq: number): SagaIterator {
   }
 }
 
+/**
+ * Opens the room around a seq (a search result, issue 13): the page about it, then everything
+ * newer (afterSeq), so the list stays whole from there to the newest message; then the list
+ * scrolls to it.
+ */
+function* openAround(session: Session, aroundSeq: number): SagaIterator {
+  const http = yield* service('http');
+  const page: ChatHistoryResponse = yield call([http, http.get], api.chatHistory, { chatRoomId: session.chatRoomId, aroundSeq });
+  yield put(aroundLoaded(page));
+  const last = page.messages.at(-1)?.seq;
+  if (page.hasMore && last !== undefined) yield call(fetchAfter, session, last);
+  const target = page.messages.find((m) => m.seq === aroundSeq);
+  if (target) yield put(focused(target.messageId));
+}
+
 /** Tells the server the user has read the room up to this message (they are looking at it). */
 function* sendRead(session: Session, message: ChatMessage): SagaIterator {
   const active: boolean = yield select(selectRoomActive);
@@ -176,6 +198,8 @@ function* watchRoomEvents(session: Session, events: EventChannel<RoomEvent>): Sa
       yield call(announceSubscribed, session);
       try {
         yield call(catchUp, session);
+        // Edits, deletions and reactions made while away (issue 13).
+        yield call(fetchChanges, session);
       } catch (error) {
         if (isHttpStatus(error, 403)) return;
         yield call(logError, 'room: catch up', error);
@@ -212,7 +236,8 @@ function* watchSends(session: Session): SagaIterator {
       continue;
     }
     if (!isSendableMessage(payload)) continue;
-    const pending: PendingMessage = { clientMsgId: newClientMsgId(), content: payload.trim(), createdAt: new Date().toISOString() };
+    const replyTo: ReturnType<typeof selectReplyTo> = yield select(selectReplyTo);
+    const pending: PendingMessage = { clientMsgId: newClientMsgId(), content: payload.trim(), createdAt: new Date().toISOString(), ...(replyTo ? { replyTo } : {}) };
     yield put(messageQueued(pending));
     yield call(sendPending, session, pending);
   }
@@ -347,8 +372,8 @@ export function* roomSession(session: Session): SagaIterator {
     }
     if (first === 'subscribed') yield call(announceSubscribed, session);
     try {
-      const page: ChatHistoryResponse = yield call([http, http.get], api.chatHistory, { chatRoomId: session.chatRoomId, page: 0 });
-      yield put(historyLoaded(page));
+      if (session.aroundSeq !== undefined) yield call(openAround, session, session.aroundSeq);
+      else yield put(historyLoaded((yield call([http, http.get], api.chatHistory, { chatRoomId: session.chatRoomId, page: 0 })) as ChatHistoryResponse));
     } catch (error) {
       // SPEC.md §8: a chat history failure goes to the chat list.
       yield call(logError, 'room: chat history', error);
@@ -368,6 +393,7 @@ export function* roomSession(session: Session): SagaIterator {
       notification: call(watchNotification, session),
       roomEvents: call(watchRoomEventsTopic, session.chatRoomId, session.userId),
       typing: call(sendTyping, session.chatRoomId, typingNoticed),
+      messageActions: call(watchMessageActions, session),
     });
     // Only the leave paths end the race by themselves. Nothing is left to send in a room left.
     if (left !== undefined || leaveDone !== undefined) yield call([unsent, unsent.write], session.userId, session.chatRoomId, []);

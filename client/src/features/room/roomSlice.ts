@@ -2,7 +2,9 @@
 // messages in messageId order, the user's sends still waiting for their echo, paging, presence
 // and the e-mail notification button.
 import { createSlice, type PayloadAction } from '@reduxjs/toolkit';
-import type { ChatHistoryResponse, ChatMessage, RoomUser } from '../../../../common/api';
+import type { ChatHistoryResponse, ChatMessage, ReplyQuote, RoomUser } from '../../../../common/api';
+import type { Reaction } from '../../../../common/rules';
+import { applyChangedMessages, applyDeleted, applyEdited, applyReaction, type DeletedChange, type EditedChange, type ReactionChange } from './messageChanges';
 import { applyToParticipants, isSystemMessage, mergeMessages, newestMessageId, newestSeq, oldestMessageId, unconfirmed, type PendingMessage } from './messages';
 
 export type RoomStatus = 'idle' | 'loading' | 'ready';
@@ -26,7 +28,20 @@ export interface RoomState {
   /** Messages from others received while inactive: the tab title's count. */
   unseenCount: number;
   notification: NotificationState;
+  /** Issue 13: the message the composer replies to, as its quote will read. */
+  replyTo: ReplyQuote | null;
+  /** Issue 13: the user's own message the composer is editing. */
+  editing: { messageId: number; content: string } | null;
+  /** Issue 13: the message to scroll to and highlight (a quote or a search result); token tells repeats apart. */
+  focus: { messageId: number; token: number } | null;
+  /** Issue 13: a quote's original is being looked for in older pages. */
+  jumping: boolean;
+  /** Issue 13: the highest change counter seen (history's lastChangeSeq, then events'): a reconnect asks changedSince it. */
+  lastChangeSeq: number;
 }
+
+/** Where a room opens: at its newest messages, or around a seq (a search result). */
+export interface RoomOpening { chatRoomId: number; userId: number; aroundSeq?: number }
 
 const initialState: RoomState = {
   chatRoomId: null,
@@ -42,6 +57,11 @@ const initialState: RoomState = {
   active: true,
   unseenCount: 0,
   notification: 'idle',
+  replyTo: null,
+  editing: null,
+  focus: null,
+  jumping: false,
+  lastChangeSeq: 0,
 };
 
 export interface OlderPage {
@@ -53,7 +73,7 @@ const roomSlice = createSlice({
   name: 'room',
   initialState,
   reducers: {
-    opened: (_state, action: PayloadAction<{ chatRoomId: number; userId: number }>) => ({
+    opened: (_state, action: PayloadAction<RoomOpening>) => ({
       ...initialState,
       chatRoomId: action.payload.chatRoomId,
       userId: action.payload.userId,
@@ -68,6 +88,18 @@ const roomSlice = createSlice({
       state.messages = mergeMessages(state.messages, page.messages);
       state.pending = unconfirmed(state.pending, page.messages);
       state.hasOlder = page.totalPages > 1;
+      state.lastChangeSeq = Math.max(state.lastChangeSeq, page.lastChangeSeq ?? 0);
+    },
+    /** The page around a seq (a search result opened in its place): older ones exist when it does not start at 1. */
+    aroundLoaded(state, action: PayloadAction<ChatHistoryResponse>) {
+      const page = action.payload;
+      state.status = 'ready';
+      state.roomName = page.chatRoomName;
+      state.users = page.users;
+      state.messages = mergeMessages(state.messages, page.messages);
+      state.pending = unconfirmed(state.pending, page.messages);
+      state.hasOlder = (page.messages[0]?.seq ?? 1) > 1;
+      state.lastChangeSeq = Math.max(state.lastChangeSeq, page.lastChangeSeq ?? 0);
     },
     /** Messages fetched after a (re)subscription; the page's name and members are the current truth. */
     caughtUp(state, action: PayloadAction<{ chatRoomName: string; users: RoomUser[]; messages: ChatMessage[] }>) {
@@ -107,6 +139,63 @@ const roomSlice = createSlice({
     typingNoticed: () => {},
     messageQueued(state, action: PayloadAction<PendingMessage>) {
       state.pending.push(action.payload);
+      state.replyTo = null;
+    },
+    replyStarted(state, action: PayloadAction<ReplyQuote>) {
+      state.replyTo = action.payload;
+      state.editing = null;
+    },
+    replyCancelled(state) {
+      state.replyTo = null;
+    },
+    editStarted(state, action: PayloadAction<{ messageId: number; content: string }>) {
+      state.editing = action.payload;
+      state.replyTo = null;
+    },
+    editCancelled(state) {
+      state.editing = null;
+    },
+    /** The edited text goes out (the saga sends it); the composer leaves edit mode. */
+    editSubmitted(state, _action: PayloadAction<{ messageId: number; content: string }>) {
+      state.editing = null;
+    },
+    /** Confirmed in the dialog: delete the user's message for everyone (the saga sends it). */
+    deleteConfirmed(state, action: PayloadAction<number>) {
+      if (state.editing?.messageId === action.payload) state.editing = null;
+      if (state.replyTo?.messageId === action.payload) state.replyTo = null;
+    },
+    /** The user tapped a reaction: set it if they have not given it, clear it if they have (the saga decides and sends). */
+    reactionToggled: (_state, _action: PayloadAction<{ messageId: number; emoji: Reaction }>) => {},
+    messageEdited(state, action: PayloadAction<EditedChange>) {
+      applyEdited(state.messages, action.payload);
+      state.lastChangeSeq = Math.max(state.lastChangeSeq, action.payload.changeSeq);
+    },
+    messageDeleted(state, action: PayloadAction<DeletedChange>) {
+      applyDeleted(state.messages, action.payload);
+      state.lastChangeSeq = Math.max(state.lastChangeSeq, action.payload.changeSeq);
+      if (state.editing?.messageId === action.payload.messageId) state.editing = null;
+      if (state.replyTo?.messageId === action.payload.messageId) state.replyTo = null;
+    },
+    reactionChanged(state, action: PayloadAction<ReactionChange>) {
+      applyReaction(state.messages, action.payload);
+      state.lastChangeSeq = Math.max(state.lastChangeSeq, action.payload.changeSeq);
+    },
+    /** What changedSince answered after a reconnect: whole messages, and the counter to continue from. */
+    changesLoaded(state, action: PayloadAction<{ messages: ChatMessage[]; lastChangeSeq: number }>) {
+      applyChangedMessages(state.messages, action.payload.messages);
+      state.lastChangeSeq = Math.max(state.lastChangeSeq, action.payload.lastChangeSeq);
+    },
+    /** Scroll to a message (a quote's original), loading older pages until it is held. */
+    jumpRequested(state, _action: PayloadAction<number>) {
+      state.jumping = true;
+    },
+    jumpEnded(state) {
+      state.jumping = false;
+    },
+    /** The message is held: the list scrolls to it and highlights it. */
+    focused(state, action: PayloadAction<number>) {
+      state.focus = { messageId: action.payload, token: (state.focus?.token ?? 0) + 1 };
+      state.jumping = false;
     },
     /** Unsent messages of an earlier visit (local storage), shown as failed before anything new. */
     unsentRestored(state, action: PayloadAction<PendingMessage[]>) {
@@ -160,7 +249,22 @@ export const {
   opened: roomOpened,
   closed: roomClosed,
   historyLoaded,
+  aroundLoaded,
   caughtUp,
+  replyStarted,
+  replyCancelled,
+  editStarted,
+  editCancelled,
+  editSubmitted,
+  deleteConfirmed,
+  reactionToggled,
+  messageEdited,
+  messageDeleted,
+  reactionChanged,
+  changesLoaded,
+  jumpRequested,
+  jumpEnded,
+  focused,
   olderRequested,
   olderLoaded,
   olderFailed,
@@ -193,3 +297,6 @@ export const selectNewestMessageId = (state: WithRoom) => newestMessageId(state.
 export const selectNewestSeq = (state: WithRoom) => newestSeq(state.room.messages);
 export const selectPending = (state: WithRoom) => state.room.pending;
 export const selectRoomActive = (state: WithRoom) => state.room.active;
+export const selectReplyTo = (state: WithRoom) => state.room.replyTo;
+export const selectLastChangeSeq = (state: WithRoom) => state.room.lastChangeSeq;
+export const selectMessages = (state: WithRoom) => state.room.messages;

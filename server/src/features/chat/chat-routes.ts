@@ -16,7 +16,7 @@ import type { NotificationMail } from './notification-mail';
 import { renameRoom } from './rename-room';
 import { searchForRoom, searchUsers } from './user-search';
 
-/** Which part of the history: afterSeq, beforeSeq, beforeId, changedSince or page (0 by default); at most one of them. */
+/** Which part of the history: afterSeq, beforeSeq, beforeId, aroundSeq, changedSince or page (0 by default); at most one of them. */
 function historyPage(query: URLSearchParams): HistoryQuery {
   const given = (name: string) => {
     const v = query.get(name);
@@ -26,10 +26,12 @@ function historyPage(query: URLSearchParams): HistoryQuery {
   const beforeSeq = given('beforeSeq');
   const beforeId = given('beforeId');
   const changedSince = given('changedSince');
-  if ([afterSeq, beforeSeq, beforeId, changedSince].filter((v) => v !== null).length > 1) {
-    throw new InvalidError('give one of afterSeq, beforeSeq, beforeId and changedSince');
+  const aroundSeq = given('aroundSeq');
+  if ([afterSeq, beforeSeq, beforeId, changedSince, aroundSeq].filter((v) => v !== null).length > 1) {
+    throw new InvalidError('give one of afterSeq, beforeSeq, beforeId, aroundSeq and changedSince');
   }
   if (changedSince !== null) return { changedSince: pageField(changedSince, 'changedSince', 0) };
+  if (aroundSeq !== null) return { aroundSeq: idField(aroundSeq, 'aroundSeq') };
   if (afterSeq !== null) return { afterSeq: pageField(afterSeq, 'afterSeq', 0) };
   if (beforeSeq !== null) return { beforeSeq: idField(beforeSeq, 'beforeSeq') };
   if (beforeId !== null) return { beforeId: idField(beforeId, 'beforeId') };

@@ -1,8 +1,10 @@
 // A room's history (SPEC.md §7 chat-history): members only. By page (0 = newest 20), before a
 // message id or seq (the 20 before it), after a seq (at most 100, oldest first, for catching
-// up), or changed since a change counter (at most 100, in change order: the edits, deletions
-// and reactions a reconnecting client missed). Opening the room (a page, or before an id or
-// seq) marks it read; catching up marks read what it answered; changes mark nothing.
+// up), around a seq (the 20 about it: a search result or a quote opened in its place), or
+// changed since a change counter (at most 100, in change order: the edits, deletions and
+// reactions a reconnecting client missed). Opening the room (a page, or before an id or seq)
+// marks it read; catching up marks read what it answered; a page around a seq (an old place,
+// not the newest) and changes mark nothing.
 import type { ChatHistoryResponse } from '../../../../common/api';
 import { LIMITS } from '../../../../common/rules';
 import { memberAmong } from './membership';
@@ -34,6 +36,7 @@ export async function chatHistory(deps: HistoryDeps, userId: number, roomId: num
   const { rooms, messages, readMarkers, online } = deps;
   const catchingUp = 'afterSeq' in which;
   const changes = 'changedSince' in which;
+  const around = 'aroundSeq' in which;
   // The change counter is read before the messages: a change committed in between is then in
   // the answer and asked for again later (applying it twice is harmless), never skipped.
   const lastChangeSeq = await messages.lastChangeSeq(roomId);
@@ -48,7 +51,7 @@ export async function chatHistory(deps: HistoryDeps, userId: number, roomId: num
   const readUpTo = catchingUp ? (page.at(-1)?.seq ?? 0) : lastSeq;
   // Re-opening a room already read writes nothing: the position read with the members says so.
   // Asking for changes reads no new message, so it marks nothing.
-  const moves = !changes && (me.lastReadSeq < readUpTo || (me.lastReadAtMs === null && !catchingUp));
+  const moves = !changes && !around && (me.lastReadSeq < readUpTo || (me.lastReadAtMs === null && !catchingUp));
   if (moves) await readMarkers.markRead(roomId, userId, readUpTo);
   const reactions = await deps.reactions.of(page.filter((m) => m.deletedAtMs == null).map((m) => m.id));
   const response: ChatHistoryResponse = {
@@ -56,7 +59,7 @@ export async function chatHistory(deps: HistoryDeps, userId: number, roomId: num
     chatRoomName: viewerRoomName(room?.name ?? '', room?.renamed ?? true, users.filter((u) => u.id !== userId).map((u) => u.name)),
     users: users.map((u) => ({
       userId: u.id, name: u.name, email: u.email,
-      lastReadSeq: u.id === userId && !changes ? Math.max(u.lastReadSeq, readUpTo) : u.lastReadSeq,
+      lastReadSeq: u.id === userId && moves ? Math.max(u.lastReadSeq, readUpTo) : u.lastReadSeq,
       online: online.isOnline(u.id),
     })),
     messages: page.map((m) => {
@@ -69,5 +72,7 @@ export async function chatHistory(deps: HistoryDeps, userId: number, roomId: num
     lastChangeSeq: hasMore && changes ? (page.at(-1)?.changeSeq ?? lastChangeSeq) : lastChangeSeq,
   };
   if (catchingUp || changes) response.hasMore = hasMore;
+  // Around a seq: whether newer messages follow the page (the client fetches them with afterSeq).
+  if (around) response.hasMore = (page.at(-1)?.seq ?? 0) < lastSeq;
   return response;
 }

@@ -60,7 +60,7 @@ export interface StoredMessage { id: number; seq: number }
  * or a seq (newest first, answered oldest first), or the messages strictly after a seq (oldest
  * first, for catching up).
  */
-export type HistoryPage = { page: number } | { beforeId: number } | { beforeSeq: number } | { afterSeq: number };
+export type HistoryPage = { page: number } | { beforeId: number } | { beforeSeq: number } | { afterSeq: number } | { aroundSeq: number };
 
 /** A room that no longer exists (deleted while a message to it waited): nothing was stored. */
 export class RoomGoneError extends Error {
@@ -326,7 +326,12 @@ export class MessagesRepository {
   async page(roomId: number, which: HistoryPage, limit: number): Promise<Message[]> {
     const picked = this.db('messages').select('seq').where('room_id', roomId).limit(limit);
     if ('afterSeq' in which) picked.where('seq', '>', which.afterSeq).orderBy('seq', 'asc');
-    else {
+    // Half the page before the seq, the seq itself and the rest after it: a range of the index,
+    // seqs being gap-free. Near either end of the room the page is shorter.
+    else if ('aroundSeq' in which) {
+      const before = Math.floor(limit / 2);
+      picked.where('seq', '>=', which.aroundSeq - before).where('seq', '<', which.aroundSeq - before + limit).orderBy('seq', 'asc');
+    } else {
       picked.orderBy('seq', 'desc');
       if ('beforeSeq' in which) picked.where('seq', '<', which.beforeSeq);
       else if ('beforeId' in which) picked.where('id', '<', which.beforeId);

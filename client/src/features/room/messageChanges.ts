@@ -1,0 +1,89 @@
+// Pure rules for changes of messages already on screen (issue 13): an edit, a deletion for
+// everyone, a reaction set or cleared, and the whole messages a reconnect's changedSince
+// answers. Each is told with the room's change counter (changeSeq, docs/protocol.md
+// *Reconnecting*). Events can arrive out of counter order, so an edit applies only when it is
+// newer than what the message shows; a reaction names one user and one emoji, so applying it
+// again, or late, leaves the same set; a deletion is final.
+import type { ChatMessage, ReplyQuote } from '../../../../common/api';
+import { LIMITS, type Reaction } from '../../../../common/rules';
+import { DELETED_MESSAGE_TEXT } from '../../../../common/system-text';
+
+export interface EditedChange { messageId: number; content: string; editedAt: string; changeSeq: number }
+export interface DeletedChange { messageId: number; changeSeq: number }
+export interface ReactionChange { messageId: number; userId: number; emoji: Reaction; on: boolean; changeSeq: number }
+
+const newer = (m: ChatMessage, changeSeq: number) => Math.max(m.changeSeq ?? 0, changeSeq);
+
+/** A quote of the original as the server would now write it: at most 100 code points. */
+export function quoteOf(content: string): string {
+  return Array.from(content).slice(0, LIMITS.replyQuote).join('');
+}
+
+/** Replaces, in place, the message with that id and every quote of it; the list is an Immer draft or a copy. */
+function update(messages: ChatMessage[], messageId: number, message: (m: ChatMessage) => ChatMessage, quote: (q: ReplyQuote) => ReplyQuote): void {
+  for (let i = 0; i < messages.length; i += 1) {
+    const m = messages[i];
+    if (m.messageId === messageId) messages[i] = message(m);
+    else if (m.replyTo?.messageId === messageId) messages[i] = { ...m, replyTo: quote(m.replyTo) };
+  }
+}
+
+export function applyEdited(messages: ChatMessage[], change: EditedChange): void {
+  const target = messages.find((m) => m.messageId === change.messageId);
+  if (target && (target.deleted || (target.changeSeq ?? 0) >= change.changeSeq)) return;
+  update(
+    messages,
+    change.messageId,
+    (m) => ({ ...m, content: change.content, editedAt: change.editedAt, changeSeq: change.changeSeq }),
+    (q) => (q.deleted ? q : { ...q, content: quoteOf(change.content) }),
+  );
+}
+
+export function applyDeleted(messages: ChatMessage[], change: DeletedChange): void {
+  update(
+    messages,
+    change.messageId,
+    (m) => {
+      const { replyTo: _replyTo, reactions: _reactions, ...rest } = m;
+      return { ...rest, content: '', deleted: true, changeSeq: newer(m, change.changeSeq) };
+    },
+    (q) => ({ ...q, content: DELETED_MESSAGE_TEXT, deleted: true }),
+  );
+}
+
+export function applyReaction(messages: ChatMessage[], change: ReactionChange): void {
+  const i = messages.findIndex((m) => m.messageId === change.messageId);
+  if (i < 0 || messages[i].deleted) return;
+  const m = messages[i];
+  const reactions = (m.reactions ?? []).map((r) => ({ ...r, userIds: r.userIds.filter((id) => id !== change.userId || r.emoji !== change.emoji) }));
+  if (change.on) {
+    const existing = reactions.find((r) => r.emoji === change.emoji);
+    if (existing) existing.userIds.push(change.userId);
+    else reactions.push({ emoji: change.emoji, userIds: [change.userId] });
+  }
+  const left = reactions.filter((r) => r.userIds.length > 0);
+  const { reactions: _old, ...rest } = m;
+  messages[i] = { ...rest, ...(left.length > 0 ? { reactions: left } : {}), changeSeq: newer(m, change.changeSeq) };
+}
+
+/**
+ * Messages answered by changedSince, whole: each replaces the copy on screen unless that copy
+ * already shows a later change. Messages not on screen are left out: adding them would open a
+ * gap in the list (they load with their page, as they are now).
+ */
+export function applyChangedMessages(messages: ChatMessage[], changed: readonly ChatMessage[]): void {
+  for (const c of changed) {
+    const i = messages.findIndex((m) => m.messageId === c.messageId);
+    if (i >= 0 && (messages[i].changeSeq ?? 0) <= (c.changeSeq ?? 0)) messages[i] = c;
+  }
+}
+
+/** The user's own reaction with that emoji, on or off. */
+export function hasReacted(message: Pick<ChatMessage, 'reactions'>, emoji: string, userId: number): boolean {
+  return message.reactions?.some((r) => r.emoji === emoji && r.userIds.includes(userId)) ?? false;
+}
+
+/** Whether the user may still delete the message for everyone (their own, within 24 hours). */
+export function canDeleteForEveryone(message: Pick<ChatMessage, 'senderId' | 'enrolledAt' | 'deleted'>, userId: number, nowMs: number): boolean {
+  return message.senderId === userId && !message.deleted && nowMs - Date.parse(message.enrolledAt) < LIMITS.deleteForEveryoneMs;
+}
