@@ -4,6 +4,8 @@
 // migrations/*_create_chat_tables.ts). The server runs pinned to core 0; this client, pinned to
 // core 1, asks for history one request at a time, as members opening rooms and scrolling up.
 //   node --import tsx bench/history.ts [--messages 1000000] [--rooms 100] [--requests 3000]
+//     [--database mysql://root@127.0.0.1:3306/NAME]  reuse a database a run left loaded (--keep),
+//     [--keep]                                        instead of loading a fresh one (90 s or more)
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -25,6 +27,8 @@ const { values: args } = parseArgs({
     messages: { type: 'string', default: '1000000' },
     rooms: { type: 'string', default: '100' },
     requests: { type: 'string', default: '3000' },
+    database: { type: 'string' },
+    keep: { type: 'boolean', default: false },
   },
 });
 const MESSAGES = Number(args.messages);
@@ -87,6 +91,21 @@ async function load(url: string, userIds: number[]): Promise<{ members: number[]
     }
     await db.raw('update rooms set last_seq = (select coalesce(max(m.seq), 0) from messages m where m.room_id = rooms.id)');
     return { members, seconds: (performance.now() - started) / 1000 };
+  } finally {
+    await db.destroy();
+  }
+}
+
+/** The rooms of a database loaded by an earlier run (--database), as load() answers them. */
+async function loaded(url: string): Promise<number[][] | null> {
+  const db = knexFactory({ client: 'mysql2', connection: { uri: url } as never, pool: { min: 0, max: 1 } });
+  try {
+    const [{ n }] = (await db('messages').count({ n: '*' })) as Array<{ n: number }>;
+    if (Number(n) !== MESSAGES) return null;
+    const rows: { room_id: number; user_id: number }[] = await db('room_members').select('room_id', 'user_id').orderBy(['room_id', 'joined_at_ms', 'user_id']);
+    const byRoom = new Map<number, number[]>();
+    for (const r of rows) byRoom.set(r.room_id, [...(byRoom.get(r.room_id) ?? []), r.user_id]);
+    return [...byRoom].map(([roomId, users]) => [roomId, ...users]);
   } finally {
     await db.destroy();
   }
@@ -169,17 +188,22 @@ async function queryBreakdown(url: string, members: number[][], pagesPerRoom: nu
 
 async function main(): Promise<void> {
   const pinned = pinSelf('1');
-  const database = await createBenchDatabase('history');
+  const database = args.database
+    ? { name: args.database, url: args.database, drop: () => Promise.resolve() }
+    : await createBenchDatabase('history');
   const env = { ...process.env, DATABASE_URL: database.url };
   let result: PartResult | undefined;
   try {
-    execFileSync('npm', ['run', '--silent', 'admin', '--', 'migrate'], { cwd: ROOT, env, stdio: ['ignore', 'ignore', 'inherit'] });
-    execFileSync('npm', ['run', '--silent', 'admin', '--', 'seed', '--users', String(USERS), '--password', PASSWORD, '--prefix', PREFIX], { cwd: ROOT, env, stdio: ['ignore', 'ignore', 'inherit'] });
+    const reused = args.database ? await loaded(database.url) : null;
+    if (!reused) {
+      execFileSync('npm', ['run', '--silent', 'admin', '--', 'migrate'], { cwd: ROOT, env, stdio: ['ignore', 'ignore', 'inherit'] });
+      execFileSync('npm', ['run', '--silent', 'admin', '--', 'seed', '--users', String(USERS), '--password', PASSWORD, '--prefix', PREFIX], { cwd: ROOT, env, stdio: ['ignore', 'ignore', 'inherit'] });
+    }
     const admin = knexFactory({ client: 'mysql2', connection: { uri: database.url } as never, pool: { min: 0, max: 1 } });
     const userIds: { id: number; email: string }[] = await admin('users').orderBy('id').select('id', 'email');
     await admin.destroy();
-    const { members, seconds } = await load(database.url, userIds.map((u) => u.id));
-    log(`loaded ${MESSAGES} messages in ${seconds.toFixed(1)} s`);
+    const { members, seconds } = reused ? { members: reused, seconds: 0 } : await load(database.url, userIds.map((u) => u.id));
+    log(reused ? `reusing the ${MESSAGES} messages of ${database.url}` : `loaded ${MESSAGES} messages in ${seconds.toFixed(1)} s`);
 
     fs.rmSync(PROFILE_DIR, { recursive: true, force: true });
     const server = await startServer({
@@ -260,7 +284,7 @@ async function main(): Promise<void> {
           { measure: 'p50 / p90 / max, afterSeq', value: `${afterSeq.p50Ms.toFixed(2)} / ${afterSeq.p90Ms.toFixed(2)} / ${afterSeq.maxMs.toFixed(2)} ms` },
         ],
         notes: [
-          `${MESSAGES.toLocaleString('en-US')} messages in ${ROOMS} rooms of ${MEMBERS_PER_ROOM} members (${(MESSAGES / ROOMS).toLocaleString('en-US')} per room), bulk-loaded with ${BATCH}-row INSERTs in ${seconds.toFixed(0)} s.`,
+          `${MESSAGES.toLocaleString('en-US')} messages in ${ROOMS} rooms of ${MEMBERS_PER_ROOM} members (${(MESSAGES / ROOMS).toLocaleString('en-US')} per room), ${seconds ? `bulk-loaded with ${BATCH}-row INSERTs in ${seconds.toFixed(0)} s.` : "loaded by an earlier run (--database)."}`,
           `${n.count} requests for the newest page, ${o.count} for random pages and ${k.count} for keyset pages, ${beforeSeq.count} before a seq and ${afterSeq.count} after one, one at a time from ${sessions.size} logged-in members, after ${Math.min(300, REQUESTS)} warm-up requests; latency measured at the client (HTTP keep-alive, loopback). Every request also marks the room read, as the product does (a room already read writes nothing).`,
           'Before issue 11 (bench/results of 2026-11-21, same machine): p99 newest page 12.28 ms, random page 12.70 ms, beforeId 11.26 ms; each request then looked up its session cookie in the database, counted the room with COUNT(*), stepped over OFFSET rows for a deep page and wrote the read marker every time.',
           pinned ? 'Cores: server pinned to core 0, client to core 1, MariaDB unpinned.' : 'Cores: shared freely (taskset unavailable).',
@@ -277,7 +301,8 @@ async function main(): Promise<void> {
       ...(hot.length ? [`Server profile (node --cpu-prof), top self time: ${hot.map((h) => `${h.name} ${h.selfPercent.toFixed(1)}%`).join('; ')}`] : []),
     );
   } finally {
-    await database.drop();
+    if (args.keep) log(`kept the database: --database ${database.url}`);
+    else await database.drop();
   }
   if (result) emitResult(result);
 }

@@ -234,12 +234,6 @@ export class MessagesRepository {
     return rows.map(toMessage);
   }
 
-  /** The room's change counter: moved by every edit, deletion and reaction. */
-  async lastChangeSeq(roomId: number): Promise<number> {
-    const row = (await this.db('rooms').select('last_change_seq').where({ id: roomId }).first()) as { last_change_seq: number } | undefined;
-    return row ? Number(row.last_change_seq) : 0;
-  }
-
   /** Replaces the text of a message not deleted; null when it was deleted (or is gone) meanwhile. */
   async edit(roomId: number, messageId: number, content: string, atMs: number): Promise<Change | null> {
     return this.change(roomId, messageId, async (trx, changeSeq) =>
