@@ -108,7 +108,7 @@ async function load(url: string, userIds: number[]): Promise<{ members: number[]
 async function loaded(url: string): Promise<number[][] | null> {
   const db = knexFactory({ client: 'mysql2', connection: { uri: url } as never, pool: { min: 0, max: 1 } });
   try {
-    const [{ n }] = (await db('messages').count({ n: '*' })) as Array<{ n: number }>;
+    const [{ n }] = await db('messages').count<Array<{ n: number }>>({ n: '*' });
     if (Number(n) !== MESSAGES) return null;
     const rows: { room_id: number; user_id: number }[] = await db('room_members').select('room_id', 'user_id').orderBy(['room_id', 'joined_at_ms', 'user_id']);
     const byRoom = new Map<number, number[]>();
