@@ -165,7 +165,7 @@ describe('several nodes over Redis (MariaDB)', function () {
   });
 
   it('history and user search on one node show online a member connected only to another node, and offline once they leave', async () => {
-    const [a, b] = await Promise.all([person(nodes[0], '에이'), person(nodes[1], `원격 ${Date.now()}`)]);
+    const [a, b] = await Promise.all([person(nodes[0], '에이'), person(nodes[1], `원격 ${[...String(Date.now())].map((d) => 'abcdefghij'[Number(d)]).join('')}`)]);
     const roomId = await roomOf(a, b);
     const seenFromNode1 = async () => {
       const history = await a.client.get<ChatHistoryResponse>(`${api.chatHistory}?chatRoomId=${roomId}&page=0`);
