@@ -284,23 +284,30 @@ export class MessagesRepository {
   }
 
   /**
-   * Part of the room's history, oldest first. The page's seqs are picked from the (room_id, seq)
-   * index alone and only those rows are joined to their names: skipping thousands of rows for a
-   * deep page then reads index entries, not joined rows. (A derived table rather than IN,
-   * because MariaDB refuses LIMIT inside an IN subquery.) `limit` rows at most.
+   * Part of the room's history, oldest first. A room's seqs are gap-free from 1 (a message is
+   * never removed alone: deleting one empties it), so the page before or after a seq is a seq
+   * range, read straight from the (room_id, seq) index. By page number or before an id, the
+   * page's seqs are picked from the index alone first and only those rows joined to their names:
+   * skipping thousands of rows for a deep page then reads index entries, not joined rows. (A
+   * derived table rather than IN, because MariaDB refuses LIMIT inside an IN subquery.) `limit`
+   * rows at most.
    */
   async page(roomId: number, which: HistoryPage, limit: number): Promise<Message[]> {
-    const picked = this.db('messages').select('seq').where('room_id', roomId).limit(limit);
-    if ('afterSeq' in which) picked.where('seq', '>', which.afterSeq).orderBy('seq', 'asc');
-    else {
-      picked.orderBy('seq', 'desc');
-      if ('beforeSeq' in which) picked.where('seq', '<', which.beforeSeq);
-      else if ('beforeId' in which) picked.where('id', '<', which.beforeId);
-      // seqs are gap-free, so page n is the seqs up to the room's last minus n pages: a range
-      // read from the index, where OFFSET would step over every newer entry.
-      // (Signed: the counter is unsigned, and a page past the first message goes below zero.)
-      else picked.where('seq', '<=', this.db.raw('(select cast(r.last_seq as signed) from rooms r where r.id = ?) - ?', [roomId, which.page * limit]));
+    if ('afterSeq' in which || 'beforeSeq' in which) {
+      const [from, to] = 'afterSeq' in which ? [which.afterSeq + 1, which.afterSeq + limit] : [which.beforeSeq - limit, which.beforeSeq - 1];
+      if (to < 1) return [];
+      const rows = (await this.selectMessages()
+        .where('m.room_id', roomId)
+        .whereBetween('m.seq', [Math.max(from, 1), to])
+        .orderBy('m.seq', 'asc')) as MessageRow[];
+      return rows.map(toMessage);
     }
+    const picked = this.db('messages').select('seq').where('room_id', roomId).limit(limit).orderBy('seq', 'desc');
+    if ('beforeId' in which) picked.where('id', '<', which.beforeId);
+    // seqs are gap-free, so page n is the seqs up to the room's last minus n pages: a range
+    // read from the index, where OFFSET would step over every newer entry.
+    // (Signed: the counter is unsigned, and a page past the first message goes below zero.)
+    else picked.where('seq', '<=', this.db.raw('(select cast(r.last_seq as signed) from rooms r where r.id = ?) - ?', [roomId, which.page * limit]));
     const rows = (await this.selectMessages()
       .join(picked.as('p'), 'p.seq', 'm.seq')
       .where('m.room_id', roomId)
