@@ -4,6 +4,10 @@
 // migrations/*_create_chat_tables.ts). The server runs pinned to core 0; this client, pinned to
 // core 1, asks for history one request at a time, as members opening rooms and scrolling up.
 //   node --import tsx bench/history.ts [--messages 1000000] [--rooms 100] [--requests 3000]
+//     [--database mysql://root@127.0.0.1:3306/NAME]  reuse a database a run left loaded (--keep),
+//     [--keep]                                        instead of loading a fresh one (90 s or more)
+//     [--baseline-code DIR]  also run the server of another checkout (e.g. main before a change) on
+//                            the same database, in blocks alternating with this one's
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -11,13 +15,16 @@ import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import knexFactory from 'knex';
 import { api } from '../common/api';
+import { MessagesRepository } from '../server/src/features/chat/messages-repository';
+import { ReactionsRepository } from '../server/src/features/chat/reactions-repository';
+import { RoomsRepository } from '../server/src/features/chat/rooms-repository';
 import { LIMITS } from '../common/rules';
 import { login, type LoggedInUser } from '../protocol-harness/src/load/chat-rest';
 import { LatencyHistogram } from '../protocol-harness/src/load/latency';
 import { hottestFunctions } from './lib/cpu-profile';
 import { processCpuMicros } from './lib/cpu-time';
 import { createBenchDatabase } from './lib/mariadb';
-import { emitResult, upperGoal, type PartResult } from './lib/result';
+import { emitResult, upperGoal, type Figure, type PartResult } from './lib/result';
 import { ROOT, startServer } from './lib/server-process';
 
 const { values: args } = parseArgs({
@@ -25,6 +32,9 @@ const { values: args } = parseArgs({
     messages: { type: 'string', default: '1000000' },
     rooms: { type: 'string', default: '100' },
     requests: { type: 'string', default: '3000' },
+    database: { type: 'string' },
+    keep: { type: 'boolean', default: false },
+    'baseline-code': { type: 'string' },
   },
 });
 const MESSAGES = Number(args.messages);
@@ -38,6 +48,8 @@ const PASSWORD = 'bench-history-pass';
 const PREFIX = 'benchhist';
 
 const PROFILE_DIR = path.join(ROOT, 'var', 'bench-profiles', 'history');
+/** Opens the servers' GET /metrics: the server-side time of each request, beside the client's. */
+const METRICS_TOKEN = 'bench-history-metrics';
 
 const log = (line: string) => process.stderr.write(`[history] ${line}\n`);
 
@@ -92,6 +104,21 @@ async function load(url: string, userIds: number[]): Promise<{ members: number[]
   }
 }
 
+/** The rooms of a database loaded by an earlier run (--database), as load() answers them. */
+async function loaded(url: string): Promise<number[][] | null> {
+  const db = knexFactory({ client: 'mysql2', connection: { uri: url } as never, pool: { min: 0, max: 1 } });
+  try {
+    const [{ n }] = await db('messages').count<Array<{ n: number }>>({ n: '*' });
+    if (Number(n) !== MESSAGES) return null;
+    const rows: { room_id: number; user_id: number }[] = await db('room_members').select('room_id', 'user_id').orderBy(['room_id', 'joined_at_ms', 'user_id']);
+    const byRoom = new Map<number, number[]>();
+    for (const r of rows) byRoom.set(r.room_id, [...(byRoom.get(r.room_id) ?? []), r.user_id]);
+    return [...byRoom].map(([roomId, users]) => [roomId, ...users]);
+  } finally {
+    await db.destroy();
+  }
+}
+
 /** Which page to ask for in a room: ?page=n, or the keyset form ?beforeId=id the route also takes. */
 type PageQuery = (roomId: number) => string;
 
@@ -103,6 +130,36 @@ async function messageIdRanges(url: string): Promise<Map<number, [number, number
   } finally {
     await db.destroy();
   }
+}
+
+/**
+ * How many history requests the server has answered in under 1 ms and under 5 ms, and in all,
+ * from its own request-duration histogram (the handler's time: cookie, queries, building the
+ * answer; not the loopback or this client's wait for a core).
+ */
+function gitHead(root: string): string {
+  try {
+    return execFileSync('git', ['-C', root, 'rev-parse', '--short', 'HEAD'], { encoding: 'utf8' }).trim();
+  } catch {
+    return 'unknown commit';
+  }
+}
+
+async function serverTimes(base: string): Promise<{ within1: number; within5: number; all: number }> {
+  const res = await fetch(`${base}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } });
+  const text = await res.text();
+  const bucket = (le: string) => {
+    const line = text.split('\n').find((l) => l.startsWith('letschat_http_request_duration_seconds_bucket{') && l.includes(`le="${le}"`) && l.includes(`route="${api.chatHistory}"`) && l.includes('status="200"'));
+    return line ? Number(line.slice(line.lastIndexOf(' ') + 1)) : 0;
+  };
+  return { within1: bucket('0.001'), within5: bucket('0.005'), all: bucket('+Inf') };
+}
+
+/** The share of the requests between two readings the server answered within 1 and 5 ms. */
+function serverShare(before: Awaited<ReturnType<typeof serverTimes>>, after: Awaited<ReturnType<typeof serverTimes>>): string {
+  const all = after.all - before.all;
+  const pct = (n: number) => `${((100 * n) / Math.max(all, 1)).toFixed(1)}%`;
+  return `${pct(after.within1 - before.within1)} ≤ 1 ms, ${pct(after.within5 - before.within5)} ≤ 5 ms (of ${all})`;
 }
 
 async function measure(base: string, who: Map<number, LoggedInUser>, rooms: number[], pageFor: PageQuery, count: number, h = new LatencyHistogram()): Promise<LatencyHistogram> {
@@ -119,39 +176,43 @@ async function measure(base: string, who: Map<number, LoggedInUser>, rooms: numb
 }
 
 /**
- * The statements one history request makes, timed alone against the same database (the same
- * SQL the repositories build), so a missed goal can be traced to the query that costs it.
+ * The statements one history request makes, made by the repositories themselves against the
+ * same database and timed alone, each with its plan (EXPLAIN: table, access type, key, rows
+ * examined), so a missed goal can be traced to the statement that costs it.
  */
-async function queryBreakdown(url: string, members: number[][], pagesPerRoom: number, count = 300): Promise<string> {
+async function queryBreakdown(url: string, members: number[][], idRange: Map<number, [number, number]>, count = 300): Promise<string> {
   const db = knexFactory({ client: 'mysql2', connection: { uri: url } as never, pool: { min: 1, max: 1 } });
-  const pick = () => members[Math.floor(Math.random() * members.length)];
-  // The page as the repository asks for it: the seqs from the (room_id, seq) index, then only
-  // those rows joined to their names.
-  const page = (roomId: number, seqCondition: string, bindings: number[]) =>
-    db.raw(
-      `SELECT m.id, m.room_id, m.seq, m.sender_id, u.name AS sender_name, r.name AS room_name, m.content, m.created_at_ms, m.client_msg_id,
-              m.left_user_id, m.added_user_email, m.system_event
-         FROM messages m JOIN rooms r ON r.id = m.room_id LEFT JOIN users u ON u.id = m.sender_id
-         JOIN (SELECT seq FROM messages WHERE room_id = ? AND ${seqCondition} ORDER BY seq DESC LIMIT 20) p ON p.seq = m.seq
-        WHERE m.room_id = ? ORDER BY m.seq`,
-      [roomId, ...bindings, roomId],
-    );
-  const lastSeq = '(SELECT CAST(last_seq AS SIGNED) FROM rooms WHERE id = ?)';
-  const perRoom = pagesPerRoom * LIMITS.historyPageSize;
+  const rooms = new RoomsRepository(db);
+  const messages = new MessagesRepository(db);
+  const reactions = new ReactionsRepository(db, messages);
+  const perRoom = MESSAGES / ROOMS;
+  const page = LIMITS.historyPageSize;
+  const room = () => members[Math.floor(Math.random() * members.length)][0];
+  const below = (n: number) => 1 + Math.floor(Math.random() * n);
+  // What history asks for: page n is the seqs before the newest + 1 − n pages (history.ts).
   const statements: [string, () => Promise<unknown>][] = [
-    ['session lookup (once per 5 s per cookie now)', () => db.raw('SELECT id, user_id, last_seen_at_ms FROM sessions WHERE token_hash = ?', ['0'.repeat(64)])],
-    [
-      'members with read positions',
-      () => db.raw('SELECT u.id, u.name, u.email, rm.last_read_seq, rm.last_read_at_ms FROM room_members rm JOIN users u ON u.id = rm.user_id WHERE rm.room_id = ? ORDER BY rm.joined_at_ms, u.id', [pick()[0]]),
-    ],
-    ['room name and counter', () => db.raw('SELECT name, last_seq, renamed FROM rooms WHERE id = ?', [pick()[0]])],
-    ['newest page (seq range, join)', () => { const r = pick()[0]; return page(r, `seq <= ${lastSeq} - 0`, [r]); }],
-    ['random page (seq range, join)', () => { const r = pick()[0]; return page(r, `seq <= ${lastSeq} - ?`, [r, Math.floor(Math.random() * pagesPerRoom) * LIMITS.historyPageSize]); }],
-    ['before a random seq (join)', () => page(pick()[0], 'seq < ?', [1 + Math.floor(Math.random() * perRoom)])],
+    ['session lookup (once per 5 s per cookie)', () => db.raw('SELECT id, user_id, last_seen_at_ms FROM sessions WHERE token_hash = ?', ['0'.repeat(64)])],
+    ['room with its members and read positions', () => rooms.withMembers(room())],
+    ['newest page', () => messages.page(room(), { beforeSeq: perRoom + 1 }, page)],
+    ['random page', () => messages.page(room(), { beforeSeq: perRoom + 1 - Math.floor(Math.random() * (perRoom / page)) * page }, page)],
+    ['before a random seq', () => messages.page(room(), { beforeSeq: below(perRoom) }, page)],
+    ['after a random seq (101 rows)', () => messages.page(room(), { afterSeq: below(perRoom) - 1 }, LIMITS.catchUpPageSize + 1)],
+    ['before a random id', () => { const r = room(); const [lo, hi] = idRange.get(r)!; return messages.page(r, { beforeId: lo + Math.floor(Math.random() * (hi - lo + 1)) }, page); }],
+    ['reactions of a page by seq range', () => { const to = below(perRoom); return reactions.ofSeqs(room(), to - page + 1, to); }],
   ];
   const parts: string[] = [];
   try {
     for (const [name, run] of statements) {
+      const seen: { sql: string; bindings: unknown[] }[] = [];
+      const listen = (q: { sql: string; bindings?: unknown[] }) => seen.push({ sql: q.sql, bindings: q.bindings ?? [] });
+      db.on('query', listen);
+      await run();
+      db.removeListener('query', listen);
+      const plans: string[] = [];
+      for (const q of seen) {
+        const [rows] = (await db.raw(`EXPLAIN ${q.sql}`, q.bindings as never)) as unknown as [Array<{ table: string; type: string; key: string | null; rows: number }>];
+        plans.push(rows.map((r) => `${r.table} ${r.type} ${r.key ?? '-'} ${r.rows}`).join(', '));
+      }
       const h = new LatencyHistogram();
       for (let i = 0; i < count; i++) {
         const t0 = performance.now();
@@ -159,31 +220,36 @@ async function queryBreakdown(url: string, members: number[][], pagesPerRoom: nu
         h.record((performance.now() - t0) * 1000);
       }
       const q = h.summary();
-      parts.push(`${name} p50 ${q.p50Ms.toFixed(2)} ms, p99 ${q.p99Ms.toFixed(2)} ms`);
+      parts.push(`${name}: p50 ${q.p50Ms.toFixed(2)} ms, p99 ${q.p99Ms.toFixed(2)} ms [${plans.join(' | ')}]`);
     }
   } finally {
     await db.destroy();
   }
-  return `The statements of one request, timed alone from this process (${count} each; the members, room and page statements run at once): ${parts.join('; ')}.`;
+  return `The statements of one request, made by the repositories and timed alone from this process (${count} each; the room-with-members statement runs first, the page and its reactions then at once), with EXPLAIN [table type key rows]: ${parts.join('; ')}.`;
 }
 
 async function main(): Promise<void> {
   const pinned = pinSelf('1');
-  const database = await createBenchDatabase('history');
+  const database = args.database
+    ? { name: args.database, url: args.database, drop: () => Promise.resolve() }
+    : await createBenchDatabase('history');
   const env = { ...process.env, DATABASE_URL: database.url };
   let result: PartResult | undefined;
   try {
-    execFileSync('npm', ['run', '--silent', 'admin', '--', 'migrate'], { cwd: ROOT, env, stdio: ['ignore', 'ignore', 'inherit'] });
-    execFileSync('npm', ['run', '--silent', 'admin', '--', 'seed', '--users', String(USERS), '--password', PASSWORD, '--prefix', PREFIX], { cwd: ROOT, env, stdio: ['ignore', 'ignore', 'inherit'] });
+    const reused = args.database ? await loaded(database.url) : null;
+    if (!reused) {
+      execFileSync('npm', ['run', '--silent', 'admin', '--', 'migrate'], { cwd: ROOT, env, stdio: ['ignore', 'ignore', 'inherit'] });
+      execFileSync('npm', ['run', '--silent', 'admin', '--', 'seed', '--users', String(USERS), '--password', PASSWORD, '--prefix', PREFIX], { cwd: ROOT, env, stdio: ['ignore', 'ignore', 'inherit'] });
+    }
     const admin = knexFactory({ client: 'mysql2', connection: { uri: database.url } as never, pool: { min: 0, max: 1 } });
     const userIds: { id: number; email: string }[] = await admin('users').orderBy('id').select('id', 'email');
     await admin.destroy();
-    const { members, seconds } = await load(database.url, userIds.map((u) => u.id));
-    log(`loaded ${MESSAGES} messages in ${seconds.toFixed(1)} s`);
+    const { members, seconds } = reused ? { members: reused, seconds: 0 } : await load(database.url, userIds.map((u) => u.id));
+    log(reused ? `reusing the ${MESSAGES} messages of ${database.url}` : `loaded ${MESSAGES} messages in ${seconds.toFixed(1)} s`);
 
     fs.rmSync(PROFILE_DIR, { recursive: true, force: true });
     const server = await startServer({
-      env: { DATABASE_URL: database.url },
+      env: { DATABASE_URL: database.url, METRICS_TOKEN },
       cpus: pinned ? '0' : undefined,
       nodeArgs: ['--cpu-prof', `--cpu-prof-dir=${PROFILE_DIR}`],
     });
@@ -228,39 +294,69 @@ async function main(): Promise<void> {
       }
       const cacheOn = withCache.summary();
       const cacheOff = withoutCache.summary();
+      const kinds: { label: string; pageFor: PageQuery; count: number }[] = [
+        { label: 'newest page (opening a room)', pageFor: newestPage, count: REQUESTS },
+        { label: `a random page of ${pagesPerRoom} (scrolling up)`, pageFor: randomPage, count: Math.ceil(REQUESTS / 3) },
+        { label: '20 messages before a random id (?beforeId=, the keyset form before seq)', pageFor: randomBefore, count: Math.ceil(REQUESTS / 3) },
+        { label: '20 messages before a random seq (?beforeSeq=)', pageFor: randomBeforeSeq, count: Math.ceil(REQUESTS / 3) },
+        { label: 'up to 100 messages after a random seq (?afterSeq=, catching up)', pageFor: randomAfterSeq, count: Math.ceil(REQUESTS / 3) },
+      ];
       const t0 = performance.now();
       const cpu0 = processCpuMicros(server.pid);
-      const newest = await measure(server.url, who, rooms, newestPage, REQUESTS);
-      const older = await measure(server.url, who, rooms, randomPage, Math.ceil(REQUESTS / 3));
-      const keyset = await measure(server.url, who, rooms, randomBefore, Math.ceil(REQUESTS / 3));
-      const beforeSeq = (await measure(server.url, who, rooms, randomBeforeSeq, Math.ceil(REQUESTS / 3))).summary();
-      const afterSeq = (await measure(server.url, who, rooms, randomAfterSeq, Math.ceil(REQUESTS / 3))).summary();
-      const k = keyset.summary();
+      const measured: { q: ReturnType<LatencyHistogram['summary']>; serverSide: string }[] = [];
+      for (const kind of kinds) {
+        const before = await serverTimes(server.url);
+        const q = (await measure(server.url, who, rooms, kind.pageFor, kind.count)).summary();
+        measured.push({ q, serverSide: serverShare(before, await serverTimes(server.url)) });
+      }
       serverCpuShare = (processCpuMicros(server.pid) - cpu0) / ((performance.now() - t0) * 1000);
-      const n = newest.summary();
-      const o = older.summary();
+      const figures: Figure[] = [];
+      kinds.forEach((kind, i) => {
+        const { q, serverSide } = measured[i];
+        figures.push(
+          { measure: `p99, ${kind.label}`, value: `${q.p99Ms.toFixed(2)} ms`, goal: `≤ ${GOAL_P99_MS} ms`, verdict: upperGoal(q.p99Ms, GOAL_P99_MS, 'ms') },
+          { measure: 'p50 / p90 / max at the client; answered by the server within', value: `${q.p50Ms.toFixed(2)} / ${q.p90Ms.toFixed(2)} / ${q.maxMs.toFixed(2)} ms; ${serverSide}` },
+        );
+      });
+      figures.push({
+        measure: 'p99 / p50, newest page, alternating blocks with and without the session cache',
+        value: `${cacheOn.p99Ms.toFixed(2)} / ${cacheOn.p50Ms.toFixed(2)} ms`,
+        baseline: `${cacheOff.p99Ms.toFixed(2)} / ${cacheOff.p50Ms.toFixed(2)} ms (SESSION_CACHE_TTL_MS=0)`,
+        ratio: `${(cacheOff.p50Ms / Math.max(cacheOn.p50Ms, 1e-6)).toFixed(2)}× faster at p50`,
+      });
+      // The code before a change, on the same database and cores, in blocks alternating with
+      // this code's: on a shared machine only such a comparison says what the change did.
+      if (args['baseline-code']) {
+        const root = path.resolve(args['baseline-code']);
+        const base = await startServer({ root, env: { DATABASE_URL: database.url, METRICS_TOKEN }, cpus: pinned ? '0' : undefined });
+        try {
+          await measure(base.url, who, rooms, newestPage, Math.min(300, REQUESTS));
+          for (const kind of kinds) {
+            const ours = new LatencyHistogram();
+            const theirs = new LatencyHistogram();
+            const [ours0, theirs0] = [await serverTimes(server.url), await serverTimes(base.url)];
+            for (let block = 0; block < 5; block++) {
+              await measure(server.url, who, rooms, kind.pageFor, Math.ceil(kind.count / 10), ours);
+              await measure(base.url, who, rooms, kind.pageFor, Math.ceil(kind.count / 10), theirs);
+            }
+            const [o, t] = [ours.summary(), theirs.summary()];
+            figures.push({
+              measure: `p99 / p50, ${kind.label}, alternating blocks with the baseline code; server within`,
+              value: `${o.p99Ms.toFixed(2)} / ${o.p50Ms.toFixed(2)} ms; ${serverShare(ours0, await serverTimes(server.url))}`,
+              baseline: `${t.p99Ms.toFixed(2)} / ${t.p50Ms.toFixed(2)} ms; ${serverShare(theirs0, await serverTimes(base.url))} (${path.basename(root)} at ${gitHead(root)})`,
+              ratio: `${(t.p50Ms / Math.max(o.p50Ms, 1e-6)).toFixed(2)}× at p50`,
+            });
+          }
+        } finally {
+          await base.stop();
+        }
+      }
+      const [n, o, k, beforeSeq, afterSeq] = measured.map((m) => m.q);
       result = {
         title: `History: GET ${api.chatHistory} with ${MESSAGES.toLocaleString('en-US')} messages in MariaDB`,
-        figures: [
-          { measure: 'p99, newest page (opening a room)', value: `${n.p99Ms.toFixed(2)} ms`, goal: `≤ ${GOAL_P99_MS} ms`, verdict: upperGoal(n.p99Ms, GOAL_P99_MS, 'ms') },
-          { measure: 'p50 / p90 / max, newest page', value: `${n.p50Ms.toFixed(2)} / ${n.p90Ms.toFixed(2)} / ${n.maxMs.toFixed(2)} ms` },
-          {
-            measure: 'p99 / p50, newest page, alternating blocks with and without the session cache',
-            value: `${cacheOn.p99Ms.toFixed(2)} / ${cacheOn.p50Ms.toFixed(2)} ms`,
-            baseline: `${cacheOff.p99Ms.toFixed(2)} / ${cacheOff.p50Ms.toFixed(2)} ms (SESSION_CACHE_TTL_MS=0)`,
-            ratio: `${(cacheOff.p50Ms / Math.max(cacheOn.p50Ms, 1e-6)).toFixed(2)}× faster at p50`,
-          },
-          { measure: `p99, a random page of ${pagesPerRoom} (scrolling up)`, value: `${o.p99Ms.toFixed(2)} ms`, goal: `≤ ${GOAL_P99_MS} ms`, verdict: upperGoal(o.p99Ms, GOAL_P99_MS, 'ms') },
-          { measure: 'p50 / p90 / max, random page', value: `${o.p50Ms.toFixed(2)} / ${o.p90Ms.toFixed(2)} / ${o.maxMs.toFixed(2)} ms` },
-          { measure: 'p99, 20 messages before a random id (?beforeId=, keyset)', value: `${k.p99Ms.toFixed(2)} ms`, goal: `≤ ${GOAL_P99_MS} ms`, verdict: upperGoal(k.p99Ms, GOAL_P99_MS, 'ms') },
-          { measure: 'p50 / p90 / max, keyset page', value: `${k.p50Ms.toFixed(2)} / ${k.p90Ms.toFixed(2)} / ${k.maxMs.toFixed(2)} ms` },
-          { measure: 'p99, 20 messages before a random seq (?beforeSeq=)', value: `${beforeSeq.p99Ms.toFixed(2)} ms`, goal: `≤ ${GOAL_P99_MS} ms`, verdict: upperGoal(beforeSeq.p99Ms, GOAL_P99_MS, 'ms') },
-          { measure: 'p50 / p90 / max, beforeSeq', value: `${beforeSeq.p50Ms.toFixed(2)} / ${beforeSeq.p90Ms.toFixed(2)} / ${beforeSeq.maxMs.toFixed(2)} ms` },
-          { measure: 'p99, up to 100 messages after a random seq (?afterSeq=, catching up)', value: `${afterSeq.p99Ms.toFixed(2)} ms`, goal: `≤ ${GOAL_P99_MS} ms`, verdict: upperGoal(afterSeq.p99Ms, GOAL_P99_MS, 'ms') },
-          { measure: 'p50 / p90 / max, afterSeq', value: `${afterSeq.p50Ms.toFixed(2)} / ${afterSeq.p90Ms.toFixed(2)} / ${afterSeq.maxMs.toFixed(2)} ms` },
-        ],
+        figures,
         notes: [
-          `${MESSAGES.toLocaleString('en-US')} messages in ${ROOMS} rooms of ${MEMBERS_PER_ROOM} members (${(MESSAGES / ROOMS).toLocaleString('en-US')} per room), bulk-loaded with ${BATCH}-row INSERTs in ${seconds.toFixed(0)} s.`,
+          `${MESSAGES.toLocaleString('en-US')} messages in ${ROOMS} rooms of ${MEMBERS_PER_ROOM} members (${(MESSAGES / ROOMS).toLocaleString('en-US')} per room), ${seconds ? `bulk-loaded with ${BATCH}-row INSERTs in ${seconds.toFixed(0)} s.` : "loaded by an earlier run (--database)."}`,
           `${n.count} requests for the newest page, ${o.count} for random pages and ${k.count} for keyset pages, ${beforeSeq.count} before a seq and ${afterSeq.count} after one, one at a time from ${sessions.size} logged-in members, after ${Math.min(300, REQUESTS)} warm-up requests; latency measured at the client (HTTP keep-alive, loopback). Every request also marks the room read, as the product does (a room already read writes nothing).`,
           'Before issue 11 (bench/results of 2026-11-21, same machine): p99 newest page 12.28 ms, random page 12.70 ms, beforeId 11.26 ms; each request then looked up its session cookie in the database, counted the room with COUNT(*), stepped over OFFSET rows for a deep page and wrote the read marker every time.',
           pinned ? 'Cores: server pinned to core 0, client to core 1, MariaDB unpinned.' : 'Cores: shared freely (taskset unavailable).',
@@ -269,7 +365,7 @@ async function main(): Promise<void> {
     } finally {
       await server.stop();
     }
-    result.notes.push(await queryBreakdown(database.url, members, Math.ceil(MESSAGES / ROOMS / LIMITS.historyPageSize)));
+    result.notes.push(await queryBreakdown(database.url, members, await messageIdRanges(database.url)));
     // The profile is written when the server exits.
     const hot = hottestFunctions(PROFILE_DIR, ROOT);
     result.notes.push(
@@ -277,7 +373,8 @@ async function main(): Promise<void> {
       ...(hot.length ? [`Server profile (node --cpu-prof), top self time: ${hot.map((h) => `${h.name} ${h.selfPercent.toFixed(1)}%`).join('; ')}`] : []),
     );
   } finally {
-    await database.drop();
+    if (args.keep) log(`kept the database: --database ${database.url}`);
+    else await database.drop();
   }
   if (result) emitResult(result);
 }

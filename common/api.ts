@@ -132,6 +132,11 @@ export type RoomUser = UserSummary & { lastReadSeq?: number };
 export interface ChatHistoryResponse {
   totalPages: number;
   chatRoomName: string;
+  /**
+   * Ours: someone renamed the room, so `chatRoomName` is the same for everyone; when false it is
+   * the viewer's name for it (common/room-names.ts), which a client names again as members change.
+   */
+  renamed?: boolean;
   users: RoomUser[];
   messages: ChatMessage[];
   /** Ours, with afterSeq or changedSince only: more messages follow the ones answered. */

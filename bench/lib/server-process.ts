@@ -18,6 +18,8 @@ export interface ServerProcess {
 export interface StartServerOptions {
   /** Entry point relative to the repository root. */
   entry?: string;
+  /** Another checkout to run the server of (a baseline: the code before a change); this one by default. */
+  root?: string;
   env?: Record<string, string>;
   /** taskset CPU list, e.g. "0". */
   cpus?: string;
@@ -30,7 +32,7 @@ export function startServer(options: StartServerOptions = {}): Promise<ServerPro
   const node = [...(options.nodeArgs ?? []), '--import', 'tsx', options.entry ?? 'server/src/main.ts'];
   const [cmd, args] = options.cpus ? ['taskset', ['-c', options.cpus, process.execPath, ...node]] : [process.execPath, node];
   const child: ChildProcess = spawn(cmd, args, {
-    cwd: ROOT,
+    cwd: options.root ?? ROOT,
     // Every load client of a benchmark connects from 127.0.0.1: lift the per-address cap.
     env: { ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', MAX_CONNECTIONS_PER_ADDRESS: '1000000', ...options.env },
     stdio: ['ignore', 'pipe', 'pipe'],

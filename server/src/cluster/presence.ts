@@ -8,6 +8,8 @@ import type { Logger } from '../log';
 
 export interface Presence {
   isOnline(userId: number): Promise<boolean>;
+  /** Which of the users are online anywhere, in one round trip (a room's members, search results). */
+  onlineAmong(userIds: readonly number[]): Promise<Set<number>>;
 }
 
 export const PRESENCE_RENEW_MS = 10_000;
@@ -19,6 +21,10 @@ export class LocalPresence implements Presence {
 
   isOnline(userId: number): Promise<boolean> {
     return Promise.resolve(this.connectionCount(userId) > 0);
+  }
+
+  onlineAmong(userIds: readonly number[]): Promise<Set<number>> {
+    return Promise.resolve(new Set(userIds.filter((id) => this.connectionCount(id) > 0)));
   }
 }
 
@@ -55,6 +61,25 @@ export class RedisPresence implements Presence {
       this.log.debug({ err: String(err) }, 'presence unknown while Redis is away');
       return false;
     }
+  }
+
+  async onlineAmong(userIds: readonly number[]): Promise<Set<number>> {
+    const online = new Set(userIds.filter((id) => this.local.has(id)));
+    const elsewhere = userIds.filter((id) => !online.has(id));
+    if (elsewhere.length === 0) return online;
+    const now = Date.now();
+    const batch = this.redis.pipeline();
+    for (const id of elsewhere) batch.zcount(this.prefix + id, now, '+inf');
+    try {
+      const counts = (await batch.exec()) ?? [];
+      counts.forEach(([err, count], i) => {
+        if (!err && Number(count) > 0) online.add(elsewhere[i]);
+      });
+    } catch (err) {
+      // Redis away: only this node's users are known to be online.
+      this.log.debug({ err: String(err) }, 'presence unknown while Redis is away');
+    }
+    return online;
   }
 
   /** Writes this node's entries again after Redis came back without them. */

@@ -2,7 +2,7 @@
 // reaches the clients of the others exactly once and in order, and what ends on one node
 // (a subscription, a login session) ends on all.
 import { expect } from 'chai';
-import { api } from '../../../common/api';
+import { api, type ChatHistoryResponse, type UserSummary } from '../../../common/api';
 import { app, topics } from '../../../common/destinations';
 import type { ChatMessageEvent } from '../../../common/payloads';
 import { useCluster, type ClusterPerson as Person, type NodeProcess } from '../support/cluster';
@@ -119,5 +119,34 @@ describe('several nodes over Redis (MariaDB)', function () {
     expect(await presenceOfA(1000)).to.not.include(false);
     await onNode1.disconnect();
     expect(await presenceOfA(2000)).to.deep.equal([false]);
+  });
+
+  it('history and user search on one node show online a member connected only to another node, and offline once they leave', async () => {
+    const [a, b] = await Promise.all([person(nodes[0], '에이'), person(nodes[1], `원격 ${[...String(Date.now())].map((d) => 'abcdefghij'[Number(d)]).join('')}`)]);
+    const roomId = await roomOf(a, b);
+    const seenFromNode1 = async () => {
+      const history = await a.client.get<ChatHistoryResponse>(`${api.chatHistory}?chatRoomId=${roomId}&page=0`);
+      const search = await a.client.get<UserSummary[]>(`${api.userSearch}?keyword=${encodeURIComponent(b.user.name)}`);
+      return {
+        inHistory: history.body.users.find((u) => u.userId === b.user.userId)!.online,
+        inSearch: search.body.map((u) => u.online),
+      };
+    };
+    // Node 2 writes the user's presence entry to Redis as the connection opens and drops it as
+    // the last one closes, a moment after the client's CONNECTED or DISCONNECT: asked until then.
+    const settled = async (online: boolean) => {
+      let seen = await seenFromNode1();
+      for (let i = 0; i < 50 && seen.inHistory !== online; i++) {
+        await new Promise((r) => setTimeout(r, 100));
+        seen = await seenFromNode1();
+      }
+      return seen;
+    };
+    expect(await seenFromNode1()).to.deep.equal({ inHistory: false, inSearch: [false] });
+    const onNode2 = await connect(nodes[1], b);
+    expect(await settled(true)).to.deep.equal({ inHistory: true, inSearch: [true] });
+    await onNode2.disconnect();
+    const seen = await settled(false);
+    expect(seen).to.deep.equal({ inHistory: false, inSearch: [false] });
   });
 });

@@ -34,6 +34,15 @@ forEachDatabase('typing and presence on the room-events topic', (db) => {
   };
   const roomOf = async (a: Member, b: Member): Promise<number> => (await a.client.post(api.roomCreate, { targetUserId: b.user.userId })).body.chatRoomId as number;
   const next = async (inbox: Inbox, roomId: number) => decodeRoomEvent((await inbox.next()).json(), roomId);
+  /**
+   * The next event but the observer's own presence: the observer's connection is told to the
+   * room after a lookup, which can finish after the observer subscribed (it did under CI load).
+   */
+  const nextBut = async (inbox: Inbox, roomId: number, observerId: number) => {
+    let event = await next(inbox, roomId);
+    while (event?.type === 'presence' && event.userId === observerId) event = await next(inbox, roomId);
+    return event;
+  };
   const refusal = async (p: Promise<unknown>): Promise<string> => {
     try {
       await p;
@@ -78,7 +87,7 @@ forEachDatabase('typing and presence on the room-events topic', (db) => {
     const events = await (await connect(b)).subscribe(topics.chatRoomEvents(roomId));
     now += 5000;
     const aStomp = await connect(a);
-    expect(await next(events, roomId)).to.deep.include({ type: 'presence', online: true });
+    expect(await nextBut(events, roomId, b.user.userId)).to.deep.equal({ type: 'presence', userId: a.user.userId, online: true });
     await aStomp.send(app.typing, { chatRoomId: roomId });
     await events.nothingWithin(300);
   });
@@ -94,7 +103,7 @@ forEachDatabase('typing and presence on the room-events topic', (db) => {
     expect(await onlineOf(b.user.userId)).to.equal(true);
 
     const first = await connect(a);
-    expect(await next(events, roomId)).to.deep.equal({ type: 'presence', userId: a.user.userId, online: true });
+    expect(await nextBut(events, roomId, b.user.userId)).to.deep.equal({ type: 'presence', userId: a.user.userId, online: true });
     const second = await connect(a);
     await events.nothingWithin(300);
     expect(await onlineOf(a.user.userId)).to.equal(true);

@@ -40,6 +40,8 @@ function message(messageId: number, extra: Partial<ChatMessage> = {}): ChatMessa
 class RoomServer {
   messages: ChatMessage[] = [];
   name = '김민지, 김철수';
+  /** Sent as history's `renamed` when set (a server before issue 11 did not send it). */
+  renamed: boolean | undefined = undefined;
   users = [ME, KIM];
 
   constructor(count: number) {
@@ -52,7 +54,9 @@ class RoomServer {
     const slice = query.beforeId !== undefined
       ? newestFirst.filter((m) => m.messageId < Number(query.beforeId)).slice(0, 20)
       : newestFirst.slice(Number(query.page) * 20, Number(query.page) * 20 + 20);
-    return { totalPages: Math.ceil(this.messages.length / 20), chatRoomName: this.name, users: this.users, messages: slice.reverse() };
+    const page: ChatHistoryResponse = { totalPages: Math.ceil(this.messages.length / 20), chatRoomName: this.name, users: this.users, messages: slice.reverse() };
+    if (this.renamed !== undefined) page.renamed = this.renamed;
+    return page;
   };
 
   add(m: ChatMessage): ChatMessage {
@@ -337,6 +341,36 @@ describe('the room session saga', () => {
     await settle();
     expect(h.room().users.map((u) => u.userId)).to.deep.equal([ME.userId, LEE.userId]);
     expect(h.navigations).to.deep.equal([]);
+  });
+
+  it('names a room no one renamed again as members are added and leave, from the viewer\'s side, until someone renames it', async () => {
+    h = open(1);
+    h.server.name = KIM.name;
+    h.server.renamed = false;
+    await openRoom(h);
+    expect(h.room().roomName).to.equal(KIM.name);
+    h.stomp.deliver(TOPIC, message(2, {
+      senderId: null, senderName: `${ME.name}, ${KIM.name}`, content: `"${ME.name}" 님이 "${LEE.name}" 님을 추가했습니다`, addedUserEmail: LEE.email,
+      systemEvent: { type: 'added', actorUserId: ME.userId, actorName: ME.name, targetUserId: LEE.userId, targetName: LEE.name },
+    }));
+    await eventually(() => h.room().users.length === 3, 'added user shown');
+    expect(h.room().roomName).to.equal(`${KIM.name}, ${LEE.name}`);
+    h.stomp.deliver(TOPIC, message(3, {
+      senderId: null, senderName: `${ME.name}, ${KIM.name}`, content: `"${KIM.name}"님이 채팅에서 나갔습니다`, leftUserId: KIM.userId,
+      systemEvent: { type: 'left', actorUserId: KIM.userId, actorName: KIM.name },
+    }));
+    await eventually(() => h.room().users.length === 2, 'leaver removed');
+    expect(h.room().roomName).to.equal(LEE.name);
+    h.stomp.deliver(TOPIC, message(4, {
+      senderId: null, senderName: '우리 방', content: `"${LEE.name}"님이 채팅 이름을 "우리 방" (으)로 변경하였습니다`,
+      systemEvent: { type: 'renamed', actorUserId: LEE.userId, actorName: LEE.name, newName: '우리 방' },
+    }));
+    h.stomp.deliver(TOPIC, message(5, {
+      senderId: null, senderName: '우리 방', content: `"${ME.name}" 님이 "${KIM.name}" 님을 추가했습니다`, addedUserEmail: KIM.email,
+      systemEvent: { type: 'added', actorUserId: ME.userId, actorName: ME.name, targetUserId: KIM.userId, targetName: KIM.name },
+    }));
+    await eventually(() => h.room().users.length === 3, 'added again');
+    expect(h.room().roomName).to.equal('우리 방');
   });
 
   it('goes to the chat list when a leave message names the user (left from another device)', async () => {

@@ -150,7 +150,7 @@ function* catchUp(session: Session): SagaIterator {
     if (since === null || oldest === undefined || oldest <= since || page.messages.length < LIMITS.historyPageSize) break;
     beforeId = oldest;
   }
-  if (first) yield put(caughtUp({ chatRoomName: first.chatRoomName, users: first.users, messages: found }));
+  if (first) yield put(caughtUp({ chatRoomName: first.chatRoomName, renamed: first.renamed, users: first.users, messages: found }));
 }
 
 /** The messages after a seq, page by page while the server says more follow. */
@@ -159,7 +159,7 @@ function* fetchAfter(session: Session, afterSeq: number): SagaIterator {
   let from = afterSeq;
   for (let i = 0; i < MAX_CATCH_UP_PAGES; i += 1) {
     const page: ChatHistoryResponse = yield call([http, http.get], api.chatHistory, { chatRoomId: session.chatRoomId, afterSeq: from });
-    yield put(caughtUp({ chatRoomName: page.chatRoomName, users: page.users, messages: page.messages }));
+    yield put(caughtUp({ chatRoomName: page.chatRoomName, renamed: page.renamed, users: page.users, messages: page.messages }));
     const last = page.messages.at(-1)?.seq;
     if (!page.hasMore || last === undefined) return;
     from = last;

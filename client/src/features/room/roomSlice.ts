@@ -5,6 +5,7 @@ import { createSlice, type PayloadAction } from '@reduxjs/toolkit';
 import type { ChatHistoryResponse, ChatMessage, ReplyQuote, RoomUser } from '../../../../common/api';
 import type { Reaction } from '../../../../common/rules';
 import { applyChangedMessages, applyDeleted, applyEdited, applyReaction, type DeletedChange, type EditedChange, type ReactionChange } from './messageChanges';
+import { viewerRoomName } from '../../../../common/room-names';
 import { applyToParticipants, isSystemMessage, mergeMessages, newestMessageId, newestSeq, oldestMessageId, unconfirmed, type PendingMessage } from './messages';
 
 export type RoomStatus = 'idle' | 'loading' | 'ready';
@@ -17,6 +18,11 @@ export interface RoomState {
   userId: number | null;
   status: RoomStatus;
   roomName: string;
+  /**
+   * Someone renamed the room (history's `renamed`): its name is the same for everyone. Null
+   * when the server did not say; the name then changes only with a rename or a new history.
+   */
+  renamed: boolean | null;
   users: RoomUser[];
   messages: ChatMessage[];
   pending: PendingMessage[];
@@ -48,6 +54,7 @@ const initialState: RoomState = {
   userId: null,
   status: 'idle',
   roomName: '',
+  renamed: null,
   users: [],
   messages: [],
   pending: [],
@@ -84,6 +91,7 @@ const roomSlice = createSlice({
       const page = action.payload;
       state.status = 'ready';
       state.roomName = page.chatRoomName;
+      state.renamed = page.renamed ?? null;
       state.users = page.users;
       state.messages = mergeMessages(state.messages, page.messages);
       state.pending = unconfirmed(state.pending, page.messages);
@@ -102,8 +110,9 @@ const roomSlice = createSlice({
       state.lastChangeSeq = Math.max(state.lastChangeSeq, page.lastChangeSeq ?? 0);
     },
     /** Messages fetched after a (re)subscription; the page's name and members are the current truth. */
-    caughtUp(state, action: PayloadAction<{ chatRoomName: string; users: RoomUser[]; messages: ChatMessage[] }>) {
+    caughtUp(state, action: PayloadAction<{ chatRoomName: string; renamed?: boolean; users: RoomUser[]; messages: ChatMessage[] }>) {
       state.roomName = action.payload.chatRoomName;
+      state.renamed = action.payload.renamed ?? null;
       state.users = action.payload.users;
       state.messages = mergeMessages(state.messages, action.payload.messages);
       state.pending = unconfirmed(state.pending, action.payload.messages);
@@ -126,10 +135,16 @@ const roomSlice = createSlice({
       state.pending = unconfirmed(state.pending, [message]);
       if (isSystemMessage(message)) {
         // A system message carries the room's stored name (a rename among them). A room no one
-        // renamed is shown by the viewer's own name for it (issue 11), which only a rename replaces.
+        // renamed is shown by the viewer's own name for it (issue 11): the other members' names,
+        // named again here as members come and go, as the server names it in history.
         const renames = message.systemEvent === undefined || message.systemEvent.type === 'renamed';
+        if (message.systemEvent?.type === 'renamed') state.renamed = true;
         if (message.senderName && renames) state.roomName = message.senderName;
         state.users = applyToParticipants(state.users, message);
+        if (!renames && state.renamed === false) {
+          const others = state.users.filter((u) => u.userId !== state.userId).map((u) => u.name);
+          state.roomName = viewerRoomName(message.senderName, false, others);
+        }
       } else if (!state.active && message.senderId !== state.userId) {
         state.unseenCount += 1;
       }
@@ -231,6 +246,7 @@ const roomSlice = createSlice({
     renameSubmitted: (_state, _action: PayloadAction<string>) => {},
     renamed(state, action: PayloadAction<string>) {
       state.roomName = action.payload;
+      state.renamed = true;
     },
     leaveConfirmed: () => {},
     notificationConfirmed(state) {

@@ -22,7 +22,7 @@ export interface ChatDeps {
   members: MembersCache;
   sender: MessageSender;
   readMarkers: ReadMarkers;
-  online: Pick<OnlineUsers, 'isOnline'>;
+  online: Pick<OnlineUsers, 'onlineAmong'>;
   typing: Typing;
   reactions: ReactionsRepository;
   roomEvents: RoomEvents;

@@ -47,7 +47,7 @@ export function assembleChat(deps: Deps, users: UsersRepository, published?: Mes
   const readMarkers = new ReadMarkers(new PresenceTracker(), rooms, members, roomEvents, clock, log);
   const writer = new MessageWriter(messages, log, (count) => deps.metrics.messagesStored(count));
   const sender = new MessageSender({ messages, writer, members, readMarkers, publisher, clock, published });
-  const online = new OnlineUsers(publisher, rooms, roomEvents, log, (userId) => deps.cluster.presence.isOnline(userId));
+  const online = new OnlineUsers(publisher, rooms, roomEvents, log, (userIds) => deps.cluster.presence.onlineAmong(userIds));
   const typing = new Typing(members, users, roomEvents, clock, deps.cluster.throttle);
   const reactions = new ReactionsRepository(db, messages);
   const chat: ChatDeps = { rooms, messages, users, members, sender, readMarkers, online, typing, publisher, clock, reactions, roomEvents, search: searchEngineFor(db) };

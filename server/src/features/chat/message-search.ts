@@ -6,7 +6,7 @@ import type { MessageSearchResponse } from '../../../../common/api';
 import { isSearchableKeyword, LIMITS } from '../../../../common/rules';
 import { NotAMemberError } from '../errors';
 import type { MessageSearchEngine } from './message-search-repository';
-import { viewerRoomName } from './room-names';
+import { viewerRoomName } from '../../../../common/room-names';
 import type { RoomsRepository } from './rooms-repository';
 
 export interface MessageSearchDeps {

@@ -62,6 +62,21 @@ export interface StoredMessage { id: number; seq: number }
  */
 export type HistoryPage = { page: number } | { beforeId: number } | { beforeSeq: number } | { afterSeq: number } | { aroundSeq: number };
 
+/**
+ * The seqs a page holds when its query names them (seqs are gap-free): after a seq, before one,
+ * or around one (half the page before it, it, the rest after; shorter near either end). Null
+ * for a page by number or before an id, which must be looked up.
+ */
+export function pageSeqRange(which: HistoryPage, limit: number): { from: number; to: number } | null {
+  if ('afterSeq' in which) return { from: which.afterSeq + 1, to: which.afterSeq + limit };
+  if ('beforeSeq' in which) return { from: which.beforeSeq - limit, to: which.beforeSeq - 1 };
+  if ('aroundSeq' in which) {
+    const from = which.aroundSeq - Math.floor(limit / 2);
+    return { from, to: from + limit - 1 };
+  }
+  return null;
+}
+
 /** A room that no longer exists (deleted while a message to it waited): nothing was stored. */
 export class RoomGoneError extends Error {
   constructor(readonly roomIds: number[]) {
@@ -241,12 +256,6 @@ export class MessagesRepository {
     return rows.map(toMessage);
   }
 
-  /** The room's change counter: moved by every edit, deletion and reaction. */
-  async lastChangeSeq(roomId: number): Promise<number> {
-    const row = (await this.db('rooms').select('last_change_seq').where({ id: roomId }).first()) as { last_change_seq: number } | undefined;
-    return row ? Number(row.last_change_seq) : 0;
-  }
-
   /** Replaces the text of a message not deleted; null when it was deleted (or is gone) meanwhile. */
   async edit(roomId: number, messageId: number, content: string, atMs: number): Promise<Change | null> {
     return this.change(roomId, messageId, async (trx, changeSeq) => {
@@ -318,28 +327,30 @@ export class MessagesRepository {
   }
 
   /**
-   * Part of the room's history, oldest first. The page's seqs are picked from the (room_id, seq)
-   * index alone and only those rows are joined to their names: skipping thousands of rows for a
-   * deep page then reads index entries, not joined rows. (A derived table rather than IN,
-   * because MariaDB refuses LIMIT inside an IN subquery.) `limit` rows at most.
+   * Part of the room's history, oldest first. A room's seqs are gap-free from 1 (a message is
+   * never removed alone: deleting one empties it), so the page before or after a seq is a seq
+   * range, read straight from the (room_id, seq) index. By page number or before an id, the
+   * page's seqs are picked from the index alone first and only those rows joined to their names:
+   * skipping thousands of rows for a deep page then reads index entries, not joined rows. (A
+   * derived table rather than IN, because MariaDB refuses LIMIT inside an IN subquery.) `limit`
+   * rows at most.
    */
   async page(roomId: number, which: HistoryPage, limit: number): Promise<Message[]> {
-    const picked = this.db('messages').select('seq').where('room_id', roomId).limit(limit);
-    if ('afterSeq' in which) picked.where('seq', '>', which.afterSeq).orderBy('seq', 'asc');
-    // Half the page before the seq, the seq itself and the rest after it: a range of the index,
-    // seqs being gap-free. Near either end of the room the page is shorter.
-    else if ('aroundSeq' in which) {
-      const before = Math.floor(limit / 2);
-      picked.where('seq', '>=', which.aroundSeq - before).where('seq', '<', which.aroundSeq - before + limit).orderBy('seq', 'asc');
-    } else {
-      picked.orderBy('seq', 'desc');
-      if ('beforeSeq' in which) picked.where('seq', '<', which.beforeSeq);
-      else if ('beforeId' in which) picked.where('id', '<', which.beforeId);
-      // seqs are gap-free, so page n is the seqs up to the room's last minus n pages: a range
-      // read from the index, where OFFSET would step over every newer entry.
-      // (Signed: the counter is unsigned, and a page past the first message goes below zero.)
-      else picked.where('seq', '<=', this.db.raw('(select cast(r.last_seq as signed) from rooms r where r.id = ?) - ?', [roomId, which.page * limit]));
+    const range = pageSeqRange(which, limit);
+    if (range) {
+      if (range.to < 1) return [];
+      const rows = (await this.selectMessages()
+        .where('m.room_id', roomId)
+        .whereBetween('m.seq', [Math.max(range.from, 1), range.to])
+        .orderBy('m.seq', 'asc')) as MessageRow[];
+      return rows.map(toMessage);
     }
+    const picked = this.db('messages').select('seq').where('room_id', roomId).limit(limit).orderBy('seq', 'desc');
+    if ('beforeId' in which) picked.where('id', '<', which.beforeId);
+    // seqs are gap-free, so page n is the seqs up to the room's last minus n pages: a range
+    // read from the index, where OFFSET would step over every newer entry.
+    // (Signed: the counter is unsigned, and a page past the first message goes below zero.)
+    else if ('page' in which) picked.where('seq', '<=', this.db.raw('(select cast(r.last_seq as signed) from rooms r where r.id = ?) - ?', [roomId, which.page * limit]));
     const rows = (await this.selectMessages()
       .join(picked.as('p'), 'p.seq', 'm.seq')
       .where('m.room_id', roomId)

@@ -4,8 +4,9 @@
 // what is told is the state at that moment, and only when it differs from what was told last,
 // so the rooms never hear "online" twice or end on a stale state. The map holds only users told
 // online. With several nodes, a change on this node is checked against every node
-// (`connectedAnywhere`): a user whose last connection here closes while they are connected to
-// another node stays online.
+// (`connectedElsewhere`): a user whose last connection here closes while they are connected to
+// another node stays online. So is what history and user search answer (`onlineAmong`): a
+// member connected only to another node is online there too.
 import type { Logger } from '../../log';
 import type { Publisher } from '../../stomp/api';
 import type { RoomEvents } from './room-events';
@@ -19,7 +20,8 @@ export class OnlineUsers {
     private readonly rooms: Pick<RoomsRepository, 'roomIdsOf'>,
     private readonly events: Pick<RoomEvents, 'presence'>,
     private readonly log: Logger,
-    private readonly connectedAnywhere: (userId: number) => Promise<boolean> = (userId) => Promise.resolve(this.isOnline(userId)),
+    /** Which of the users (none connected here) are connected to another node: cluster/presence.ts. */
+    private readonly connectedElsewhere: (userIds: readonly number[]) => Promise<Set<number>> = () => Promise.resolve(new Set()),
   ) {
     publisher.onConnect((user, connections) => {
       if (connections === 1) this.changed(user.userId);
@@ -29,7 +31,16 @@ export class OnlineUsers {
     });
   }
 
-  isOnline(userId: number): boolean {
+  /** Which of the users have a connection on any node: those here without asking, the rest in one lookup. */
+  async onlineAmong(userIds: readonly number[]): Promise<Set<number>> {
+    const online = new Set(userIds.filter((id) => this.isOnlineHere(id)));
+    const rest = userIds.filter((id) => !online.has(id));
+    if (rest.length === 0) return online;
+    for (const id of await this.connectedElsewhere(rest)) online.add(id);
+    return online;
+  }
+
+  private isOnlineHere(userId: number): boolean {
     return this.publisher.connectionCount(userId) > 0;
   }
 
@@ -39,7 +50,7 @@ export class OnlineUsers {
 
   private async tell(userId: number): Promise<void> {
     const roomIds = await this.rooms.roomIdsOf(userId);
-    const online = this.isOnline(userId) || (await this.connectedAnywhere(userId));
+    const online = this.isOnlineHere(userId) || (await this.connectedElsewhere([userId])).has(userId);
     if (online === this.toldOnline.has(userId)) return;
     if (online) this.toldOnline.add(userId);
     else this.toldOnline.delete(userId);

@@ -30,19 +30,37 @@ export class ReactionsRepository {
 
   /** Each message's reactions, each emoji once with its users, in the order first given. */
   async of(messageIds: readonly number[]): Promise<Map<number, ReactionSummary[]>> {
-    const out = new Map<number, ReactionSummary[]>();
-    if (messageIds.length === 0) return out;
-    const rows = (await this.db('message_reactions')
+    if (messageIds.length === 0) return new Map();
+    return summaries(await this.db('message_reactions')
       .select('message_id', 'user_id', 'emoji')
       .whereIn('message_id', messageIds)
-      .orderBy([{ column: 'created_at_ms' }, { column: 'user_id' }])) as Array<{ message_id: number; user_id: number; emoji: string }>;
-    for (const r of rows) {
-      const list = out.get(Number(r.message_id)) ?? [];
-      if (!out.has(Number(r.message_id))) out.set(Number(r.message_id), list);
-      const entry = list.find((e) => e.emoji === r.emoji);
-      if (entry) entry.userIds.push(Number(r.user_id));
-      else list.push({ emoji: r.emoji, userIds: [Number(r.user_id)] });
-    }
-    return out;
+      .orderBy([{ column: 'created_at_ms' }, { column: 'user_id' }]));
   }
+
+  /**
+   * The same for the room's messages from seq `from` to `to`: asked beside the page that holds
+   * them (history knows a page's seqs before reading it), not after it.
+   */
+  async ofSeqs(roomId: number, from: number, to: number): Promise<Map<number, ReactionSummary[]>> {
+    if (to < from || to < 1) return new Map();
+    return summaries(await this.db('message_reactions as mr')
+      .join('messages as m', 'm.id', 'mr.message_id')
+      .select('mr.message_id', 'mr.user_id', 'mr.emoji')
+      .where('m.room_id', roomId)
+      .whereBetween('m.seq', [Math.max(from, 1), to])
+      .orderBy([{ column: 'mr.created_at_ms' }, { column: 'mr.user_id' }]));
+  }
+}
+
+/** Rows in the order given, grouped per message and emoji. */
+function summaries(rows: Array<{ message_id: number; user_id: number; emoji: string }>): Map<number, ReactionSummary[]> {
+  const out = new Map<number, ReactionSummary[]>();
+  for (const r of rows) {
+    const list = out.get(Number(r.message_id)) ?? [];
+    if (!out.has(Number(r.message_id))) out.set(Number(r.message_id), list);
+    const entry = list.find((e) => e.emoji === r.emoji);
+    if (entry) entry.userIds.push(Number(r.user_id));
+    else list.push({ emoji: r.emoji, userIds: [Number(r.user_id)] });
+  }
+  return out;
 }

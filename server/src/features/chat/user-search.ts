@@ -15,7 +15,8 @@ export async function searchUsers({ users, online }: Pick<ChatDeps, 'users' | 'o
   if (keyword.length > LIMITS.searchInput) throw new InvalidError(`keyword is longer than ${LIMITS.searchInput} characters`);
   if (!isSearchableKeyword(keyword) || keyword.trim().length < MIN_DIRECTORY_KEYWORD) return [];
   const found = await users.search(keyword.trim(), LIMITS.searchResults);
-  return found.map((u) => ({ userId: u.id, name: u.name, email: u.email, online: online.isOnline(u.id) }));
+  const onlineNow = await online.onlineAmong(found.map((u) => u.id));
+  return found.map((u) => ({ userId: u.id, name: u.name, email: u.email, online: onlineNow.has(u.id) }));
 }
 
 /** Users matching the keyword and the ids of the room's members, for the invite screen. */
