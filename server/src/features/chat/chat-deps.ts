@@ -3,6 +3,7 @@
 // index.ts.
 import type { Publisher } from '../../stomp/api';
 import type { UsersRepository } from '../accounts/users-repository';
+import type { AttachmentsService } from '../attachments/attachments-service';
 import type { Clock } from '../types';
 import type { MembersCache } from './members-cache';
 import type { MessageSearchEngine } from './message-search-repository';
@@ -14,6 +15,9 @@ import type { RoomEvents } from './room-events';
 import type { RoomsRepository } from './rooms-repository';
 import type { MessageSender } from './send-message';
 import type { Typing } from './typing';
+
+/** What chat uses of the attachments feature. */
+export type AttachmentPort = Pick<AttachmentsService, 'claim' | 'remove'>;
 
 export interface ChatDeps {
   rooms: RoomsRepository;
@@ -27,6 +31,8 @@ export interface ChatDeps {
   reactions: ReactionsRepository;
   roomEvents: RoomEvents;
   search: MessageSearchEngine;
+  /** Claims an upload for a message, removes it with the message; absent: no attachments. */
+  attachments?: AttachmentPort;
   publisher: Publisher;
   clock: Clock;
 }
