@@ -39,13 +39,13 @@ export class AttachmentsRepository {
   constructor(private readonly db: Knex) {}
 
   async insert(a: NewAttachment): Promise<number> {
-    const [row] = await this.db('attachments')
+    // The new id: [id] from both drivers (MariaDB has no RETURNING on INSERT through knex).
+    const [id] = await this.db('attachments')
       .insert({
         room_id: a.roomId, uploader_id: a.uploaderId, name: a.name, content_type: a.contentType, size: a.size,
         blob_key: a.blobKey, thumb_key: a.thumbKey, width: a.width, height: a.height, created_at_ms: a.createdAtMs,
-      })
-      .returning<Array<{ id: number } | number>>('id');
-    return Number(typeof row === 'object' ? row.id : row);
+      });
+    return Number(id);
   }
 
   async find(id: number): Promise<AttachmentWithUse | null> {
