@@ -4,6 +4,7 @@ import { all, spawn } from 'redux-saga/effects';
 import { authSaga } from '../features/auth/authSaga';
 import { callSaga } from '../features/call/callSaga';
 import { chatListSaga } from '../features/chatList/chatListSaga';
+import { attachmentSaga } from '../features/room/attachmentSaga';
 import { roomSaga } from '../features/room/roomSaga';
 import { userSearchSaga } from '../features/userSearch/userSearchSaga';
 import { inviteSaga } from '../features/invite/inviteSaga';
@@ -21,6 +22,7 @@ export const featureSagas: Array<() => SagaIterator> = [
   callSaga,
   chatListSaga,
   roomSaga,
+  attachmentSaga,
   userSearchSaga,
   inviteSaga,
   notificationsSaga,

@@ -8,6 +8,7 @@ import { useDocumentTitle } from '../../components/documentTitle';
 import { ko } from '../../i18n/ko';
 import { createUidStore } from '../auth/uid';
 import './chat.css';
+import { AttachmentArea } from './AttachmentArea';
 import { Composer } from './Composer';
 import { MessageList } from './MessageList';
 import { useUnreadByOf } from './ReadCount';
@@ -86,7 +87,9 @@ function ChatRoom({ chatRoomId, userId }: { chatRoomId: number; userId: number }
           </div>
         )}
         <TypingLine />
-        <Composer onSend={(content) => dispatch(messageSubmitted(content))} onTyping={() => dispatch(typingNoticed())} focusWhen={ready} />
+        <AttachmentArea chatRoomId={chatRoomId}>
+          <Composer onSend={(content) => dispatch(messageSubmitted(content))} onTyping={() => dispatch(typingNoticed())} focusWhen={ready} />
+        </AttachmentArea>
         {sidebarOpen && (
           <RoomSidebar
             users={ready ? withPresence(room.users, online) : []}

@@ -7,6 +7,7 @@ import { useLayoutEffect, useMemo, useRef, useState } from 'react';
 import type { ChatMessage } from '../../../../common/api';
 import { cx } from '../../components/classNames';
 import { ko } from '../../i18n/ko';
+import { AttachmentView } from './AttachmentView';
 import { Avatar } from './Avatar';
 import { layoutMessages } from './messageLayout';
 import { MessageText } from './MessageText';
@@ -83,6 +84,11 @@ export function MessageList({ messages, pending, myId, hasOlder, loadingOlder, o
         {items.map((item) => {
           if (item.kind === 'day') return <div key={item.key} className="day-divider">{item.label}</div>;
           if (item.kind === 'system') return <p key={item.key} className="system-msg" data-testid="system-message">{item.content}</p>;
+          const bubble = (
+            <p className="bubble">
+              <MessageText content={item.content} />
+            </p>
+          );
           return (
             <div
               key={item.key}
@@ -93,9 +99,12 @@ export function MessageList({ messages, pending, myId, hasOlder, loadingOlder, o
               <div className="msg__column">
                 {!item.mine && item.showSender && <span className="msg__sender">{item.senderName}</span>}
                 <div className="msg__line">
-                  <p className="bubble">
-                    <MessageText content={item.content} />
-                  </p>
+                  {item.attachment ? (
+                    <div className="msg__stack">
+                      <AttachmentView attachment={item.attachment} />
+                      {item.content && bubble}
+                    </div>
+                  ) : bubble}
                   {unreadByOf && item.seq !== undefined && <ReadCount count={unreadByOf(item.seq)} />}
                   {item.failed ? (
                     <span className="msg__failed">

@@ -1,6 +1,6 @@
 // How a room's messages are laid out (pure, so it is tested without a browser): day dividers,
 // centred system messages, and runs of one sender's messages that share a name and a time.
-import type { ChatMessage } from '../../../../common/api';
+import type { Attachment, ChatMessage } from '../../../../common/api';
 import { isSystemMessage, systemMessageText, type PendingMessage } from './messages';
 
 export type MessageItem =
@@ -24,6 +24,8 @@ export type MessageItem =
       time: string;
       /** The message's seq (for its read count); none while pending. */
       seq?: number;
+      /** The photo or file it carries. */
+      attachment?: Attachment;
     };
 
 const dayFormat = new Intl.DateTimeFormat('ko-KR', { year: 'numeric', month: 'long', day: 'numeric', weekday: 'long' });
@@ -48,6 +50,7 @@ interface Entry {
   seq?: number;
   failed: boolean;
   clientMsgId: string | null;
+  attachment?: Attachment;
 }
 
 export function layoutMessages(messages: readonly ChatMessage[], pending: readonly PendingMessage[], myId: number | null): MessageItem[] {
@@ -63,6 +66,7 @@ export function layoutMessages(messages: readonly ChatMessage[], pending: readon
       seq: m.seq,
       failed: false,
       clientMsgId: null,
+      attachment: m.attachment,
     })),
     // Pending sends always come last: the server will order them after everything we hold.
     ...pending.map((p) => ({
@@ -108,6 +112,7 @@ export function layoutMessages(messages: readonly ChatMessage[], pending: readon
       showTime: !sameRun(next),
       time,
       ...(entry.seq ? { seq: entry.seq } : {}),
+      ...(entry.attachment ? { attachment: entry.attachment } : {}),
     });
   });
   return items;
