@@ -7,6 +7,7 @@ import { ForbiddenError, InvalidError, NotAMemberError, NotFoundError } from '..
 import type { Clock } from '../types';
 import type { BlobStore } from './blob-store';
 import type { AttachmentRow, AttachmentsRepository } from './attachments-repository';
+import { stripJpegMetadata } from './jpeg-metadata';
 import { makeThumbnail, RASTER_TYPES, THUMBNAIL_TYPE, type Thumbnail } from './thumbnails';
 
 export interface AttachmentsDeps {
@@ -91,7 +92,8 @@ export class AttachmentsService {
     if (!(await this.deps.isMember(roomId, userId))) throw new NotAMemberError();
     const name = cleanFileName(rawName);
     const contentType = cleanContentType(rawType);
-    const { key, size } = await store.write(body);
+    // A JPEG's EXIF (GPS, camera), XMP and comments never reach storage (jpeg-metadata.ts).
+    const { key, size } = await store.write(contentType === 'image/jpeg' ? stripJpegMetadata(body) : body);
     if (size === 0) {
       await store.remove(key);
       throw new InvalidError('the file is empty');
