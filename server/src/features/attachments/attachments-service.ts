@@ -80,6 +80,9 @@ export function servedType(contentType: string): string {
   return /html|xml|svg|script|^text\/(?!plain$|csv$)|^multipart\//.test(contentType) ? 'application/octet-stream' : contentType;
 }
 
+/** What chat uses of attachments: claiming one for a message, removing it with the message. */
+export type AttachmentPort = Pick<AttachmentsService, 'claim' | 'remove'>;
+
 export class AttachmentsService {
   constructor(private readonly deps: AttachmentsDeps) {}
 

@@ -3,7 +3,7 @@
 // index.ts.
 import type { Publisher } from '../../stomp/api';
 import type { UsersRepository } from '../accounts/users-repository';
-import type { AttachmentsService } from '../attachments/attachments-service';
+import type { AttachmentPort } from '../attachments/attachments-service';
 import type { Clock } from '../types';
 import type { MembersCache } from './members-cache';
 import type { MessageSearchEngine } from './message-search-repository';
@@ -16,8 +16,7 @@ import type { RoomsRepository } from './rooms-repository';
 import type { MessageSender } from './send-message';
 import type { Typing } from './typing';
 
-/** What chat uses of the attachments feature. */
-export type AttachmentPort = Pick<AttachmentsService, 'claim' | 'remove'>;
+export type { AttachmentPort };
 
 export interface ChatDeps {
   rooms: RoomsRepository;

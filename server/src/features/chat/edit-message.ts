@@ -3,7 +3,7 @@
 // deleted message stays deleted. The room hears {type: "edited"} on its room-events topic.
 import { hasForbiddenCharacters, isSendableMessage, LIMITS } from '../../../../common/rules';
 import { InvalidError } from '../errors';
-import type { AttachmentPort } from './chat-deps';
+import type { AttachmentPort } from '../attachments/attachments-service';
 import type { Clock } from '../types';
 import { memberAndMessage, requireOwnLiveMessage, type MessageLookupDeps } from './message-lookup';
 import type { MessagesRepository } from './messages-repository';

@@ -2,10 +2,9 @@
 // committed first (taking the room's next seq), then published in seq order, so receivers see a
 // room's messages in seq order and nothing is broadcast that was not stored.
 import { topics } from '../../../../common/destinations';
-import { toAttachment, type AttachmentFacts } from '../attachments/attachments-service';
+import { toAttachment, type AttachmentFacts, type AttachmentPort } from '../attachments/attachments-service';
 import { isDuplicateKey } from '../../db/errors';
 import { InvalidError } from '../errors';
-import type { AttachmentPort } from './chat-deps';
 import type { ChatMessageEvent } from '../../../../common/payloads';
 import type { Publisher } from '../../stomp/api';
 import type { Clock } from '../types';
