@@ -8,7 +8,6 @@ import { useAppDispatch } from '../../app/hooks';
 import { ko } from '../../i18n/ko';
 import { UploadCancelled, UploadRefused, uploadAttachment, type Upload } from '../../services/upload';
 import { attachmentUploaded } from './attachmentSaga';
-import './attachments.css';
 
 interface Progress { name: string; fraction: number; upload: Upload }
 

@@ -4,7 +4,6 @@
 import { useEffect, useState } from 'react';
 import type { Attachment } from '../../../../common/api';
 import { ko } from '../../i18n/ko';
-import './attachments.css';
 
 /** The thumbnail's box: the image's proportions within 240 px. */
 function thumbBox(a: Attachment): { width: number; height: number } | undefined {

@@ -7,6 +7,7 @@ import { paths } from '../../app/paths';
 import { useDocumentTitle } from '../../components/documentTitle';
 import { ko } from '../../i18n/ko';
 import { createUidStore } from '../auth/uid';
+import './attachments.css';
 import './chat.css';
 import { AttachmentArea } from './AttachmentArea';
 import { Composer } from './Composer';
