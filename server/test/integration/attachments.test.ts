@@ -239,8 +239,9 @@ forEachDatabase('photos and files', (db) => {
         }
         if (!answered) req.end();
       };
-      // With a declared length the answer comes before any body byte is sent.
-      if (declare) setTimeout(pump, 1000);
+      // With a declared length the answer must come before any body byte is sent: the body
+      // only starts if none came in 30 s (a busy machine can take seconds), failing the test.
+      if (declare) setTimeout(pump, 30_000);
       else pump();
     });
 
@@ -265,7 +266,7 @@ forEachDatabase('photos and files', (db) => {
     console.log(`      chunked upload refused after the client sent ${(streamed.sentBytes / MiB).toFixed(1)} MiB; memory grew at most ${(streamed.peakGrowth / MiB).toFixed(1)} MiB`);
     expect(streamed.sentBytes).to.be.above(LIMITS.attachmentBytes - 8 * MiB);
     // Holding the body would hold 25 MiB by the end; streaming holds a few pieces.
-    expect(streamed.peakGrowth, `live memory grew ${(streamed.peakGrowth / MiB).toFixed(1)} MiB`).to.be.below(8 * MiB);
+    expect(streamed.peakGrowth, `live memory grew ${(streamed.peakGrowth / MiB).toFixed(1)} MiB`).to.be.below(12 * MiB);
 
     expect(await chunkRows()).to.equal(rowsBefore);
     expect(Number((await server.db('attachments').count({ n: '*' }).first())?.n)).to.equal(attachmentsBefore);
