@@ -24,6 +24,11 @@ export const api = {
   leaveChat: '/api/chat-room-user/leave-chat',
   roomSearch: '/api/chat-room/search',
   addUser: '/api/chat-room/add-user',
+  /** Ours: POST a file's raw bytes (?chatRoomId=N, X-File-Name) before sending it in a message. */
+  attachmentUpload: '/api/chat-room/attachments',
+  /** Ours: GET an attachment, or its thumbnail. */
+  attachment: (attachmentId: number) => `/api/attachments/${attachmentId}`,
+  attachmentThumbnail: (attachmentId: number) => `/api/attachments/${attachmentId}/thumbnail`,
   iceServers: '/api/call/ice-servers',
   pushPublicKey: '/api/push/public-key',
   pushSubscriptions: '/api/push/subscriptions',
@@ -115,6 +120,8 @@ export interface ChatMessage {
   replyTo?: ReplyQuote;
   /** Ours: who reacted with what (absent when nobody did), in the order first given. */
   reactions?: ReactionSummary[];
+  /** Ours: the photo or file sent with the message (absent once the message is deleted). */
+  attachment?: Attachment;
   /** Ours: the room's change counter when this message last changed (edit, delete, reaction); absent if never. */
   changeSeq?: number;
 }
@@ -146,6 +153,22 @@ export interface ChatHistoryResponse {
    * reconnecting client asks `changedSince` it to learn what changed while it was away.
    */
   lastChangeSeq?: number;
+}
+
+/**
+ * Ours: an uploaded file, as POST /api/chat-room/attachments answers it and as a message carries
+ * it. Images the server could read have a thumbnail (at most 400 px, WebP) and their size in
+ * pixels, upright.
+ */
+export interface Attachment {
+  attachmentId: number;
+  name: string;
+  size: number;
+  contentType: string;
+  url: string;
+  thumbnailUrl?: string;
+  width?: number;
+  height?: number;
 }
 
 export interface CreateRoomResponse { chatRoomId: number }

@@ -2,7 +2,7 @@
 // docs/protocol.md). Clients trust the shape of nothing they did not check: each decoder takes
 // a MESSAGE body already parsed as JSON and answers the typed event, or null when the body is
 // not one. Unknown extra fields are ignored. Used by the browser client and the harness alike.
-import type { ChatMessage, ReactionSummary, ReplyQuote, SystemEvent, SystemEventType } from './api';
+import { api, type Attachment, type ChatMessage, type ReactionSummary, type ReplyQuote, type SystemEvent, type SystemEventType } from './api';
 import type { CallSignal } from './destinations';
 import type { CallEvent, ChatMessageEvent, RoomEvent } from './payloads';
 import { isReaction, toPositiveId } from './rules';
@@ -80,7 +80,26 @@ export function decodeChatMessage(value: unknown, chatRoomId: number): ChatMessa
   if (reactions) message.reactions = reactions;
   const changeSeq = toSeq(m.changeSeq);
   if (changeSeq !== null) message.changeSeq = changeSeq;
+  const attachment = decodeAttachment(m.attachment);
+  if (attachment && message.deleted !== true) message.attachment = attachment;
   return message;
+}
+
+/** A message's attachment; a malformed one is left out. Its addresses must be our own paths. */
+export function decodeAttachment(value: unknown): Attachment | undefined {
+  if (!isObject(value)) return undefined;
+  const attachmentId = toPositiveId(value.attachmentId);
+  if (attachmentId === null || typeof value.name !== 'string' || typeof value.contentType !== 'string') return undefined;
+  if (typeof value.size !== 'number' || !Number.isSafeInteger(value.size) || value.size < 0) return undefined;
+  if (value.url !== api.attachment(attachmentId)) return undefined;
+  const out: Attachment = { attachmentId, name: value.name, size: value.size, contentType: value.contentType, url: value.url };
+  if (value.thumbnailUrl === api.attachmentThumbnail(attachmentId)) out.thumbnailUrl = value.thumbnailUrl;
+  const pixels = (v: unknown) => typeof v === 'number' && Number.isSafeInteger(v) && v > 0;
+  if (pixels(value.width) && pixels(value.height)) {
+    out.width = value.width as number;
+    out.height = value.height as number;
+  }
+  return out;
 }
 
 function decodeReplyQuote(value: unknown): ReplyQuote | undefined {

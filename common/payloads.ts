@@ -51,7 +51,7 @@ const SDP_MAX_DEPTH = 8;
  */
 const CONTENT_MAX_RAW = 16 * 1024;
 
-export interface PrivateMessagePayload { chatRoomId: number; senderId?: number; content: string; clientMsgId?: string; replyToMessageId?: number }
+export interface PrivateMessagePayload { chatRoomId: number; senderId?: number; content: string; clientMsgId?: string; replyToMessageId?: number; attachmentId?: number }
 export interface PresencePayload { chatRoomId: number; userId?: number }
 export interface CallPartyPayload { targetUserId: number; userId?: number }
 export interface SdpPayload { targetUserId: number; sdp: unknown }
@@ -126,6 +126,7 @@ export const decode = {
       content: string(o, 'content', CONTENT_MAX_RAW),
       clientMsgId: optionalString(o, 'clientMsgId', 64),
       replyToMessageId: optionalId(o, 'replyToMessageId'),
+      attachmentId: optionalId(o, 'attachmentId'),
     };
   },
   presence(body: string): PresencePayload {

@@ -30,6 +30,8 @@ export const LIMITS = {
   replyQuote: 100,
   /** History by changedSince answers at most this many changed messages. */
   changesPageSize: 100,
+  /** An attachment's size at most (25 MiB); the upload is refused with 413 past it. */
+  attachmentBytes: 25 * 1024 * 1024,
   /** Message search answers this many a page. */
   messageSearchPageSize: 20,
 } as const;
@@ -108,6 +110,11 @@ export function isSearchableKeyword(keyword: string): boolean {
 export function isSendableMessage(content: string): boolean {
   const trimmed = content.trim();
   return trimmed.length > 0 && trimmed.length <= LIMITS.message && !hasForbiddenCharacters(trimmed, 'message');
+}
+
+/** A message's text beside an attachment: may be empty, otherwise a sendable message's. */
+export function isSendableCaption(content: string): boolean {
+  return content.trim().length === 0 || isSendableMessage(content);
 }
 
 export function isValidRoomName(name: string): boolean {

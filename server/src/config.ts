@@ -21,6 +21,11 @@ export interface Config {
   mailFrom: string;
   mailDir: string;
   staticDir: string;
+  /**
+   * Attachments' bytes in this folder (ATTACHMENTS_DIR), for a single node; unset: in the
+   * database (attachment_chunks), which every node of a cluster shares.
+   */
+  attachmentsDir: string | null;
   oauth: { google: OAuthClientConfig | null; kakao: OAuthClientConfig | null };
   stunUrls: string[];
   turnUrls: string[];
@@ -129,6 +134,7 @@ export function loadConfig(env: Env = process.env): Config {
     mailFrom,
     mailDir: env.MAIL_DIR || 'var/mail',
     staticDir: env.STATIC_DIR || 'dist',
+    attachmentsDir: env.ATTACHMENTS_DIR || null,
     oauth: {
       google: oauthClient(env, 'GOOGLE', {
         auth: 'https://accounts.google.com/o/oauth2/v2/auth',

@@ -228,6 +228,20 @@ export const ko = {
     online: '접속 중',
   },
 
+  attachment: {
+    attach: '사진 또는 파일 보내기',
+    uploading: (name: string, percent: number) => `${name} 보내는 중… ${percent}%`,
+    cancel: '취소',
+    tooLarge: '25MB 이하의 파일만 보낼 수 있습니다.',
+    failed: '파일을 보내지 못했습니다. 다시 시도해주세요.',
+    dropHere: '여기에 놓으면 보냅니다',
+    open: (name: string) => `${name} 크게 보기`,
+    close: '닫기',
+    download: '다운로드',
+    size: (bytes: number) =>
+      bytes < 1024 ? `${bytes}B` : bytes < 1024 * 1024 ? `${(bytes / 1024).toFixed(1)}KB` : `${(bytes / 1024 / 1024).toFixed(1)}MB`,
+  },
+
   invite: {
     title: '대화상대 초대',
     back: '채팅방으로 돌아가기',

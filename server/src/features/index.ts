@@ -4,6 +4,7 @@
 import type { StompFeature } from '../stomp/api';
 import type { SessionAuthenticator } from '../transport/http';
 import { createAccounts } from './accounts';
+import { createAttachments } from './attachments';
 import { createCalls } from './calls';
 import { createChat } from './chat';
 import { restEdge, stompEdge } from './edges';
@@ -35,10 +36,11 @@ export function createFeatures(input: Omit<Deps, 'mailer'> & { mailer?: Mailer; 
     canRingElsewhere: (userId) => push.hasSubscription(userId),
     ringElsewhere: (callee, caller) => push.incomingCall(callee, caller),
   });
+  const attachments = createAttachments(deps);
   const chat = createChat(deps, accounts.users, ({ id, roomId, senderId, senderName, content }, members) => {
     if (senderId !== null) push.newMessage({ id, roomId, senderId, senderName, content }, members.map((m) => m.id));
-  });
+  }, attachments.service);
   // Chat before push: its stop() lets accepted messages be stored, which may still push.
-  const list = [accounts.feature, createOAuth(deps, accounts), calls, chat, pushFeature];
+  const list = [accounts.feature, createOAuth(deps, accounts), calls, chat, attachments.feature, pushFeature];
   return { authenticator: accounts.sessions, list: list.map(withEdges) };
 }

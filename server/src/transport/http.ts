@@ -1,6 +1,7 @@
 // HTTP on uWebSockets.js: routing, JSON bodies, cookies, CSRF and size checks, static files.
 // The uWS lifecycle rules this file follows are in LIFECYCLE.md beside it.
 import { STATUS_CODES } from 'node:http';
+import { Readable } from 'node:stream';
 import type { HttpRequest as UwsRequest, HttpResponse as UwsResponse, TemplatedApp } from 'uWebSockets.js';
 import { parse as parseCookies, serialize as serializeCookie, type SerializeOptions } from 'cookie';
 import type { Logger } from '../log';
@@ -31,6 +32,10 @@ export interface RequestContext {
   headers: Record<string, string>;
   cookies: Record<string, string | undefined>;
   body: unknown;
+  /** A streamed route's raw body (Route.streamBody); null on every other route. */
+  bodyStream: Readable | null;
+  /** The `:name` segments of a route's path. */
+  params: Record<string, string>;
   remoteAddress: string;
   /** Set on every route that is not public. */
   user: Principal | null;
@@ -45,6 +50,8 @@ export interface Reply {
   setCookies?: string[];
   /** 302 to this location. */
   redirect?: string;
+  /** A body streamed from storage (downloads), written chunk by chunk as the socket drains. */
+  stream?: { contentType: string; body: AsyncIterable<Uint8Array> };
 }
 
 export interface Route {
@@ -52,6 +59,12 @@ export interface Route {
   path: string;
   /** Public routes run without a session (login, sign-up, verification, OAuth, health). */
   public?: boolean;
+  /**
+   * The body is not parsed: it reaches the handler as a stream (ctx.bodyStream) read as it
+   * arrives, never gathered in memory. More than maxBytes (declared or counted) answers 413 at
+   * once and closes the connection, while the client may still be sending.
+   */
+  streamBody?: { maxBytes: number };
   handle(ctx: RequestContext): Promise<Reply> | Reply;
 }
 
@@ -101,6 +114,27 @@ interface Outgoing {
   headers: Record<string, string>;
   setCookies: string[];
   body: string | Buffer;
+  stream?: AsyncIterable<Uint8Array>;
+}
+
+/** A response's progress: `aborted` once the client left or the response was written. */
+interface ResponseState {
+  aborted: boolean;
+  /** Told when the client goes away (a streamed body in either direction stops then). */
+  onAborted?: () => void;
+}
+
+/** A route whose path has `:name` segments, matched by a regular expression. */
+interface PatternRoute { method: string; regex: RegExp; names: string[]; route: Route }
+
+function compilePattern(route: Route): PatternRoute {
+  const names: string[] = [];
+  const source = route.path.split('/').map((segment) => {
+    if (!segment.startsWith(':')) return segment.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+    names.push(segment.slice(1));
+    return '([^/]+)';
+  }).join('/');
+  return { method: route.method, regex: new RegExp(`^${source}$`), names, route };
 }
 
 
@@ -121,6 +155,7 @@ const STATE_CHANGING = new Set(['POST', 'PATCH', 'PUT', 'DELETE']);
 
 export class HttpTransport {
   private readonly routes = new Map<string, Route>();
+  private readonly patterns: PatternRoute[] = [];
   private readonly staticFiles: Map<string, StaticFile>;
 
   constructor(private readonly options: HttpOptions) {
@@ -135,6 +170,7 @@ export class HttpTransport {
       const key = `${route.method} ${route.path}`;
       if (this.routes.has(key)) throw new Error(`route defined twice: ${key}`);
       this.routes.set(key, route);
+      if (route.path.includes('/:')) this.patterns.push(compilePattern(route));
     }
     return this;
   }
@@ -156,13 +192,19 @@ export class HttpTransport {
       headers,
       remoteAddress: clientAddress(Buffer.from(res.getRemoteAddressAsText()).toString(), headers['x-forwarded-for'] ?? '', this.options.trustedProxies ?? []),
     };
-    const state = { aborted: false };
+    const state: ResponseState = { aborted: false };
     res.onAborted(() => {
       state.aborted = true;
+      state.onAborted?.();
     });
-    const route = this.routes.get(`${raw.method} ${raw.path}`);
-    if (!route) {
+    const found = this.match(raw.method, raw.path);
+    if (!found) {
       this.send(res, state, this.fallback(raw));
+      return;
+    }
+    const { route, params } = found;
+    if (route.streamBody) {
+      this.onStreamedRequest(res, state, raw, route, params, route.streamBody.maxBytes);
       return;
     }
     const declared = Number(headers['content-length'] ?? 0);
@@ -182,7 +224,7 @@ export class HttpTransport {
         this.options.onResponse?.(raw.method, route.path, out.status, (performance.now() - started) / 1000);
         this.send(res, state, out);
       };
-      this.dispatch(route, raw, body).then(answer, (err) => {
+      this.dispatch(route, raw, body, params, null).then(answer, (err) => {
         this.options.log.error({ err, path: raw.path }, 'route failed');
         answer(errorBody(500, 'internal', 'internal error'));
       });
@@ -191,8 +233,85 @@ export class HttpTransport {
     else proceed(Buffer.alloc(0));
   }
 
+  private match(method: string, path: string): { route: Route; params: Record<string, string> } | null {
+    const exact = this.routes.get(`${method} ${path}`);
+    if (exact) return { route: exact, params: {} };
+    for (const p of this.patterns) {
+      if (p.method !== method) continue;
+      const m = p.regex.exec(path);
+      if (m) return { route: p.route, params: Object.fromEntries(p.names.map((n, i) => [n, decodeURIComponent(m[i + 1])])) };
+    }
+    return null;
+  }
+
+  /**
+   * A route that reads its body as a stream: chunks are pushed into a Readable as uWS hands
+   * them over, and the socket is paused while the reader is behind (backpressure), so at most
+   * a few chunks are held whatever the body's size. Past maxBytes the stream fails and 413
+   * goes out with the connection closed, without waiting for the rest of the body.
+   */
+  private onStreamedRequest(res: UwsResponse, state: ResponseState, raw: RawRequest, route: Route, params: Record<string, string>, maxBytes: number): void {
+    const tooLarge = () => errorBody(413, 'payload_too_large', `body over ${maxBytes} bytes`);
+    const declared = Number(raw.headers['content-length'] ?? 0);
+    if (declared > maxBytes) {
+      this.send(res, state, tooLarge(), true);
+      return;
+    }
+    let paused = false;
+    let ended = false;
+    const body = new Readable({
+      highWaterMark: 256 * 1024,
+      read: () => {
+        if (paused && !state.aborted) {
+          paused = false;
+          res.resume();
+        }
+      },
+    });
+    state.onAborted = () => body.destroy(new Error('client went away'));
+    let size = 0;
+    const hasBody = declared > 0 || raw.headers['transfer-encoding'] !== undefined;
+    if (!hasBody) {
+      ended = true;
+      body.push(null);
+    } else {
+      res.onData((chunk, isLast) => {
+        if (state.aborted || body.destroyed) return;
+        size += chunk.byteLength;
+        if (size > maxBytes) {
+          body.destroy(new Error('body too large'));
+          this.send(res, state, tooLarge(), true);
+          return;
+        }
+        // The chunk's memory is reused by uWS after this callback: copy it.
+        if (!body.push(Buffer.from(new Uint8Array(chunk))) && !isLast) {
+          paused = true;
+          res.pause();
+        }
+        if (isLast) {
+          ended = true;
+          body.push(null);
+        }
+      });
+    }
+    const started = performance.now();
+    this.dispatch(route, raw, Buffer.alloc(0), params, body).then(
+      (out) => {
+        this.options.onResponse?.(raw.method, route.path, out.status, (performance.now() - started) / 1000);
+        // Answered before the whole body came (refused): the rest is not read, the connection ends.
+        this.send(res, state, out, !ended);
+        if (!body.destroyed) body.destroy();
+      },
+      (err) => {
+        if (!state.aborted) this.options.log.error({ err, path: raw.path }, 'route failed');
+        this.send(res, state, errorBody(500, 'internal', 'internal error'), !ended);
+        if (!body.destroyed) body.destroy();
+      },
+    );
+  }
+
   /** Collects the body up to the limit; null when it grows past it. */
-  private readBody(res: UwsResponse, state: { aborted: boolean }, done: (body: Buffer | null) => void): void {
+  private readBody(res: UwsResponse, state: ResponseState, done: (body: Buffer | null) => void): void {
     const chunks: Buffer[] = [];
     let size = 0;
     let overflow = false;
@@ -210,7 +329,7 @@ export class HttpTransport {
     });
   }
 
-  private async dispatch(route: Route, raw: RawRequest, body: Buffer): Promise<Outgoing> {
+  private async dispatch(route: Route, raw: RawRequest, body: Buffer, params: Record<string, string>, bodyStream: Readable | null): Promise<Outgoing> {
     try {
       if (STATE_CHANGING.has(raw.method)) {
         const origin = raw.headers.origin;
@@ -240,6 +359,8 @@ export class HttpTransport {
         headers: raw.headers,
         cookies,
         body: parsed,
+        bodyStream,
+        params,
         remoteAddress: raw.remoteAddress,
         user,
       });
@@ -253,6 +374,15 @@ export class HttpTransport {
   private toOutgoing(reply: Reply): Outgoing {
     if (reply.redirect) {
       return { status: 302, headers: { Location: reply.redirect, 'Cache-Control': 'no-store', ...reply.headers }, setCookies: reply.setCookies ?? [], body: '' };
+    }
+    if (reply.stream) {
+      return {
+        status: reply.status ?? 200,
+        headers: { 'Content-Type': reply.stream.contentType, ...reply.headers },
+        setCookies: reply.setCookies ?? [],
+        body: '',
+        stream: reply.stream.body,
+      };
     }
     if (reply.text) {
       return {
@@ -269,7 +399,7 @@ export class HttpTransport {
 
   private fallback(raw: RawRequest): Outgoing {
     if (raw.path.startsWith('/api/') || raw.path === '/api') {
-      const known = [...this.routes.values()].some((r) => r.path === raw.path);
+      const known = [...this.routes.values()].some((r) => r.path === raw.path) || this.patterns.some((p) => p.regex.test(raw.path));
       return known ? errorBody(405, 'method_not_allowed', 'method not allowed') : errorBody(404, 'not_found', 'no such API');
     }
     if (raw.method !== 'GET' && raw.method !== 'HEAD') return errorBody(405, 'method_not_allowed', 'method not allowed');
@@ -304,16 +434,61 @@ export class HttpTransport {
     };
   }
 
-  private send(res: UwsResponse, state: { aborted: boolean }, out: Outgoing, close = false): void {
+  private send(res: UwsResponse, state: ResponseState, out: Outgoing, close = false): void {
     if (state.aborted) return;
-    state.aborted = true; // a response is written once
-    res.cork(() => {
+    const writeHead = () => {
       res.writeStatus(`${out.status} ${STATUS_CODES[out.status] ?? 'Status'}`);
       for (const [k, v] of Object.entries(SECURITY_HEADERS)) res.writeHeader(k, v);
       for (const [k, v] of Object.entries(out.headers)) res.writeHeader(k, v);
       for (const c of out.setCookies) res.writeHeader('Set-Cookie', c);
+    };
+    if (out.stream) {
+      this.sendStream(res, state, writeHead, out.stream);
+      return;
+    }
+    state.aborted = true; // a response is written once
+    res.cork(() => {
+      writeHead();
       if (close) res.end(out.body, true);
       else res.end(out.body);
     });
+  }
+
+  /**
+   * Writes a streamed body (chunked encoding) one chunk at a time, waiting for the socket to
+   * drain before asking the source for the next: a slow reader holds one chunk, not the file.
+   * `state.aborted` is set by onAborted (client gone) and stops the loop.
+   */
+  private sendStream(res: UwsResponse, state: ResponseState, writeHead: () => void, source: AsyncIterable<Uint8Array>): void {
+    // Resolved by the socket draining, or by the client going away (which never drains).
+    const drained = () => new Promise<void>((resolve) => {
+      state.onAborted = resolve;
+      res.onWritable(() => {
+        resolve();
+        return true;
+      });
+    });
+    res.cork(writeHead);
+    void (async () => {
+      try {
+        for await (const chunk of source) {
+          if (state.aborted) return;
+          let ok = true;
+          res.cork(() => {
+            ok = res.write(chunk);
+          });
+          if (!ok) await drained();
+        }
+        if (state.aborted) return;
+        state.aborted = true;
+        res.cork(() => res.end());
+      } catch (err) {
+        this.options.log.error({ err }, 'streaming a response failed');
+        if (!state.aborted) {
+          state.aborted = true;
+          res.cork(() => res.close());
+        }
+      }
+    })();
   }
 }

@@ -11,9 +11,11 @@ import { EditComposer, ReplyPreview } from './ComposerExtras';
 import type { MessageActionHandlers } from './MessageExtras';
 import { ko } from '../../i18n/ko';
 import { createUidStore } from '../auth/uid';
+import './attachments.css';
 import './chat.css';
 import './messageActions.css';
 import '../messageSearch/messageSearch.css';
+import { AttachmentArea } from './AttachmentArea';
 import { Composer } from './Composer';
 import { MessageList } from './MessageList';
 import { useUnreadByOf } from './ReadCount';
@@ -150,7 +152,9 @@ function ChatRoom({ chatRoomId, userId, aroundSeq }: { chatRoomId: number; userI
         ) : (
           <div className="composer-wrap" onKeyDown={onComposerKeyDown}>
             {room.replyTo && <ReplyPreview quote={room.replyTo} onCancel={() => dispatch(replyCancelled())} />}
-            <Composer onSend={(content) => dispatch(messageSubmitted(content))} onTyping={() => dispatch(typingNoticed())} focusWhen={ready} />
+            <AttachmentArea chatRoomId={chatRoomId}>
+              <Composer onSend={(content) => dispatch(messageSubmitted(content))} onTyping={() => dispatch(typingNoticed())} focusWhen={ready} />
+            </AttachmentArea>
           </div>
         )}
         {sidebarOpen && (

@@ -7,6 +7,7 @@ import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import type { ChatMessage } from '../../../../common/api';
 import { cx } from '../../components/classNames';
 import { ko } from '../../i18n/ko';
+import { AttachmentView } from './AttachmentView';
 import { Avatar } from './Avatar';
 import { layoutMessages } from './messageLayout';
 import { MessageMenu, QuoteBlock, ReactionChips, openMenuOf, type MessageActionHandlers } from './MessageExtras';
@@ -103,6 +104,13 @@ export function MessageList({ messages, pending, myId, hasOlder, loadingOlder, o
         {items.map((item) => {
           if (item.kind === 'day') return <div key={item.key} className="day-divider">{item.label}</div>;
           if (item.kind === 'system') return <p key={item.key} className="system-msg" data-testid="system-message">{item.content}</p>;
+          const bubble = (
+            <p className="bubble">
+              {item.replyTo && <QuoteBlock quote={item.replyTo} onJump={actions?.onJump} />}
+              {item.deleted ? <span className="msg__deleted">{ko.messageActions.deleted}</span> : <MessageText content={item.content} />}
+              {item.edited && !item.deleted && <span className="msg__edited">{ko.messageActions.edited}</span>}
+            </p>
+          );
           return (
             <div
               key={item.key}
@@ -119,11 +127,12 @@ export function MessageList({ messages, pending, myId, hasOlder, loadingOlder, o
               <div className="msg__column">
                 {!item.mine && item.showSender && <span className="msg__sender">{item.senderName}</span>}
                 <div className="msg__line">
-                  <p className="bubble">
-                    {item.replyTo && <QuoteBlock quote={item.replyTo} onJump={actions?.onJump} />}
-                    {item.deleted ? <span className="msg__deleted">{ko.messageActions.deleted}</span> : <MessageText content={item.content} />}
-                    {item.edited && !item.deleted && <span className="msg__edited">{ko.messageActions.edited}</span>}
-                  </p>
+                  {item.attachment && !item.deleted ? (
+                    <div className="msg__stack">
+                      <AttachmentView attachment={item.attachment} />
+                      {(item.content || item.replyTo) && bubble}
+                    </div>
+                  ) : bubble}
                   {actions && item.messageId !== null && !item.deleted && (
                     <MessageMenu
                       messageId={item.messageId}

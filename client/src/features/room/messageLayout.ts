@@ -1,6 +1,6 @@
 // How a room's messages are laid out (pure, so it is tested without a browser): day dividers,
 // centred system messages, and runs of one sender's messages that share a name and a time.
-import type { ChatMessage, ReactionSummary, ReplyQuote } from '../../../../common/api';
+import type { Attachment, ChatMessage, ReactionSummary, ReplyQuote } from '../../../../common/api';
 import { isSystemMessage, systemMessageText, type PendingMessage } from './messages';
 
 export type MessageItem =
@@ -31,6 +31,8 @@ export type MessageItem =
       reactions?: ReactionSummary[];
       edited: boolean;
       deleted: boolean;
+      /** The photo or file it carries. */
+      attachment?: Attachment;
     };
 
 const dayFormat = new Intl.DateTimeFormat('ko-KR', { year: 'numeric', month: 'long', day: 'numeric', weekday: 'long' });
@@ -61,6 +63,7 @@ interface Entry {
   reactions?: ReactionSummary[];
   edited: boolean;
   deleted: boolean;
+  attachment?: Attachment;
 }
 
 export function layoutMessages(messages: readonly ChatMessage[], pending: readonly PendingMessage[], myId: number | null): MessageItem[] {
@@ -82,6 +85,7 @@ export function layoutMessages(messages: readonly ChatMessage[], pending: readon
       reactions: m.reactions,
       edited: m.editedAt !== undefined,
       deleted: m.deleted === true,
+      attachment: m.attachment,
     })),
     // Pending sends always come last: the server will order them after everything we hold.
     ...pending.map((p) => ({
@@ -138,6 +142,7 @@ export function layoutMessages(messages: readonly ChatMessage[], pending: readon
       ...(entry.reactions ? { reactions: entry.reactions } : {}),
       edited: entry.edited,
       deleted: entry.deleted,
+      ...(entry.attachment ? { attachment: entry.attachment } : {}),
     });
   });
   return items;

@@ -1,13 +1,14 @@
 import type { Feature } from '../../app/feature';
+import { attachmentSaga } from './attachmentSaga';
 import { liveReducer } from './liveSlice';
 import { readsReducer } from './readsSlice';
 import { roomSaga } from './roomSaga';
 import { roomReducer } from './roomSlice';
 
-/** Installed with /chat-room: the room session, its read counts, typing and presence. */
+/** Installed with /chat-room: the room session, its read counts, typing, presence and uploads. */
 export const roomFeature: Feature = {
   name: 'room',
   reducers: { room: roomReducer, reads: readsReducer, live: liveReducer },
-  sagas: [roomSaga],
+  sagas: [roomSaga, attachmentSaga],
   lateServices: true,
 };

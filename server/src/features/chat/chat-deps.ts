@@ -3,6 +3,7 @@
 // index.ts.
 import type { Publisher } from '../../stomp/api';
 import type { UsersRepository } from '../accounts/users-repository';
+import type { AttachmentPort } from '../attachments/attachments-service';
 import type { Clock } from '../types';
 import type { MembersCache } from './members-cache';
 import type { MessageSearchEngine } from './message-search-repository';
@@ -14,6 +15,8 @@ import type { RoomEvents } from './room-events';
 import type { RoomsRepository } from './rooms-repository';
 import type { MessageSender } from './send-message';
 import type { Typing } from './typing';
+
+export type { AttachmentPort };
 
 export interface ChatDeps {
   rooms: RoomsRepository;
@@ -27,6 +30,8 @@ export interface ChatDeps {
   reactions: ReactionsRepository;
   roomEvents: RoomEvents;
   search: MessageSearchEngine;
+  /** Claims an upload for a message, removes it with the message; absent: no attachments. */
+  attachments?: AttachmentPort;
   publisher: Publisher;
   clock: Clock;
 }

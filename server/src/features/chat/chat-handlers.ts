@@ -4,7 +4,7 @@
 // someone else is refused, never trusted.
 import { app } from '../../../../common/destinations';
 import { decode } from '../../../../common/payloads';
-import { hasForbiddenCharacters, isSendableMessage, LIMITS } from '../../../../common/rules';
+import { hasForbiddenCharacters, isSendableCaption, isSendableMessage, LIMITS } from '../../../../common/rules';
 import type { AppHandler, StompPrincipal } from '../../stomp/api';
 import { ForbiddenError, InvalidError } from '../errors';
 import type { ChatDeps } from './chat-deps';
@@ -25,8 +25,11 @@ export function chatHandlers(chat: ChatDeps): Record<string, AppHandler> {
       const p = decode.privateMessage(body);
       if (p.senderId !== undefined && p.senderId !== user.userId) throw new ForbiddenError('senderId is not the signed-in user');
       if (hasForbiddenCharacters(p.content, 'message')) throw new InvalidError('content holds control or bidi-override characters');
-      if (!isSendableMessage(p.content)) throw new InvalidError(`content must be 1 to ${LIMITS.message} characters`);
-      await sender.sendUserMessage(user.userId, p.chatRoomId, p.content.trim(), p.clientMsgId ?? null, p.replyToMessageId ?? null);
+      // With an attachment the text may be empty (a photo alone).
+      if (p.attachmentId !== undefined) {
+        if (!isSendableCaption(p.content)) throw new InvalidError(`content must be at most ${LIMITS.message} characters`);
+      } else if (!isSendableMessage(p.content)) throw new InvalidError(`content must be 1 to ${LIMITS.message} characters`);
+      await sender.sendUserMessage(user.userId, p.chatRoomId, p.content.trim(), p.clientMsgId ?? null, p.replyToMessageId ?? null, p.attachmentId ?? null);
     },
     [app.userActive]: async (user, body) => {
       await readMarkers.roomOpened(user.connectionId, user.userId, focusedRoom(user, body));

@@ -14,5 +14,8 @@ export async function deleteMessage(deps: MessageActionDeps, userId: number, roo
   const at = deps.clock();
   if (at - message.createdAtMs > LIMITS.deleteForEveryoneMs) throw new InvalidError('messages can be deleted for everyone only within 24 hours');
   const change = await deps.messages.deleteForEveryone(roomId, messageId, at);
-  if (change) deps.roomEvents.messageDeleted(roomId, messageId, change.changeSeq);
+  if (!change) return;
+  deps.roomEvents.messageDeleted(roomId, messageId, change.changeSeq);
+  // Its file goes with it: after the commit, so a failure here leaves bytes, never a message half deleted.
+  if (message.attachment) await deps.attachments?.remove(message.attachment.id);
 }

@@ -3,6 +3,7 @@
 // deleted message stays deleted. The room hears {type: "edited"} on its room-events topic.
 import { hasForbiddenCharacters, isSendableMessage, LIMITS } from '../../../../common/rules';
 import { InvalidError } from '../errors';
+import type { AttachmentPort } from '../attachments/attachments-service';
 import type { Clock } from '../types';
 import { memberAndMessage, requireOwnLiveMessage, type MessageLookupDeps } from './message-lookup';
 import type { MessagesRepository } from './messages-repository';
@@ -12,6 +13,8 @@ export interface MessageActionDeps extends MessageLookupDeps {
   messages: Pick<MessagesRepository, 'findById' | 'edit' | 'deleteForEveryone'>;
   roomEvents: Pick<RoomEvents, 'messageEdited' | 'messageDeleted' | 'reaction'>;
   clock: Clock;
+  /** Removes a deleted message's attachment. */
+  attachments?: Pick<AttachmentPort, 'remove'>;
 }
 
 export async function editMessage(deps: MessageActionDeps, userId: number, roomId: number, messageId: number, content: string): Promise<void> {

@@ -4,7 +4,7 @@ import { parseSubscriptionDestination } from '../../../../common/destinations';
 import type { StompPrincipal } from '../../stomp/api';
 import type { UsersRepository } from '../accounts/users-repository';
 import type { Deps, ServerFeature } from '../types';
-import type { ChatDeps } from './chat-deps';
+import type { AttachmentPort, ChatDeps } from './chat-deps';
 import { chatHandlers } from './chat-handlers';
 import { chatRoutes } from './chat-routes';
 import { MembersCache } from './members-cache';
@@ -35,7 +35,7 @@ export interface ChatParts {
 /** The cluster signal that a room's members changed (its data: the room id). */
 const MEMBERS_CHANGED = 'chat.members';
 
-export function assembleChat(deps: Deps, users: UsersRepository, published?: MessagePublished): ChatParts {
+export function assembleChat(deps: Deps, users: UsersRepository, published?: MessagePublished, attachments?: AttachmentPort): ChatParts {
   const { db, clock, publisher, mailer, config } = deps;
   const log = deps.log.child({ feature: 'chat' });
   const rooms = new RoomsRepository(db);
@@ -46,18 +46,18 @@ export function assembleChat(deps: Deps, users: UsersRepository, published?: Mes
   const roomEvents = new RoomEvents(publisher);
   const readMarkers = new ReadMarkers(new PresenceTracker(), rooms, members, roomEvents, clock, log);
   const writer = new MessageWriter(messages, log, (count) => deps.metrics.messagesStored(count));
-  const sender = new MessageSender({ messages, writer, members, readMarkers, publisher, clock, published });
+  const sender = new MessageSender({ messages, writer, members, readMarkers, publisher, clock, published, attachments });
   const online = new OnlineUsers(publisher, rooms, roomEvents, log, (userIds) => deps.cluster.presence.onlineAmong(userIds));
   const typing = new Typing(members, users, roomEvents, clock, deps.cluster.throttle);
   const reactions = new ReactionsRepository(db, messages);
-  const chat: ChatDeps = { rooms, messages, users, members, sender, readMarkers, online, typing, publisher, clock, reactions, roomEvents, search: searchEngineFor(db) };
+  const chat: ChatDeps = { rooms, messages, users, members, sender, readMarkers, online, typing, publisher, clock, reactions, roomEvents, search: searchEngineFor(db), attachments };
   const notifications = new NotificationMail({ rooms, mailer, clock, publicUrl: config.publicUrl });
   publisher.onDisconnect((user) => readMarkers.connectionClosed(user.connectionId));
   return { chat, notifications, writer, roomEvents };
 }
 
-export function createChat(deps: Deps, users: UsersRepository, published?: MessagePublished): ServerFeature {
-  const { chat, notifications, writer, roomEvents } = assembleChat(deps, users, published);
+export function createChat(deps: Deps, users: UsersRepository, published?: MessagePublished, attachments?: AttachmentPort): ServerFeature {
+  const { chat, notifications, writer, roomEvents } = assembleChat(deps, users, published, attachments);
   return {
     routes: chatRoutes(chat, notifications),
     stomp: {

@@ -4,6 +4,7 @@
 // message, and a room's commit order is its seq order. Rows are mapped to domain objects here.
 import type { SystemEvent } from '../../../../common/api';
 import type { Knex } from '../../db/knex';
+import type { AttachmentFacts } from '../attachments/attachments-service';
 import { indexMessages, unindexMessage, type IndexedText } from './message-index-repository';
 
 export interface Message {
@@ -28,6 +29,8 @@ export interface Message {
   replyTo?: RepliedMessage | null;
   /** The room's change counter when this message last changed; null or absent if never. */
   changeSeq?: number | null;
+  /** The photo or file it sent; null or absent if none (or removed with the message). */
+  attachment?: AttachmentFacts | null;
 }
 
 /** The original of a reply, read with it: its sender's name, its text unless deleted. */
@@ -45,6 +48,8 @@ export interface NewMessage {
   atMs: number;
   /** The id of a message of the same room this one replies to. */
   replyToId?: number | null;
+  /** The attachment it sends (claimed beforehand; unique, so sent once). */
+  attachmentId?: number | null;
 }
 
 /** Who wrote a message: its sender, or the member whose act a system message tells of. */
@@ -104,6 +109,13 @@ interface MessageRow {
   reply_sender_name: string | null;
   reply_content: string | null;
   reply_deleted_at_ms: number | string | null;
+  att_id: number | null;
+  att_name: string | null;
+  att_size: number | string | null;
+  att_content_type: string | null;
+  att_thumb_key: string | null;
+  att_width: number | null;
+  att_height: number | null;
 }
 
 const msOrNull = (v: number | string | null): number | null => (v === null ? null : Number(v));
@@ -126,6 +138,12 @@ const toMessage = (r: MessageRow): Message => ({
   replyTo: r.reply_to_id === null
     ? null
     : { id: Number(r.reply_to_id), senderName: r.reply_sender_name ?? '', content: r.reply_content ?? '', deleted: r.reply_deleted_at_ms !== null },
+  attachment: r.att_id === null
+    ? null
+    : {
+      id: Number(r.att_id), name: r.att_name ?? '', size: Number(r.att_size), contentType: r.att_content_type ?? 'application/octet-stream',
+      hasThumbnail: r.att_thumb_key !== null, width: r.att_width === null ? null : Number(r.att_width), height: r.att_height === null ? null : Number(r.att_height),
+    },
 });
 
 /** What an edit, a deletion or a reaction changed: the room's change counter it took. */
@@ -154,13 +172,13 @@ export class MessagesRepository {
   async insertMany(messages: NewMessage[]): Promise<StoredMessage[]> {
     return this.db.transaction(async (trx) => {
       const seqs = await this.takeSeqs(trx, messages);
-      const row = '(?, ?, ?, ?, ?, ?, ?, ?, ?, ?)';
+      const row = '(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)';
       const bindings = messages.flatMap((m, i) => [
         m.roomId, seqs[i], m.senderId, m.content, m.clientMsgId, m.leftUserId, m.addedUserEmail,
-        m.systemEvent === null ? null : JSON.stringify(m.systemEvent), m.atMs, m.replyToId ?? null,
+        m.systemEvent === null ? null : JSON.stringify(m.systemEvent), m.atMs, m.replyToId ?? null, m.attachmentId ?? null,
       ]);
       const result = await trx.raw(
-        `insert into messages (room_id, seq, sender_id, content, client_msg_id, left_user_id, added_user_email, system_event, created_at_ms, reply_to_id)
+        `insert into messages (room_id, seq, sender_id, content, client_msg_id, left_user_id, added_user_email, system_event, created_at_ms, reply_to_id, attachment_id)
          values ${messages.map(() => row).join(', ')} returning id, room_id, seq`,
         bindings,
       );
@@ -234,7 +252,10 @@ export class MessagesRepository {
       .leftJoin('users as u', 'u.id', 'm.sender_id')
       .leftJoin('messages as rp', 'rp.id', 'm.reply_to_id')
       .leftJoin('users as ru', 'ru.id', 'rp.sender_id')
+      .leftJoin('attachments as at', 'at.id', 'm.attachment_id')
       .select(
+        'at.id as att_id', 'at.name as att_name', 'at.size as att_size', 'at.content_type as att_content_type',
+        'at.thumb_key as att_thumb_key', 'at.width as att_width', 'at.height as att_height',
         'm.id', 'm.room_id', 'm.seq', 'm.sender_id', 'u.name as sender_name', 'r.name as room_name', 'm.content',
         'm.created_at_ms', 'm.client_msg_id', 'm.left_user_id', 'm.added_user_email', 'm.system_event',
         'm.edited_at_ms', 'm.deleted_at_ms', 'm.change_seq', 'm.reply_to_id',

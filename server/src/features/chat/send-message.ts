@@ -2,6 +2,9 @@
 // committed first (taking the room's next seq), then published in seq order, so receivers see a
 // room's messages in seq order and nothing is broadcast that was not stored.
 import { topics } from '../../../../common/destinations';
+import { toAttachment, type AttachmentFacts, type AttachmentPort } from '../attachments/attachments-service';
+import { isDuplicateKey } from '../../db/errors';
+import { InvalidError } from '../errors';
 import type { ChatMessageEvent } from '../../../../common/payloads';
 import type { Publisher } from '../../stomp/api';
 import type { Clock } from '../types';
@@ -35,12 +38,16 @@ export function toChatMessage(m: Message): ChatMessageEvent {
   if (m.deletedAtMs != null) {
     out.deleted = true;
     out.content = '';
-  } else if (m.replyTo) out.replyTo = toReplyQuote(m.replyTo);
+  } else {
+    if (m.replyTo) out.replyTo = toReplyQuote(m.replyTo);
+    if (m.attachment) out.attachment = toAttachment(m.attachment);
+  }
   return out;
 }
 
-function stored({ id, seq }: StoredMessage, row: NewMessage, senderName: string, replyTo: RepliedMessage | null = null): Message {
+function stored({ id, seq }: StoredMessage, row: NewMessage, senderName: string, replyTo: RepliedMessage | null = null, attachment: AttachmentFacts | null = null): Message {
   return {
+    attachment,
     id, seq, roomId: row.roomId, senderId: row.senderId, senderName, content: row.content, createdAtMs: row.atMs,
     clientMsgId: row.clientMsgId, leftUserId: row.leftUserId, addedUserEmail: row.addedUserEmail, systemEvent: row.systemEvent, replyTo,
   };
@@ -55,6 +62,8 @@ export interface MessageSenderDeps {
   clock: Clock;
   /** Told of each user message after it is published (Web Push for members with no open connection). */
   published?(message: Message, members: readonly ChatUser[]): void;
+  /** Claims an uploaded attachment for a message; absent: messages carry none. */
+  attachments?: AttachmentPort;
 }
 
 export class MessageSender {
@@ -64,19 +73,31 @@ export class MessageSender {
    * Stores a member's message and publishes it. A retried clientMsgId is not stored again: the
    * stored message is re-sent to the sender's own sessions only. Throws NotAMemberError.
    */
-  async sendUserMessage(senderId: number, roomId: number, content: string, clientMsgId: string | null, replyToId: number | null = null): Promise<void> {
+  async sendUserMessage(
+    senderId: number, roomId: number, content: string, clientMsgId: string | null, replyToId: number | null = null, attachmentId: number | null = null,
+  ): Promise<void> {
     const { members, writer, messages, publisher } = this.deps;
     const roomMembers = await members.get(roomId, senderId);
     const sender = memberAmong(roomMembers, senderId);
     const replyTo = replyToId === null ? null : await repliedMessage(messages, roomId, replyToId);
+    const attachment = attachmentId === null ? null : await this.claim(senderId, roomId, attachmentId, clientMsgId);
     const row: NewMessage = {
-      roomId, senderId, content, clientMsgId, leftUserId: null, addedUserEmail: null, systemEvent: null, atMs: this.deps.clock(), replyToId,
+      roomId, senderId, content, clientMsgId, leftUserId: null, addedUserEmail: null, systemEvent: null, atMs: this.deps.clock(), replyToId, attachmentId,
     };
-    const outcome = await writer.write(row, (ids) => this.fanOut(stored(ids, row, sender.name, replyTo), roomMembers));
+    const outcome = await writer.write(row, (ids) => this.fanOut(stored(ids, row, sender.name, replyTo, attachment), roomMembers)).catch((err: unknown) => {
+      // Two messages racing with one attachment: the unique attachment_id lets one through.
+      if (attachmentId !== null && isDuplicateKey(err)) throw new InvalidError('the attachment was sent already');
+      throw err;
+    });
     if (outcome.kind === 'duplicate') {
       const original = await messages.findById(outcome.id);
       if (original) publisher.publishToUser(senderId, topics.privateChat(original.roomId), toChatMessage(original));
     }
+  }
+
+  private async claim(senderId: number, roomId: number, attachmentId: number, clientMsgId: string | null): Promise<AttachmentFacts> {
+    if (!this.deps.attachments) throw new InvalidError('attachments are not available');
+    return this.deps.attachments.claim(senderId, roomId, attachmentId, clientMsgId);
   }
 
   /** Stores and publishes a system message (rename, add, leave) in the room's order. */

@@ -1,0 +1,54 @@
+// The optional blob store: one file per blob in a folder of this machine (ATTACHMENTS_DIR).
+// For a single node only: another node would not see the files. Written under a temporary
+// name and renamed when complete, so a cut upload never leaves a file that looks whole.
+import fs from 'node:fs';
+import path from 'node:path';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { BLOB_CHUNK_BYTES, newBlobKey, type BlobStore } from './blob-store';
+
+export class FolderBlobStore implements BlobStore {
+  constructor(private readonly dir: string) {
+    fs.mkdirSync(dir, { recursive: true });
+  }
+
+  private file(key: string): string {
+    if (!/^[0-9a-f]{32}$/.test(key)) throw new Error(`not a blob key: ${key}`);
+    return path.join(this.dir, key);
+  }
+
+  async write(source: AsyncIterable<Uint8Array> | Iterable<Uint8Array>): Promise<{ key: string; size: number }> {
+    const key = newBlobKey();
+    const partial = `${this.file(key)}.part`;
+    let size = 0;
+    const counted = async function* () {
+      for await (const chunk of source) {
+        size += chunk.byteLength;
+        yield chunk;
+      }
+    };
+    try {
+      await pipeline(Readable.from(counted()), fs.createWriteStream(partial, { flags: 'wx' }));
+      await fs.promises.rename(partial, this.file(key));
+    } catch (err) {
+      await fs.promises.rm(partial, { force: true });
+      throw err;
+    }
+    return { key, size };
+  }
+
+  async *read(key: string): AsyncIterable<Buffer> {
+    let stream: fs.ReadStream;
+    try {
+      stream = fs.createReadStream(this.file(key), { highWaterMark: BLOB_CHUNK_BYTES });
+      for await (const chunk of stream) yield chunk as Buffer;
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return;
+      throw err;
+    }
+  }
+
+  async remove(key: string): Promise<void> {
+    await fs.promises.rm(this.file(key), { force: true });
+  }
+}
