@@ -123,7 +123,7 @@ describe('system notifications and the push subscription', () => {
     const rooms = withRooms(services, [chat(1, '2026-11-25T08:00:00Z', '2026-11-25T08:00:00Z'), chat(2, '2026-11-25T08:00:00Z', '2026-11-25T08:00:00Z')]);
     store.dispatch(notificationsActions.started());
     (services.stomp as FakeStomp).connect();
-    await eventually(() => chatReads(services) === 1, 'the first list');
+    await eventually(() => chatReads(services) === 2, 'the list read at the start and once subscribed');
     await settle();
     await rooms.news([chat(1, '2026-11-25T08:01:00Z', '2026-11-25T08:00:00Z', '여기'), chat(2, '2026-11-25T08:00:00Z', '2026-11-25T08:00:00Z')]);
     expect(notifier.shown).to.deep.equal([]);

@@ -80,7 +80,9 @@ export function* watchOtherRooms(): SagaIterator {
     userId = yield call([uid, uid.read]);
   }
   const signals: EventChannel<'signal'> = yield call(refreshSignals, stomp, userId);
-  let previous: LastSeen | null = null;
+  // Read at once: the first news is then told even if no list was seen before it.
+  const first: ChatSummary[] | null = yield call(readChats);
+  let previous: LastSeen | null = first && new Map(first.map((chat) => [chat.chatRoomId, chat.lastMessageTime]));
   try {
     for (;;) {
       const { loaded }: { loaded?: PayloadAction<ChatSummary[]> } = yield race({ signal: take(signals), loaded: take(lists) });
