@@ -39,8 +39,10 @@ export interface PushPorts {
   send: PushSender;
   /** The configured key pair, or the stored one (generated once when there is none). */
   vapidKeys: () => Promise<VapidKeys>;
-  /** Whether the user has an open connection that hears events directly. */
-  isConnected(userId: number): boolean;
+  /** Whether the user has an open connection on this node: asked for every message, so it is cheap. */
+  isConnectedHere(userId: number): boolean;
+  /** Whether the user has an open connection on any node (a cluster asks Redis). */
+  isOnline(userId: number): Promise<boolean>;
   clock: Clock;
   log: Logger;
   /** Endpoints may be http only when the server itself runs on http (development, tests). */
@@ -95,11 +97,15 @@ export class PushService {
     this.pushTo(calleeId, payload, { ttlSeconds: 60, urgency: 'high', topic: 'call' });
   }
 
-  /** Tells each member without an open connection, at most once per room a minute. */
+  /**
+   * Tells each member without an open connection, at most once per room a minute. A member
+   * connected to another node of a cluster is found only after the minute was taken for them:
+   * the price of asking Redis at most once per member and room a minute, not for every message.
+   */
   newMessage(message: PushedMessage, memberIds: readonly number[]): void {
     const now = this.ports.clock();
     for (const memberId of memberIds) {
-      if (memberId === message.senderId || this.ports.isConnected(memberId)) continue;
+      if (memberId === message.senderId || this.ports.isConnectedHere(memberId)) continue;
       const key = `${memberId}:${message.roomId}`;
       const last = this.lastMessagePush.get(key);
       if (last !== undefined && now - last < MESSAGE_PUSH_WINDOW_MS) {
@@ -115,7 +121,7 @@ export class PushService {
         senderName: message.senderName,
         content: shortenForPush(message.content),
       };
-      this.pushTo(memberId, payload, { ttlSeconds: 3600, urgency: 'normal', topic: `room-${message.roomId}` });
+      this.pushTo(memberId, payload, { ttlSeconds: 3600, urgency: 'normal', topic: `room-${message.roomId}` }, { unlessOnline: true });
     }
     this.pruneCoalescing(now);
   }
@@ -142,18 +148,19 @@ export class PushService {
     return this.keys;
   }
 
-  private pushTo(userId: number, payload: PushPayload, options: PushOptions): void {
+  private pushTo(userId: number, payload: PushPayload, options: PushOptions, when: { unlessOnline: boolean } = { unlessOnline: false }): void {
     if (this.inFlight.size >= MAX_PUSHES_IN_FLIGHT) {
       this.ports.count?.('dropped');
       return;
     }
-    const sending = this.deliver(userId, JSON.stringify(payload), options)
+    const sending = this.deliver(userId, JSON.stringify(payload), options, when.unlessOnline)
       .catch((error: unknown) => this.ports.log.warn({ err: error, userId }, 'push not sent'))
       .finally(() => this.inFlight.delete(sending));
     this.inFlight.add(sending);
   }
 
-  private async deliver(userId: number, payload: string, options: PushOptions): Promise<void> {
+  private async deliver(userId: number, payload: string, options: PushOptions, unlessOnline: boolean): Promise<void> {
+    if (unlessOnline && (await this.ports.isOnline(userId))) return;
     const subscriptions = await this.ports.repo.ofUser(userId);
     if (subscriptions.length === 0) return;
     const vapid = await this.vapid();

@@ -34,6 +34,8 @@ describe('the push service', () => {
   let sent: Sent[];
   let outcomes: PushOutcome[];
   let online: Set<number>;
+  /** Connected to another node of a cluster: known only through presence. */
+  let onlineElsewhere: Set<number>;
   let answer: (s: StoredPushSubscription) => Promise<unknown>;
   let push: PushService;
 
@@ -44,6 +46,7 @@ describe('the push service', () => {
     sent = [];
     outcomes = [];
     online = new Set();
+    onlineElsewhere = new Set();
     answer = () => Promise.resolve();
     const send: PushSender = (subscription, payload) => {
       sent.push({ to: subscription.userId, payload: JSON.parse(payload) as PushPayload });
@@ -53,7 +56,8 @@ describe('the push service', () => {
       repo: new PushRepository(db),
       send,
       vapidKeys: () => Promise.resolve(generateVapidKeys()),
-      isConnected: (userId) => online.has(userId),
+      isConnectedHere: (userId) => online.has(userId),
+      isOnline: (userId) => Promise.resolve(online.has(userId) || onlineElsewhere.has(userId)),
       clock: () => now,
       log: pino({ level: 'silent' }),
       allowHttpEndpoints: false,
@@ -78,6 +82,13 @@ describe('the push service', () => {
     push.newMessage(message(1), [ALICE, BOB, CAROL]);
     await push.idle();
     expect(sent).to.deep.equal([{ to: BOB, payload: { kind: 'message', chatRoomId: 7, messageId: 1, senderName: 'User 1', content: 'hi' } }]);
+  });
+
+  it('pushes no message to a member connected to another node of a cluster', async () => {
+    onlineElsewhere.add(BOB);
+    push.newMessage(message(1), [ALICE, BOB, CAROL]);
+    await push.idle();
+    expect(sent.map((s) => s.to)).to.deep.equal([CAROL]);
   });
 
   it('coalesces a room to one push per member a minute, and pushes again after it', async () => {
