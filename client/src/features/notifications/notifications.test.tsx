@@ -11,6 +11,7 @@ import { callActions } from '../call/callSlice';
 import { chatsLoaded } from '../chatList/chatListSlice';
 import { messageReceived, roomOpened } from '../room/roomSlice';
 import { notificationsActions } from './notificationsSlice';
+import { NotificationsSwitch } from './NotificationsSwitch';
 import { newlyUnread, NOTIFICATIONS_OFF_KEY, PROMPT_DISMISSED_KEY } from './notificationsSaga';
 
 const ME = 1;
@@ -230,5 +231,21 @@ describe('the notification prompt', () => {
     renderAt('/user-settings');
     await act(settle);
     expect(screen.queryByTestId('notification-prompt')).to.equal(null);
+  });
+
+  it('offers a switch in the settings that turns notifications off on this device', async () => {
+    window.localStorage.setItem(UID_KEY, String(ME));
+    const services = createFakeServices(
+      { [`GET ${api.pushPublicKey}`]: () => ({ publicKey: PUBLIC_KEY }), [`POST ${api.pushSubscriptions}`]: () => ({}), [`DELETE ${api.pushSubscriptions}`]: () => ({}), [`GET ${api.chats}`]: () => [] },
+      ME,
+    );
+    (services.notifier as FakeNotifier).state = 'granted';
+    renderApp(services, [{ element: <AppShell />, children: [{ path: '/user-settings', element: <NotificationsSwitch /> }] }], '/user-settings');
+    const toggle = (await screen.findByRole('switch', { name: '이 기기에서 알림 받기' })) as HTMLInputElement;
+    expect(toggle.checked).to.equal(true);
+    await eventually(() => subscriptionsPosted(services).length === 1, 'subscribed');
+    fireEvent.click(toggle);
+    await eventually(() => subscriptionsDeleted(services).length === 1, 'subscription deleted');
+    expect(toggle.checked).to.equal(false);
   });
 });
