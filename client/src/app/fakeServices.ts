@@ -61,7 +61,7 @@ export class FakeHttp implements HttpClient {
   get<T>(path: string, query?: Query) { return this.answer<T>({ method: 'GET', path, query }); }
   post<T>(path: string, body?: unknown) { return this.answer<T>({ method: 'POST', path, body }); }
   patch<T>(path: string, body?: unknown) { return this.answer<T>({ method: 'PATCH', path, body }); }
-  delete<T>(path: string, query?: Query) { return this.answer<T>({ method: 'DELETE', path, query }); }
+  delete<T>(path: string, query?: Query, body?: unknown) { return this.answer<T>({ method: 'DELETE', path, query, body }); }
 }
 
 /**
@@ -151,13 +151,17 @@ export class FakeRinger implements Ringer {
   }
 }
 
-/** Notifications without a browser: `hidden` plays a hidden tab, `answer` the user's choice at the prompt. */
+/** Notifications without a browser: `tabHidden` plays a hidden tab, `answer` the user's choice at the prompt. */
 export class FakeNotifier implements Notifier {
   state: NotificationPermissionState = 'default';
   /** What the user answers when asked. */
   answer: NotificationPermission = 'granted';
-  hidden = true;
+  tabHidden = true;
   asked = 0;
+  /** The subscription the browser holds (made by subscribePush); none at first. */
+  held: PushSubscriptionRequest | null = null;
+  /** Endpoints of the subscriptions ended in the browser (unsubscribePush). */
+  readonly unsubscribed: string[] = [];
   readonly shown: Notice[] = [];
   readonly subscribedWith: string[] = [];
   subscription: PushSubscriptionRequest | null = {
@@ -174,14 +178,27 @@ export class FakeNotifier implements Notifier {
     this.state = this.answer;
     return Promise.resolve(this.state);
   }
-  showIfHidden(notice: Notice): Promise<boolean> {
-    if (this.state !== 'granted' || !this.hidden) return Promise.resolve(false);
+  hidden(): boolean {
+    return this.tabHidden;
+  }
+  show(notice: Notice): Promise<boolean> {
+    if (this.state !== 'granted') return Promise.resolve(false);
     this.shown.push(notice);
     return Promise.resolve(true);
   }
+  showIfHidden(notice: Notice): Promise<boolean> {
+    return this.tabHidden ? this.show(notice) : Promise.resolve(false);
+  }
   subscribePush(publicKey: string): Promise<PushSubscriptionRequest | null> {
     this.subscribedWith.push(publicKey);
+    this.held = this.subscription;
     return Promise.resolve(this.subscription);
+  }
+  unsubscribePush(): Promise<string | null> {
+    const endpoint = this.held?.endpoint ?? null;
+    if (endpoint) this.unsubscribed.push(endpoint);
+    this.held = null;
+    return Promise.resolve(endpoint);
   }
   onOpen(listener: (url: string) => void): () => void {
     this.listeners.add(listener);

@@ -151,6 +151,9 @@ export const ko = {
     prompt: '새 메시지와 걸려 온 전화를 알림으로 받아보세요. 창을 닫아도 알려드려요.',
     enable: '알림 켜기',
     later: '나중에',
+    /** The settings switch (this device). */
+    switchLabel: '이 기기에서 알림 받기',
+    blocked: '브라우저에서 알림이 차단되어 있습니다. 브라우저 설정에서 허용해 주세요.',
   },
 
   chatList: {

@@ -33,7 +33,8 @@ export interface HttpClient {
   get<T>(path: string, query?: Query): Promise<T>;
   post<T>(path: string, body?: unknown): Promise<T>;
   patch<T>(path: string, body?: unknown): Promise<T>;
-  delete<T>(path: string, query?: Query): Promise<T>;
+  /** A JSON body too where the API takes one (DELETE /api/push/subscriptions {endpoint}). */
+  delete<T>(path: string, query?: Query, body?: unknown): Promise<T>;
 }
 
 export function withQuery(path: string, query?: Query): string {
@@ -86,6 +87,6 @@ export function createHttpClient(fetchImpl: typeof fetch = (...args) => fetch(..
     get: (path, query) => request('GET', withQuery(path, query)),
     post: (path, body) => request('POST', path, body),
     patch: (path, body) => request('PATCH', path, body),
-    delete: (path, query) => request('DELETE', withQuery(path, query)),
+    delete: (path, query, body) => request('DELETE', withQuery(path, query), body),
   };
 }

@@ -12,10 +12,19 @@ export interface Notifier {
   permission(): NotificationPermissionState;
   /** Asks the browser; call only from a user's click on the in-app prompt. */
   requestPermission(): Promise<NotificationPermissionState>;
+  /** Whether the tab is hidden (another tab in front, the window minimised). */
+  hidden(): boolean;
+  /** Shows the notice if notifications are allowed, whether the tab is hidden or not; answers whether it did. */
+  show(notice: Notice): Promise<boolean>;
   /** Shows the notice if the tab is hidden and notifications are allowed; answers whether it did. */
   showIfHidden(notice: Notice): Promise<boolean>;
   /** This device's push subscription for the server's key (made once), or null where push is missing. */
   subscribePush(publicKey: string): Promise<PushSubscriptionRequest | null>;
+  /**
+   * Ends this device's push subscription in the browser; answers its endpoint (for the server's
+   * DELETE), or null when there was none.
+   */
+  unsubscribePush(): Promise<string | null>;
   /** Clicks on notifications: the page to open ('' when the tab only needed the focus). */
   onOpen(listener: (url: string) => void): () => void;
 }
@@ -52,6 +61,25 @@ export function createBrowserNotifier(): Notifier {
     return registration;
   }
 
+  const hidden = () => typeof document !== 'undefined' && document.visibilityState === 'hidden';
+
+  async function show(notice: Notice): Promise<boolean> {
+    if (!supported || Notification.permission !== 'granted') return false;
+    const options: NotificationOptions = { body: notice.body, tag: notice.tag, icon: '/icons/icon-192.png', requireInteraction: notice.requireInteraction, data: { url: notice.url, focusOnly: notice.focusOnly } };
+    if (canPush) {
+      // Through the service worker: its click handler focuses this tab and tells it where to go.
+      await (await serviceWorker()).showNotification(notice.title, options);
+      return true;
+    }
+    const shown = new Notification(notice.title, options);
+    shown.onclick = () => {
+      window.focus();
+      shown.close();
+      open(notice.focusOnly ? '' : notice.url);
+    };
+    return true;
+  }
+
   return {
     permission: () => (supported ? Notification.permission : 'unsupported'),
 
@@ -60,22 +88,9 @@ export function createBrowserNotifier(): Notifier {
       return Notification.requestPermission();
     },
 
-    async showIfHidden(notice) {
-      if (!supported || Notification.permission !== 'granted' || document.visibilityState !== 'hidden') return false;
-      const options: NotificationOptions = { body: notice.body, tag: notice.tag, icon: '/icons/icon-192.png', requireInteraction: notice.requireInteraction, data: { url: notice.url, focusOnly: notice.focusOnly } };
-      if (canPush) {
-        // Through the service worker: its click handler focuses this tab and tells it where to go.
-        await (await serviceWorker()).showNotification(notice.title, options);
-        return true;
-      }
-      const shown = new Notification(notice.title, options);
-      shown.onclick = () => {
-        window.focus();
-        shown.close();
-        open(notice.focusOnly ? '' : notice.url);
-      };
-      return true;
-    },
+    hidden,
+    show,
+    showIfHidden: async (notice) => (hidden() ? show(notice) : false),
 
     async subscribePush(publicKey) {
       if (!canPush || Notification.permission !== 'granted') return null;
@@ -94,6 +109,16 @@ export function createBrowserNotifier(): Notifier {
       const json = subscription.toJSON();
       if (!json.endpoint || !json.keys?.p256dh || !json.keys.auth) return null;
       return { endpoint: json.endpoint, keys: { p256dh: json.keys.p256dh, auth: json.keys.auth } };
+    },
+
+    async unsubscribePush() {
+      // No registration yet means no subscription: do not install the worker just to find out.
+      if (!canPush || !(await navigator.serviceWorker.getRegistration('/'))) return null;
+      const subscription = await (await serviceWorker()).pushManager.getSubscription();
+      if (!subscription) return null;
+      const { endpoint } = subscription;
+      await subscription.unsubscribe();
+      return endpoint;
     },
 
     onOpen(listener) {

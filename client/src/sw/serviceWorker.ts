@@ -67,7 +67,9 @@ sw.addEventListener('notificationclick', (event) => {
     sw.clients.matchAll({ type: 'window', includeUncontrolled: true }).then(async (tabs) => {
       const tab = tabs[0];
       if (!tab) return sw.clients.openWindow(target);
-      await tab.focus();
+      // A browser may refuse the focus (it allows it only while handling a real click): the tab
+      // still moves to the room, so the user finds it there.
+      await tab.focus().catch(() => undefined);
       if (data?.focusOnly === true) return undefined;
       const message: OpenMessage = { type: 'letschat:open', url: target };
       tab.postMessage(message);

@@ -49,6 +49,12 @@ export class StompSession {
           reject(new Error(reason));
         }
       };
+      // How the TCP connection ended: ws reports a dropped connection as a bare 1006.
+      let socketEnd = '';
+      ws.on('upgrade', (res) => {
+        res.socket.once('end', () => (socketEnd ||= 'the server ended the TCP connection'));
+        res.socket.once('error', (err: NodeJS.ErrnoException) => (socketEnd ||= `socket ${err.syscall ?? ''} ${err.code ?? err.message}`));
+      });
       ws.on('open', () => {
         const headers: Record<string, string> = { 'accept-version': '1.2', host: options.host ?? new URL(options.url).hostname, 'heart-beat': `${CLIENT_HEARTBEAT_MS},0` };
         if (options.login !== undefined) headers.login = options.login;
@@ -86,7 +92,7 @@ export class StompSession {
       });
       ws.on('close', (code, reason) => {
         this.stopHeartbeat();
-        if (!connected) fail(`closed before CONNECTED (${code}${reason.length ? ` ${reason.toString()}` : ''})`);
+        if (!connected) fail(`closed before CONNECTED (${code}${reason.length ? ` ${reason.toString()}` : ''}${socketEnd ? `: ${socketEnd}` : ''})`);
         else this.events.closed(this.closing);
       });
     });

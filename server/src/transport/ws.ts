@@ -162,9 +162,15 @@ export function mountWebSocket(app: TemplatedApp, options: WebSocketOptions): vo
       }
     },
 
-    close(ws: WebSocket<SocketData>) {
+    close(ws: WebSocket<SocketData>, code: number, message: ArrayBuffer) {
+      const { session } = ws.getUserData();
+      // Every close this server makes before CONNECT sends a close frame (an ERROR first), so
+      // 1006 here means the TCP connection ended under us: said, for a client that reports it.
+      if (session.state === 'new' && code === 1006) {
+        log.warn({ connection: session.principal.connectionId, userId: session.principal.userId, reason: Buffer.from(message).toString() }, 'WebSocket closed without a close frame before CONNECT');
+      }
       try {
-        broker.closed(ws.getUserData().session);
+        broker.closed(session);
       } catch (err) {
         log.error({ err }, 'WebSocket close handling failed');
       }

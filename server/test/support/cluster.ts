@@ -113,6 +113,9 @@ export async function createMysqlDatabase(context: Mocha.Context): Promise<{ url
 }
 
 /** One node of the cluster: the real server in its own process. */
+/** How long a node may take to answer on its port; within the harness tier's 180 s hook timeout twice over. */
+const NODE_START_WAIT_MS = 80_000;
+
 export class NodeProcess {
   readonly output: string[] = [];
   private constructor(
@@ -153,7 +156,8 @@ export class NodeProcess {
       child.once('exit', (code) => reject(new Error(`node on ${port} exited with ${code}: ${node.output.join('')}`))),
     );
     exited.catch(() => {});
-    await Promise.race([waitFor(`the node on ${port}`, () => portAnswers(port), 30_000), exited]);
+    // tsx compiles the server as it starts: at a load average of 35 on two cores that passed 30 s.
+    await Promise.race([waitFor(`the node on ${port}`, () => portAnswers(port), NODE_START_WAIT_MS), exited]);
     return node;
   }
 

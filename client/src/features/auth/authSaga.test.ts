@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { api } from '../../../../common/api';
 import { allFeatures } from '../../app/allFeatures';
 import { createAppStore } from '../../app/store';
-import { createFakeServices, eventually, httpError } from '../../app/fakeServices';
+import { createFakeServices, eventually, type FakeNotifier, httpError } from '../../app/fakeServices';
 import { ko } from '../../i18n/ko';
 import { loginPageOpened, loginSubmitted, logoutRequested, oauthRequested } from './authSlice';
 import { describeLoginStatus } from './loginStatus';
@@ -74,6 +74,18 @@ describe('the login status flow', () => {
     await eventually(() => store.getState().auth.status.kind === 'oauthError', 'the error');
     expect(describeLoginStatus(store.getState().auth.status).text).to.equal('구글 로그인 에러');
     expect(store.getState().auth.busy).to.equal(false);
+  });
+
+  it('ends the push subscription of this device, in the browser and on the server, before the session', async () => {
+    const { services, store } = setUp({ [`DELETE ${api.pushSubscriptions}`]: () => ({ status: 'success' }), [`POST ${api.logout}`]: () => ({}) }, 9);
+    const notifier = services.notifier as FakeNotifier;
+    notifier.held = notifier.subscription;
+    const { endpoint } = notifier.subscription!;
+    store.dispatch(logoutRequested());
+    await eventually(() => services.navigations.length > 0, 'navigation');
+    expect(services.requests.map((r) => `${r.method} ${r.path}`)).to.deep.equal([`DELETE ${api.pushSubscriptions}`, `POST ${api.logout}`]);
+    expect(services.requests[0].body).to.deep.equal({ endpoint });
+    expect(notifier.unsubscribed).to.deep.equal([endpoint]);
   });
 
   it('logs out on the server, forgets the uid and goes to /login even when the server is unreachable', async () => {

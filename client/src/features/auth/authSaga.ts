@@ -7,6 +7,7 @@ import { LIMITS } from '../../../../common/rules';
 import { paths } from '../../app/paths';
 import { service } from '../../app/sagaContext';
 import { isHttpStatus } from '../../services/http';
+import { endPushSubscription } from '../notifications/notificationsSaga';
 import {
   loginFailed,
   loginPageOpened,
@@ -23,6 +24,8 @@ import {
 function* endSessionOnLoginPage(): SagaIterator {
   const uid = yield* service('uid');
   yield call([uid, uid.clear]);
+  // While the session lasts: the server deletes the subscription for the session's user.
+  yield call(endPushSubscription);
   const http = yield* service('http');
   try {
     yield call([http, http.post], api.logout);
@@ -74,6 +77,8 @@ export function* startOAuth(action: PayloadAction<OAuthProvider>): SagaIterator 
 }
 
 export function* logout(): SagaIterator {
+  // First, while the session lasts: no push for this user reaches this device any more.
+  yield call(endPushSubscription);
   const http = yield* service('http');
   try {
     yield call([http, http.post], api.logout);

@@ -1,7 +1,7 @@
 import { act, cleanup, fireEvent, screen } from '@testing-library/react';
 import { expect } from 'chai';
 import { api, type ChatSummary } from '../../../../common/api';
-import { createFakeServices, eventually, type FakeNotifier, settle, type FakeServices } from '../../app/fakeServices';
+import { createFakeServices, eventually, type FakeNotifier, type FakeStomp, settle, type FakeServices } from '../../app/fakeServices';
 import { renderApp } from '../../app/renderApp.test-support';
 import { allFeatures } from '../../app/allFeatures';
 import { createAppStore } from '../../app/store';
@@ -9,11 +9,13 @@ import { AppShell } from '../../app/AppShell';
 import { CallHost, CallStrip } from '../call/CallHost';
 import { NotificationsHost } from './NotificationsHost';
 import { UID_KEY } from '../auth/uid';
+import { topics } from '../../../../common/destinations';
 import { callActions } from '../call/callSlice';
 import { chatsLoaded } from '../chatList/chatListSlice';
-import { messageReceived } from '../room/roomSlice';
+import { messageReceived, roomOpened } from '../room/roomSlice';
 import { notificationsActions } from './notificationsSlice';
-import { newlyUnread, PROMPT_DISMISSED_KEY } from './notificationsSaga';
+import { NotificationsSwitch } from './NotificationsSwitch';
+import { newlyUnread, NOTIFICATIONS_OFF_KEY, PROMPT_DISMISSED_KEY } from './notificationsSaga';
 
 const ME = 1;
 const PUBLIC_KEY = `B${'x'.repeat(86)}`;
@@ -34,6 +36,26 @@ function chat(id: number, lastMessageTime: string | null, lastReadAt: string | n
 }
 
 const subscriptionsPosted = (services: FakeServices) => services.requests.filter((r) => r.method === 'POST' && r.path === api.pushSubscriptions);
+const subscriptionsDeleted = (services: FakeServices) => services.requests.filter((r) => r.method === 'DELETE' && r.path === api.pushSubscriptions);
+
+const chatReads = (services: FakeServices) => services.requests.filter((r) => r.method === 'GET' && r.path === api.chats).length;
+
+/** The server's list of rooms answers `current`; each signal on the user's refresh topic has it read again. */
+function withRooms(services: FakeServices, first: ChatSummary[]) {
+  let current = first;
+  services.route(`GET ${api.chats}`, () => current);
+  const stomp = services.stomp as FakeStomp;
+  return {
+    /** A message lands in a room: the list changes and the server signals. */
+    async news(next: ChatSummary[]) {
+      const reads = chatReads(services);
+      current = next;
+      stomp.deliver(topics.toggleRefresh(ME), true);
+      await eventually(() => chatReads(services) === reads + 1, 'the list read again');
+      await settle();
+    },
+  };
+}
 
 describe('system notifications and the push subscription', () => {
   it('asks for permission only when the prompt is pressed, then subscribes this device to push', async () => {
@@ -96,6 +118,65 @@ describe('system notifications and the push subscription', () => {
     expect(notifier.shown[0]).to.include({ title: 'Room 2', body: '새 소식', url: '/chat-room?cri=2' });
   });
 
+  it('notifies of a message in another room while a room is open, the tab visible, and not of the open room', async () => {
+    const { services, notifier, store } = setUp('granted');
+    notifier.tabHidden = false;
+    services.path = '/chat-room';
+    services.route(`GET ${api.chatHistory}`, () => ({ totalPages: 1, chatRoomName: 'Room 1', users: [], messages: [] }));
+    store.dispatch(roomOpened({ chatRoomId: 1, userId: ME }));
+    const rooms = withRooms(services, [chat(1, '2026-11-25T08:00:00Z', '2026-11-25T08:00:00Z'), chat(2, '2026-11-25T08:00:00Z', '2026-11-25T08:00:00Z')]);
+    store.dispatch(notificationsActions.started());
+    (services.stomp as FakeStomp).connect();
+    await eventually(() => chatReads(services) === 2, 'the list read at the start and once subscribed');
+    await settle();
+    await rooms.news([chat(1, '2026-11-25T08:01:00Z', '2026-11-25T08:00:00Z', '여기'), chat(2, '2026-11-25T08:00:00Z', '2026-11-25T08:00:00Z')]);
+    expect(notifier.shown).to.deep.equal([]);
+    await rooms.news([chat(1, '2026-11-25T08:01:00Z', '2026-11-25T08:00:00Z', '여기'), chat(2, '2026-11-25T08:02:00Z', '2026-11-25T08:00:00Z', '저기')]);
+    expect(notifier.shown.map((n) => [n.title, n.body, n.url])).to.deep.equal([['Room 2', '저기', '/chat-room?cri=2']]);
+  });
+
+  it('notifies of any room while the tab is hidden, and of none while the chat list shows', async () => {
+    const { services, notifier, store } = setUp('granted');
+    notifier.tabHidden = false;
+    services.path = '/chat-list';
+    store.dispatch(notificationsActions.started());
+    store.dispatch(chatsLoaded([chat(3, '2026-11-25T08:00:00Z', null)]));
+    store.dispatch(chatsLoaded([chat(3, '2026-11-25T08:01:00Z', null, '보이는 목록')]));
+    await settle();
+    expect(notifier.shown).to.deep.equal([]);
+    notifier.tabHidden = true;
+    store.dispatch(chatsLoaded([chat(3, '2026-11-25T08:02:00Z', null, '숨은 탭')]));
+    await eventually(() => notifier.shown.length === 1, 'one notification');
+    expect(notifier.shown[0]).to.include({ body: '숨은 탭', url: '/chat-room?cri=3' });
+  });
+
+  it('turned off, shows nothing and ends the push subscription in the browser and on the server', async () => {
+    const { services, notifier, store } = setUp('granted');
+    services.route(`DELETE ${api.pushSubscriptions}`, () => ({ status: 'success' }));
+    const endpoint = notifier.subscription!.endpoint;
+    store.dispatch(notificationsActions.started());
+    await eventually(() => subscriptionsPosted(services).length === 1, 'subscription posted');
+    store.dispatch(notificationsActions.turnedOff());
+    await eventually(() => subscriptionsDeleted(services).length === 1, 'subscription deleted');
+    expect(subscriptionsDeleted(services)[0].body).to.deep.equal({ endpoint });
+    expect(notifier.unsubscribed).to.deep.equal([endpoint]);
+    expect(services.storage.getItem(NOTIFICATIONS_OFF_KEY)).to.equal('1');
+    store.dispatch(callActions.incomingReceived({ userId: 2, name: 'Kim' }));
+    await settle();
+    expect(notifier.shown).to.deep.equal([]);
+
+    // Still off on the next start: no subscription, until turned on again.
+    store.dispatch(notificationsActions.stopped());
+    store.dispatch(notificationsActions.started());
+    await settle();
+    expect(subscriptionsPosted(services)).to.have.length(1);
+    expect(store.getState().notifications.off).to.equal(true);
+    store.dispatch(notificationsActions.enableClicked());
+    await eventually(() => subscriptionsPosted(services).length === 2, 'subscribed again');
+    expect(notifier.asked).to.equal(0);
+    expect(services.storage.getItem(NOTIFICATIONS_OFF_KEY)).to.equal(null);
+  });
+
   it('opens the room of a clicked notification', async () => {
     const { services, notifier, store } = setUp('granted');
     store.dispatch(notificationsActions.started());
@@ -153,5 +234,21 @@ describe('the notification prompt', () => {
     renderAt('/user-settings');
     await act(settle);
     expect(screen.queryByTestId('notification-prompt')).to.equal(null);
+  });
+
+  it('offers a switch in the settings that turns notifications off on this device', async () => {
+    window.localStorage.setItem(UID_KEY, String(ME));
+    const services = createFakeServices(
+      { [`GET ${api.pushPublicKey}`]: () => ({ publicKey: PUBLIC_KEY }), [`POST ${api.pushSubscriptions}`]: () => ({}), [`DELETE ${api.pushSubscriptions}`]: () => ({}), [`GET ${api.chats}`]: () => [] },
+      ME,
+    );
+    (services.notifier as FakeNotifier).state = 'granted';
+    renderApp(services, [{ element: <AppShell />, children: [{ path: '/user-settings', element: <NotificationsSwitch /> }] }], '/user-settings');
+    const toggle = (await screen.findByRole('switch', { name: '이 기기에서 알림 받기' })) as HTMLInputElement;
+    expect(toggle.checked).to.equal(true);
+    await eventually(() => subscriptionsPosted(services).length === 1, 'subscribed');
+    fireEvent.click(toggle);
+    await eventually(() => subscriptionsDeleted(services).length === 1, 'subscription deleted');
+    expect(toggle.checked).to.equal(false);
   });
 });

@@ -1,25 +1,31 @@
 // System notifications for a hidden tab and this device's Web Push subscription (ours, beyond
 // the spec). While a signed-in screen is open: an incoming call and a message from someone else
-// (in the open room, or a room the chat list sees change) raise a notification when the tab is
-// hidden; a click on one focuses the tab and opens its room. Once the user allows notifications
-// (from the in-app prompt), the device subscribes to push so a closed tab is reached too.
+// in the open room raise a notification when the tab is hidden, a message in any other room
+// (otherRooms.ts) when the user is not looking at it; a click on one focuses the tab and opens
+// its room. Once the user allows notifications (from the in-app prompt), the device subscribes
+// to push so a closed tab is reached too. Turned off in the settings, or at logout, the device's
+// subscription ends, in the browser and on the server (before the login session ends).
 import type { PayloadAction } from '@reduxjs/toolkit';
 import { eventChannel, type EventChannel, type SagaIterator, type Task } from 'redux-saga';
-import { call, cancel, fork, put, take, takeEvery } from 'redux-saga/effects';
-import { api, type ChatMessage, type ChatSummary } from '../../../../common/api';
-import type { PushPublicKeyResponse, PushSubscriptionRequest } from '../../../../common/push';
+import { call, cancel, fork, put, select, take, takeEvery } from 'redux-saga/effects';
+import { api, type ChatMessage } from '../../../../common/api';
+import type { PushPublicKeyResponse, PushSubscriptionRequest, PushUnsubscribeRequest } from '../../../../common/push';
 import { service } from '../../app/sagaContext';
+import { isHttpStatus } from '../../services/http';
 import type { NotificationPermissionState } from '../../services/notifier';
 import { incomingCallNotice, messageNotice, type Notice } from '../../sw/pushNotice';
-import { isUnread } from '../chatList/unread';
-import { chatsLoaded } from '../chatList/chatListSlice';
 import { callActions } from '../call/callSlice';
 import type { CallPeer } from '../call/callRules';
 import { messageReceived } from '../room/roomSlice';
-import { notificationsActions } from './notificationsSlice';
+import { notificationsActions, selectNotificationsOn } from './notificationsSlice';
+import { watchOtherRooms } from './otherRooms';
+
+export { newlyUnread } from './otherRooms';
 
 /** Local storage key of the prompt put aside. */
 export const PROMPT_DISMISSED_KEY = 'notificationPromptDismissed';
+/** Local storage key of notifications turned off in the settings (on this device). */
+export const NOTIFICATIONS_OFF_KEY = 'notificationsOff';
 
 function* logged(context: string, error: unknown): SagaIterator {
   const logError = yield* service('logError');
@@ -30,7 +36,8 @@ function* readPermission(): SagaIterator<NotificationPermissionState> {
   const notifier = yield* service('notifier');
   const storage = yield* service('storage');
   const permission: NotificationPermissionState = yield call([notifier, notifier.permission]);
-  yield put(notificationsActions.permissionRead({ permission, promptDismissed: storage.getItem(PROMPT_DISMISSED_KEY) === '1' }));
+  const off = storage.getItem(NOTIFICATIONS_OFF_KEY) === '1';
+  yield put(notificationsActions.permissionRead({ permission, promptDismissed: storage.getItem(PROMPT_DISMISSED_KEY) === '1', off }));
   return permission;
 }
 
@@ -47,7 +54,27 @@ function* subscribeToPush(): SagaIterator {
   }
 }
 
+/**
+ * Ends this device's push subscription: in the browser, then on the server
+ * (DELETE /api/push/subscriptions), which needs the login session, so a logout calls it first.
+ * A failure is logged only: an ended browser subscription answers 410 to the server's next push,
+ * which deletes it then.
+ */
+export function* endPushSubscription(): SagaIterator {
+  const notifier = yield* service('notifier');
+  const http = yield* service('http');
+  try {
+    const endpoint: string | null = yield call([notifier, notifier.unsubscribePush]);
+    const body: PushUnsubscribeRequest | null = endpoint ? { endpoint } : null;
+    if (body) yield call([http, http.delete], api.pushSubscriptions, undefined, body);
+  } catch (error) {
+    // 401: no session (the login page of a signed-out browser); the browser's part is done.
+    if (!isHttpStatus(error, 401)) yield* logged('push unsubscription', error);
+  }
+}
+
 function* notify(notice: Notice): SagaIterator {
+  if (!((yield select(selectNotificationsOn)) as boolean)) return;
   const notifier = yield* service('notifier');
   try {
     yield call([notifier, notifier.showIfHidden], notice);
@@ -65,22 +92,6 @@ function* notifyRoomMessage(action: PayloadAction<ChatMessage>): SagaIterator {
   const uid = yield* service('uid');
   if (message.senderId === null || message.senderId === uid.read() || message.chatRoomId === undefined) return;
   yield* notify(messageNotice(message.chatRoomId, message.senderName, message.content));
-}
-
-/** Rooms of the chat list whose last message is new since the last load and unread. */
-export function newlyUnread(previous: ReadonlyMap<number, string | null>, chats: readonly ChatSummary[]): ChatSummary[] {
-  return chats.filter((chat) => previous.has(chat.chatRoomId) && previous.get(chat.chatRoomId) !== chat.lastMessageTime && isUnread(chat));
-}
-
-function* watchChatList(): SagaIterator {
-  let previous: Map<number, string | null> | null = null;
-  while (true) {
-    const { payload }: PayloadAction<ChatSummary[]> = yield take(chatsLoaded);
-    if (previous) {
-      for (const chat of newlyUnread(previous, payload)) yield* notify(messageNotice(chat.chatRoomId, chat.chatRoomName, chat.lastMessage ?? ''));
-    }
-    previous = new Map(payload.map((chat) => [chat.chatRoomId, chat.lastMessageTime]));
-  }
 }
 
 function openedChannel(subscribe: (listener: (url: string) => void) => () => void): EventChannel<{ url: string }> {
@@ -103,21 +114,43 @@ function* followClicks(): SagaIterator {
   }
 }
 
+/** While notifications are on: this device subscribed to push, other rooms watched. */
+function* whileOn(): SagaIterator {
+  yield fork(subscribeToPush);
+  yield call(watchOtherRooms);
+}
+
 function* whileSignedIn(): SagaIterator {
   yield fork(followClicks);
-  yield fork(watchChatList);
   yield takeEvery(callActions.incomingReceived, notifyIncomingCall);
   yield takeEvery(messageReceived, notifyRoomMessage);
-  if ((yield* readPermission()) === 'granted') yield fork(subscribeToPush);
+  let on: Task | null = null;
+  const startIfOn = function* (): SagaIterator {
+    const permission: NotificationPermissionState = yield* readPermission();
+    if (permission === 'granted' && ((yield select(selectNotificationsOn)) as boolean) && !on?.isRunning()) on = (yield fork(whileOn)) as Task;
+  };
+  yield* startIfOn();
   while (true) {
-    yield take(notificationsActions.enableClicked);
-    const notifier = yield* service('notifier');
-    try {
-      yield call([notifier, notifier.requestPermission]);
-    } catch (error) {
-      yield* logged('notification permission', error);
+    const action: PayloadAction = yield take([notificationsActions.enableClicked, notificationsActions.turnedOff]);
+    const storage = yield* service('storage');
+    if (notificationsActions.turnedOff.match(action)) {
+      storage.setItem(NOTIFICATIONS_OFF_KEY, '1');
+      if (on) yield cancel(on);
+      on = null;
+      yield call(endPushSubscription);
+      yield* readPermission();
+      continue;
     }
-    if ((yield* readPermission()) === 'granted') yield fork(subscribeToPush);
+    storage.removeItem(NOTIFICATIONS_OFF_KEY);
+    const notifier = yield* service('notifier');
+    if ((yield call([notifier, notifier.permission])) !== 'granted') {
+      try {
+        yield call([notifier, notifier.requestPermission]);
+      } catch (error) {
+        yield* logged('notification permission', error);
+      }
+    }
+    yield* startIfOn();
   }
 }
 

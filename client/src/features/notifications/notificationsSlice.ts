@@ -9,9 +9,11 @@ export interface NotificationsState {
   promptDismissed: boolean;
   /** Waiting for the browser's answer to the permission request. */
   asking: boolean;
+  /** Turned off in the settings on this device (remembered in local storage). */
+  off: boolean;
 }
 
-export const initialNotificationsState: NotificationsState = { permission: null, promptDismissed: false, asking: false };
+export const initialNotificationsState: NotificationsState = { permission: null, promptDismissed: false, asking: false, off: false };
 
 const notificationsSlice = createSlice({
   name: 'notifications',
@@ -20,15 +22,22 @@ const notificationsSlice = createSlice({
     /** A signed-in screen is open: read the permission, keep this device's push subscription current. */
     started() {},
     stopped() {},
+    /** The prompt's button, or the settings switch turned on. */
     enableClicked(state) {
       state.asking = true;
+      state.off = false;
+    },
+    /** The settings switch turned off: no notification, and this device's push subscription ends. */
+    turnedOff(state) {
+      state.off = true;
     },
     promptDismissed(state) {
       state.promptDismissed = true;
     },
-    permissionRead(state, action: PayloadAction<{ permission: NotificationPermissionState; promptDismissed: boolean }>) {
+    permissionRead(state, action: PayloadAction<{ permission: NotificationPermissionState; promptDismissed: boolean; off: boolean }>) {
       state.permission = action.payload.permission;
       state.promptDismissed = action.payload.promptDismissed;
+      state.off = action.payload.off;
       state.asking = false;
     },
   },
@@ -45,3 +54,6 @@ interface WithNotifications {
 export const selectShowNotificationPrompt = (state: WithNotifications) =>
   state.notifications.permission === 'default' && !state.notifications.promptDismissed;
 export const selectNotificationsAsking = (state: WithNotifications) => state.notifications.asking;
+/** Notifications show (and push reaches this device) when the browser allows them and the user did not turn them off. */
+export const selectNotificationsOn = (state: WithNotifications) => state.notifications.permission === 'granted' && !state.notifications.off;
+export const selectNotificationsState = (state: WithNotifications) => state.notifications;

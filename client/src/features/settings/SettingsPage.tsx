@@ -9,6 +9,7 @@ import { ProfileFields, type ProfileValues } from '../../components/ProfileField
 import { StatusLine } from '../../components/StatusLine';
 import { TextField } from '../../components/TextField';
 import { ko } from '../../i18n/ko';
+import { NotificationsSwitch } from '../notifications/NotificationsSwitch';
 import { TypingSwitch } from './TypingSwitch';
 import { selectSettings, settingsActions, type SettingsMessage } from './settingsSlice';
 
@@ -99,6 +100,7 @@ function SettingsForm({ profile }: { profile: NameAndEmail }) {
         </Button>
       </form>
       <TypingSwitch />
+      <NotificationsSwitch />
     </CenteredPage>
   );
 }

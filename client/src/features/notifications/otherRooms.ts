@@ -1,0 +1,102 @@
+// New messages in rooms the user is not looking at (ours, beyond the spec): while notifications
+// are allowed, /topic/toggle-refresh/{uid} says that one of the user's rooms has news, on every
+// screen. The signal names no room, so the list of rooms is read again (the chat list's own load
+// when it is open, a GET of ours elsewhere) and every room whose last message is new and unread
+// raises a system notification, unless the user is looking at it: the open room (its messages
+// are notified by the room itself, when the tab is hidden) and the visible chat list.
+import type { PayloadAction } from '@reduxjs/toolkit';
+import { buffers, eventChannel, type EventChannel, type SagaIterator } from 'redux-saga';
+import { actionChannel, call, race, select, take } from 'redux-saga/effects';
+import { api, type ChatSummary } from '../../../../common/api';
+import { topics } from '../../../../common/destinations';
+import { isRefreshSignal } from '../../../../common/events';
+import { paths } from '../../app/paths';
+import { service } from '../../app/sagaContext';
+import type { StompService } from '../../services/stomp';
+import { messageNotice } from '../../sw/pushNotice';
+import { hasUnread } from '../chatList/unread';
+import { chatsLoaded } from '../chatList/chatListSlice';
+import { selectRoom } from '../room/roomSlice';
+
+/** Each room's last message time, as last seen. */
+type LastSeen = ReadonlyMap<number, string | null>;
+
+/** Rooms whose last message is new since the previous list and unread (the user's own never are). */
+export function newlyUnread(previous: LastSeen, chats: readonly ChatSummary[]): ChatSummary[] {
+  return chats.filter((chat) => previous.has(chat.chatRoomId) && previous.get(chat.chatRoomId) !== chat.lastMessageTime && hasUnread(chat));
+}
+
+/** 'subscribed' also after a reconnect, when news may have been missed: the list is read then too. */
+function refreshSignals(stomp: StompService, userId: number): EventChannel<'signal'> {
+  // One pending signal is enough: the next read of the list sees every room's news.
+  return eventChannel<'signal'>(
+    (emit) =>
+      stomp.subscribe(topics.toggleRefresh(userId), {
+        message: (body) => {
+          if (isRefreshSignal(body)) emit('signal');
+        },
+        active: () => emit('signal'),
+      }),
+    buffers.sliding<'signal'>(1),
+  );
+}
+
+function* readChats(): SagaIterator<ChatSummary[] | null> {
+  const http = yield* service('http');
+  try {
+    return (yield call([http, http.get], api.chats)) as ChatSummary[];
+  } catch (error) {
+    const logError = yield* service('logError');
+    yield call(logError, 'notifications: chats', error);
+    return null;
+  }
+}
+
+function* notifyOfRoom(chat: ChatSummary): SagaIterator {
+  const notifier = yield* service('notifier');
+  const currentPath = yield* service('currentPath');
+  const { chatRoomId: openRoom }: { chatRoomId: number | null } = yield select(selectRoom);
+  if (chat.chatRoomId === openRoom) return;
+  const hidden: boolean = yield call([notifier, notifier.hidden]);
+  if (!hidden && currentPath() === paths.chatList) return;
+  try {
+    yield call([notifier, notifier.show], messageNotice(chat.chatRoomId, chat.chatRoomName, chat.lastMessage ?? ''));
+  } catch (error) {
+    const logError = yield* service('logError');
+    yield call(logError, 'notification', error);
+  }
+}
+
+/** Runs while notifications are allowed on a signed-in screen. */
+export function* watchOtherRooms(): SagaIterator {
+  const stomp = yield* service('stomp');
+  const uid = yield* service('uid');
+  const currentPath = yield* service('currentPath');
+  const lists: EventChannel<PayloadAction<ChatSummary[]>> = yield actionChannel(chatsLoaded, buffers.sliding(4));
+  let userId: number | null = yield call([uid, uid.read]);
+  // After an OAuth sign-in the id is stored by the chat list's first load.
+  while (userId === null) {
+    yield take(lists);
+    userId = yield call([uid, uid.read]);
+  }
+  const signals: EventChannel<'signal'> = yield call(refreshSignals, stomp, userId);
+  // Read at once: the first news is then told even if no list was seen before it.
+  const first: ChatSummary[] | null = yield call(readChats);
+  let previous: LastSeen | null = first && new Map(first.map((chat) => [chat.chatRoomId, chat.lastMessageTime]));
+  try {
+    for (;;) {
+      const { loaded }: { loaded?: PayloadAction<ChatSummary[]> } = yield race({ signal: take(signals), loaded: take(lists) });
+      let chats: ChatSummary[] | null;
+      if (loaded) chats = loaded.payload;
+      // The open chat list reloads on the same signal: its list arrives through `lists`.
+      else if (currentPath() === paths.chatList) continue;
+      else chats = yield call(readChats);
+      if (!chats) continue;
+      if (previous) for (const chat of newlyUnread(previous, chats)) yield call(notifyOfRoom, chat);
+      previous = new Map(chats.map((chat) => [chat.chatRoomId, chat.lastMessageTime]));
+    }
+  } finally {
+    signals.close();
+    lists.close();
+  }
+}
