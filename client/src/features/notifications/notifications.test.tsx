@@ -243,7 +243,7 @@ describe('the notification prompt', () => {
       ME,
     );
     (services.notifier as FakeNotifier).state = 'granted';
-    renderApp(services, [{ element: <AppShell />, children: [{ path: '/user-settings', element: <NotificationsSwitch /> }] }], '/user-settings');
+    renderApp(services, [{ element: <AppShell hosts={{ CallStrip, NotificationsHost, CallHost }} />, children: [{ path: '/user-settings', element: <NotificationsSwitch /> }] }], '/user-settings');
     const toggle = (await screen.findByRole('switch', { name: '이 기기에서 알림 받기' })) as HTMLInputElement;
     expect(toggle.checked).to.equal(true);
     await eventually(() => subscriptionsPosted(services).length === 1, 'subscribed');
