@@ -99,7 +99,7 @@ interface Load {
 }
 
 /** One cold load of `route` in a fresh context; optionally throttled and signed in. */
-async function load(browser: Browser, build: Build, route: string, options: { throttled: boolean; signedIn: boolean }): Promise<Load> {
+async function load(browser: Browser, build: Build, route: string, options: { throttled: boolean; signedIn: boolean; expectsHistory?: boolean }): Promise<Load> {
   const context = await browser.newContext({ baseURL: build.server.url, locale: 'ko-KR', viewport: { width: 390, height: 844 } });
   try {
     if (options.signedIn) {
@@ -133,6 +133,15 @@ async function load(browser: Browser, build: Build, route: string, options: { th
     }
     await page.goto(route, { waitUntil: 'load', timeout: 120_000 });
     await page.waitForLoadState('networkidle', { timeout: 120_000 }).catch(() => {});
+    if (options.expectsHistory) {
+      // A room asks for its history only once its STOMP subscription is confirmed, which can come
+      // after the page first went quiet: wait for that request, then for the page to go quiet again
+      // (a second, duplicate request would come then).
+      const deadline = Date.now() + 60_000;
+      while (historyPage0Fetches === 0 && Date.now() < deadline) await page.waitForTimeout(100);
+      await page.waitForLoadState('networkidle', { timeout: 120_000 }).catch(() => {});
+      await page.waitForTimeout(1000);
+    }
     const fcpMs = await page
       .waitForFunction(() => (window as unknown as { fcp?: number }).fcp ?? null, null, { timeout: 60_000 })
       .then((handle) => handle.jsonValue() as Promise<number>)
@@ -175,7 +184,7 @@ async function measure(browser: Browser, build: Build) {
   const css: Record<string, { gzip: number; brotli: number }> = {};
   const fetches: Record<string, Load> = {};
   for (const route of routes) {
-    const loaded = await load(browser, build, route.path, { throttled: false, signedIn: route.signedIn });
+    const loaded = await load(browser, build, route.path, { throttled: false, signedIn: route.signedIn, expectsHistory: route.name === '/chat-room' });
     bytes[route.name] = compressedSizes(build.dist, loaded.scripts);
     css[route.name] = compressedSizes(build.dist, loaded.stylesheets);
     fetches[route.name] = loaded;
