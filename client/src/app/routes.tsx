@@ -9,6 +9,9 @@ import { EntryRedirect } from './EntryRedirect';
 import notificationsCss from '../features/notifications/notifications.css';
 import chatCss from '../features/room/chat.css';
 import readsCss from '../features/room/reads.css';
+import messageActionsCss from '../features/room/messageActions.css';
+import attachmentsCss from '../features/room/attachments.css';
+import messageSearchCss from '../features/messageSearch/messageSearch.css';
 import { lazyWithFeatures } from './lazyWithFeatures';
 import { paths } from './paths';
 import { lazySignedInHosts } from './signedInHosts';
@@ -24,9 +27,9 @@ const SettingsPage = lazyWithFeatures(
 );
 const NotFoundPage = lazy(() => import(/* webpackChunkName: "not-found" */ '../features/notFound/NotFoundPage'));
 // The chat screens' stylesheets, files of their own (webpack.config.ts) linked with the first chat
-// screen: read counts and unread badges, the notification prompt on the chat list, the screens
-// (linked in the order the app used to inject them).
-const chat = { stylesheets: [readsCss, notificationsCss, chatCss] };
+// screen: read counts and unread badges, the notification prompt on the chat list, the screens,
+// then attachments, the message menu and message search (linked in the order the app used to inject them).
+const chat = { stylesheets: [readsCss, notificationsCss, chatCss, attachmentsCss, messageActionsCss, messageSearchCss] };
 // The chat list (and its message search) is beside every chat screen on a desktop, so its features come with the layout;
 // both are in the chunk every signed-in screen loads (the call listener's, AppShell.tsx).
 const chatListFeatures = () =>

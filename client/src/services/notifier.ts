@@ -5,6 +5,7 @@
 import type { PushSubscriptionRequest } from '../../../common/push';
 import type { Notice } from '../sw/pushNotice';
 import type { OpenMessage } from '../sw/serviceWorker';
+import { endBrowserPushSubscription } from './pushSubscription';
 
 export type NotificationPermissionState = NotificationPermission | 'unsupported';
 
@@ -111,14 +112,8 @@ export function createBrowserNotifier(): Notifier {
       return { endpoint: json.endpoint, keys: { p256dh: json.keys.p256dh, auth: json.keys.auth } };
     },
 
-    async unsubscribePush() {
-      // No registration yet means no subscription: do not install the worker just to find out.
-      if (!canPush || !(await navigator.serviceWorker.getRegistration('/'))) return null;
-      const subscription = await (await serviceWorker()).pushManager.getSubscription();
-      if (!subscription) return null;
-      const { endpoint } = subscription;
-      await subscription.unsubscribe();
-      return endpoint;
+    unsubscribePush() {
+      return canPush ? endBrowserPushSubscription() : Promise.resolve(null);
     },
 
     onOpen(listener) {

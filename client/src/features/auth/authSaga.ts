@@ -7,7 +7,7 @@ import { LIMITS } from '../../../../common/rules';
 import { paths } from '../../app/paths';
 import { service } from '../../app/sagaContext';
 import { isHttpStatus } from '../../services/http';
-import { endPushSubscription } from '../notifications/notificationsSaga';
+import { endPushSubscription } from '../notifications/endPushSubscription';
 import {
   loginFailed,
   loginPageOpened,

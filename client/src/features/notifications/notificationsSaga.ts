@@ -9,15 +9,15 @@ import type { PayloadAction } from '@reduxjs/toolkit';
 import { eventChannel, type EventChannel, type SagaIterator, type Task } from 'redux-saga';
 import { call, cancel, fork, put, select, take, takeEvery } from 'redux-saga/effects';
 import { api, type ChatMessage } from '../../../../common/api';
-import type { PushPublicKeyResponse, PushSubscriptionRequest, PushUnsubscribeRequest } from '../../../../common/push';
+import type { PushPublicKeyResponse, PushSubscriptionRequest } from '../../../../common/push';
 import { service } from '../../app/sagaContext';
-import { isHttpStatus } from '../../services/http';
 import type { NotificationPermissionState } from '../../services/notifier';
 import { incomingCallNotice, messageNotice, type Notice } from '../../sw/pushNotice';
 import { callActions } from '../call/callSlice';
 import type { CallPeer } from '../call/callRules';
 import { messageReceived } from '../room/roomSlice';
 import { notificationsActions, selectNotificationsOn } from './notificationsSlice';
+import { endPushSubscription } from './endPushSubscription';
 import { watchOtherRooms } from './otherRooms';
 
 export { newlyUnread } from './otherRooms';
@@ -51,25 +51,6 @@ function* subscribeToPush(): SagaIterator {
     if (subscription) yield call([http, http.post], api.pushSubscriptions, subscription);
   } catch (error) {
     yield* logged('push subscription', error);
-  }
-}
-
-/**
- * Ends this device's push subscription: in the browser, then on the server
- * (DELETE /api/push/subscriptions), which needs the login session, so a logout calls it first.
- * A failure is logged only: an ended browser subscription answers 410 to the server's next push,
- * which deletes it then.
- */
-export function* endPushSubscription(): SagaIterator {
-  const notifier = yield* service('notifier');
-  const http = yield* service('http');
-  try {
-    const endpoint: string | null = yield call([notifier, notifier.unsubscribePush]);
-    const body: PushUnsubscribeRequest | null = endpoint ? { endpoint } : null;
-    if (body) yield call([http, http.delete], api.pushSubscriptions, undefined, body);
-  } catch (error) {
-    // 401: no session (the login page of a signed-out browser); the browser's part is done.
-    if (!isHttpStatus(error, 401)) yield* logged('push unsubscription', error);
   }
 }
 

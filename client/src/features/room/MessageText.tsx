@@ -1,16 +1,45 @@
 // A message's text: web addresses and e-mail addresses become links (linkifyjs finds them; the
 // text itself is only ever rendered as text, never as HTML), and a long message folds after
 // FOLD_AT characters behind '전체보기'.
-import { tokenize } from 'linkifyjs';
-import { useState, type ReactNode } from 'react';
+//
+// linkifyjs is 9 KiB of gzipped JavaScript, so it is not part of the room's code: it is fetched
+// the first time a message that may hold an address is shown (most messages hold none), and
+// such a message is plain text until it arrives.
+import { useEffect, useState, type ReactNode } from 'react';
+import type { tokenize as linkifyTokenize } from 'linkifyjs';
 import { ko } from '../../i18n/ko';
 
 export const FOLD_AT = 500;
 
 /** Only these schemes become links: never javascript: or data:. */
 const SAFE_HREF = /^(https?:|mailto:)/i;
+/** Anything linkifyjs could call an address has one of these; text without them needs no linkifier. */
+const MAY_HOLD_ADDRESS = /https?:|www\.|@|\.[a-z]{2,}/i;
 
-export function linkified(text: string): ReactNode[] {
+type Tokenize = typeof linkifyTokenize;
+let tokenizer: Tokenize | null = null;
+let loading: Promise<Tokenize> | null = null;
+
+function loadTokenizer(): Promise<Tokenize> {
+  loading ??= import(/* webpackChunkName: "linkify" */ 'linkifyjs').then((m) => (tokenizer = m.tokenize));
+  return loading;
+}
+
+/** The linkifier once loaded; asks for it when `wanted`. */
+function useTokenizer(wanted: boolean): Tokenize | null {
+  // In a function: useState would call a function given as the initial state.
+  const [loaded, setLoaded] = useState<Tokenize | null>(() => tokenizer);
+  useEffect(() => {
+    if (!wanted || loaded) return;
+    loadTokenizer().then(
+      (t) => setLoaded(() => t),
+      () => {}, // a failed fetch leaves the text plain, which is still all of it
+    );
+  }, [wanted, loaded]);
+  return loaded;
+}
+
+export function linkified(text: string, tokenize: Tokenize): ReactNode[] {
   return tokenize(text).map((token, i) => {
     const value = token.toString();
     if (!token.isLink) return value;
@@ -27,9 +56,12 @@ export function linkified(text: string): ReactNode[] {
 export function MessageText({ content }: { content: string }) {
   const [expanded, setExpanded] = useState(false);
   const folded = !expanded && content.length > FOLD_AT;
+  const shown = folded ? `${content.slice(0, FOLD_AT)}…` : content;
+  const mayLink = MAY_HOLD_ADDRESS.test(shown);
+  const tokenize = useTokenizer(mayLink);
   return (
     <>
-      {linkified(folded ? `${content.slice(0, FOLD_AT)}…` : content)}
+      {mayLink && tokenize ? linkified(shown, tokenize) : shown}
       {folded && (
         <>
           {'\n'}

@@ -98,7 +98,7 @@ describe('the chat room components', () => {
     expect(input.getAttribute('aria-describedby')).to.equal(screen.getByTestId('composer-count').id);
   });
 
-  it('turns web and e-mail addresses into safe links and keeps everything else as text', () => {
+  it('turns web and e-mail addresses into safe links and keeps everything else as text', async () => {
     render(
       <MessageList
         messages={[message(1, { content: '자료 https://example.com/a?b=1 와 www.naver.com, 메일 me@example.kr <b>x</b> javascript:alert(1)' })]}
@@ -109,7 +109,8 @@ describe('the chat room components', () => {
         onNeedOlder={() => {}}
       />,
     );
-    const links = screen.getAllByRole('link');
+    // The linkifier is fetched with the first message that may hold an address.
+    const links = await screen.findAllByRole('link');
     expect(links.map((a) => a.getAttribute('href'))).to.deep.equal(['https://example.com/a?b=1', 'https://www.naver.com', 'mailto:me@example.kr']);
     for (const a of links) {
       expect(a.getAttribute('rel')).to.equal('noopener noreferrer');
