@@ -5,7 +5,7 @@ import type { Page } from 'playwright-core';
 import { expect } from 'chai';
 import sharp from 'sharp';
 import { api } from '../../../common/api';
-import { createUser, loginClient, type TestUser } from '../../../server/test/support/users';
+import { createUser, loginClient } from '../../../server/test/support/users';
 import { ko } from '../../src/i18n/ko';
 import { useE2eApp } from './support/app';
 
@@ -13,16 +13,6 @@ const WAIT = { timeout: 30_000 };
 
 describe('photos and files in the browser', function () {
   const app = useE2eApp();
-
-  async function signedIn(user: TestUser): Promise<Page> {
-    const { page } = await app.openUser();
-    await page.goto(app.url('/login'));
-    await page.getByLabel(ko.login.email).fill(user.email);
-    await page.getByLabel(ko.login.password, { exact: true }).fill(user.password);
-    await page.getByLabel(ko.login.password, { exact: true }).press('Enter');
-    await page.waitForURL('**/chat-list', WAIT);
-    return page;
-  }
 
   async function openRoom(page: Page, chatRoomId: number): Promise<void> {
     await page.goto(app.url(`/chat-room?cri=${chatRoomId}`));
@@ -38,8 +28,8 @@ describe('photos and files in the browser', function () {
     const b = await createUser(app.server, { name: '사진 받는 사람' });
     const client = await loginClient(app.server, a);
     const chatRoomId = (await client.post(api.roomCreate, { targetUserId: b.userId })).body.chatRoomId as number;
-    const A = await signedIn(a);
-    const B = await signedIn(b);
+    const A = await app.signIn(a);
+    const B = await app.signIn(b);
     await openRoom(A, chatRoomId);
     await openRoom(B, chatRoomId);
 

@@ -34,16 +34,6 @@ describe('reply, edit, delete, reactions and message search in the browser', fun
     await Promise.all(sockets.splice(0).map((s) => s.disconnect().catch(() => {})));
   });
 
-  async function signedIn(user: TestUser): Promise<Page> {
-    const { page } = await app.openUser();
-    await page.goto(app.url('/login'));
-    await page.getByLabel(ko.login.email).fill(user.email);
-    await page.getByLabel(ko.login.password, { exact: true }).fill(user.password);
-    await page.getByLabel(ko.login.password, { exact: true }).press('Enter');
-    await page.waitForURL('**/chat-list', WAIT);
-    return page;
-  }
-
   async function axe(page: Page, where: string): Promise<void> {
     if (SCREENSHOT_DIR) {
       fs.mkdirSync(SCREENSHOT_DIR, { recursive: true });
@@ -91,8 +81,8 @@ describe('reply, edit, delete, reactions and message search in the browser', fun
     const original = await bSays('내일 회의 몇 시야?');
     for (let i = 1; i <= FILLERS; i += 1) await bSays(`잡담 ${i}`);
 
-    const A = await signedIn(a);
-    const B = await signedIn(b);
+    const A = await app.signIn(a);
+    const B = await app.signIn(b);
     await A.goto(app.url(`/chat-room?cri=${chatRoomId}`));
     await B.goto(app.url(`/chat-room?cri=${chatRoomId}`));
     await bubble(A, 'their-message', `잡담 ${FILLERS}`).waitFor(WAIT);
@@ -194,7 +184,7 @@ describe('reply, edit, delete, reactions and message search in the browser', fun
     const chatRoomId = ((await client.post(api.roomCreate, { targetUserId: b.userId })).body as { chatRoomId: number }).chatRoomId;
     const bSays = await stompOf(b, chatRoomId);
     await bSays('폰에서 공감해줘');
-    const A = await signedIn(a);
+    const A = await app.signIn(a);
     await A.setViewportSize({ width: 390, height: 844 });
     await A.goto(app.url(`/chat-room?cri=${chatRoomId}`));
     const message = bubble(A, 'their-message', '폰에서 공감해줘');

@@ -13,16 +13,6 @@ const WAIT = { timeout: 30_000 };
 describe('read counts, unread counts and typing in the browser', function () {
   const app = useE2eApp();
 
-  async function signedIn(user: TestUser): Promise<Page> {
-    const { page } = await app.openUser();
-    await page.goto(app.url('/login'));
-    await page.getByLabel(ko.login.email).fill(user.email);
-    await page.getByLabel(ko.login.password, { exact: true }).fill(user.password);
-    await page.getByLabel(ko.login.password, { exact: true }).press('Enter');
-    await page.waitForURL('**/chat-list', WAIT);
-    return page;
-  }
-
   async function roomOfThree(a: TestUser, b: TestUser, c: TestUser): Promise<number> {
     const client = await loginClient(app.server, a);
     const res = await client.post(api.roomCreate, { targetUserId: b.userId });
@@ -41,8 +31,8 @@ describe('read counts, unread counts and typing in the browser', function () {
     const b = await createUser(app.server, { name: '박서준' });
     const c = await createUser(app.server, { name: '이하은' });
     const chatRoomId = await roomOfThree(a, b, c);
-    const A = await signedIn(a);
-    const B = await signedIn(b);
+    const A = await app.signIn(a);
+    const B = await app.signIn(b);
     await openRoom(A, chatRoomId);
 
     const box = A.getByRole('textbox', { name: ko.room.messagePlaceholder });

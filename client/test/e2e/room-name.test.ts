@@ -4,24 +4,13 @@
 import type { Page } from 'playwright-core';
 import { expect } from 'chai';
 import { api } from '../../../common/api';
-import { createUser, loginClient, type TestUser } from '../../../server/test/support/users';
-import { ko } from '../../src/i18n/ko';
+import { createUser, loginClient } from '../../../server/test/support/users';
 import { useE2eApp } from './support/app';
 
 const WAIT = { timeout: 30_000 };
 
 describe('the room header name in the browser', function () {
   const app = useE2eApp();
-
-  async function signedIn(user: TestUser): Promise<Page> {
-    const { page } = await app.openUser();
-    await page.goto(app.url('/login'));
-    await page.getByLabel(ko.login.email).fill(user.email);
-    await page.getByLabel(ko.login.password, { exact: true }).fill(user.password);
-    await page.getByLabel(ko.login.password, { exact: true }).press('Enter');
-    await page.waitForURL('**/chat-list', WAIT);
-    return page;
-  }
 
   async function headerBecomes(page: Page, name: string): Promise<void> {
     await page.getByTestId('room-name').filter({ hasText: new RegExp(`^${name}$`) }).waitFor(WAIT);
@@ -33,7 +22,7 @@ describe('the room header name in the browser', function () {
     const aApi = await loginClient(app.server, a);
     const chatRoomId = ((await aApi.post(api.roomCreate, { targetUserId: b.userId })).body as { chatRoomId: number }).chatRoomId;
 
-    const A = await signedIn(a);
+    const A = await app.signIn(a);
     await A.goto(app.url(`/chat-room?cri=${chatRoomId}`));
     await A.getByTestId('messages').waitFor(WAIT);
     await headerBecomes(A, '나래');

@@ -7,6 +7,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import type { RunningServer } from '../../../../server/src/main';
 import { SmtpReceiver } from '../../../../server/test/support/smtp';
 import { startTestServer } from '../../../../server/test/support/test-server';
+import { ko } from '../../../src/i18n/ko';
 import { launchChromium, requireChromium, type LaunchOptions } from './browser';
 
 const DIST_INDEX = path.resolve(__dirname, '../../../../dist/index.html');
@@ -26,6 +27,8 @@ export interface E2eApp {
   openUser(): Promise<{ context: BrowserContext; page: Page }>;
   /** `baseUrl` + path. */
   url(pathname: string): string;
+  /** A fresh context for `user`, logged in through the login screen and on /chat-list. */
+  signIn(user: { email: string; password: string }): Promise<Page>;
 }
 
 /**
@@ -56,6 +59,15 @@ export function useE2eApp(options: E2eOptions = {}): E2eApp {
       const page = await context.newPage();
       forwardPageErrors(page);
       return { context, page };
+    };
+    app.signIn = async (user) => {
+      const { page } = await app.openUser();
+      await page.goto(app.url('/login'));
+      await page.getByLabel(ko.login.email).fill(user.email);
+      await page.getByLabel(ko.login.password, { exact: true }).fill(user.password);
+      await page.getByLabel(ko.login.password, { exact: true }).press('Enter');
+      await page.waitForURL('**/chat-list', { timeout: 30_000 });
+      return page;
     };
   });
 
