@@ -100,7 +100,7 @@ async function main(): Promise<void> {
   execFileSync('npm', ['run', '--silent', 'admin', '--', 'seed', '--users', String(CLIENTS + 1 + FUZZ_USERS), '--password', PASSWORD, '--prefix', PREFIX], {
     cwd: ROOT, env: { ...process.env, ...env }, stdio: 'ignore',
   });
-  const server = await startServer({ env });
+  const server = await startServer({ env, nodeArgs: process.env.SOAK_PROF ? ["--cpu-prof", "--cpu-prof-dir=/tmp/prof"] : [] });
   const startedAt = Date.now();
   const until = startedAt + SECONDS * 1000;
   const samples: Sample[] = [];

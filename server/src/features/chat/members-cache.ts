@@ -11,11 +11,13 @@ const MAX_ROOMS = 10_000;
 export class MembersCache {
   private readonly entries = new Map<number, { members: ChatUser[]; expiresAtMs: number }>();
   /**
-   * Rooms with loads running: how many, and how many invalidations came meanwhile. A load that
-   * overlapped an invalidate() may have read the old members (a leaver among them), so its
-   * result goes to its caller but is not kept. Only rooms being loaded have an entry.
+   * The one load running per room, which every caller for that room shares: under load a room
+   * whose entry expired gets a frame every few milliseconds, and each must not cost its own
+   * query. A load that overlapped an invalidate() may have read the old members (a leaver among
+   * them): it is marked stale, its result goes to the callers that already waited on it but is
+   * neither kept nor shared with later callers, which start a new load.
    */
-  private readonly loading = new Map<number, { running: number; invalidations: number }>();
+  private readonly loading = new Map<number, { members: Promise<ChatUser[]>; stale: boolean }>();
 
   constructor(
     private readonly load: (roomId: number) => Promise<ChatUser[]>,
@@ -27,20 +29,27 @@ export class MembersCache {
 
   /** The room's members; reloaded when stale or when `expected` is missing from the cached list. */
   async get(roomId: number, expected?: number): Promise<ChatUser[]> {
+    const has = (members: ChatUser[]) => expected === undefined || members.some((m) => m.id === expected);
     const entry = this.entries.get(roomId);
-    const fresh = entry && entry.expiresAtMs > this.clock();
-    if (entry && fresh && (expected === undefined || entry.members.some((m) => m.id === expected))) return entry.members;
-    let loading = this.loading.get(roomId);
-    if (!loading) this.loading.set(roomId, (loading = { running: 0, invalidations: 0 }));
-    loading.running += 1;
-    const invalidationsBefore = loading.invalidations;
+    if (entry && entry.expiresAtMs > this.clock() && has(entry.members)) return entry.members;
+    const running = this.loading.get(roomId);
+    if (running && !running.stale) {
+      const members = await running.members;
+      if (has(members)) return members;
+    }
+    return this.startLoad(roomId);
+  }
+
+  private async startLoad(roomId: number): Promise<ChatUser[]> {
+    const load = { members: this.load(roomId), stale: false };
+    this.loading.set(roomId, load);
     let members: ChatUser[];
     try {
-      members = await this.load(roomId);
+      members = await load.members;
     } finally {
-      if (--loading.running === 0) this.loading.delete(roomId);
+      if (this.loading.get(roomId) === load) this.loading.delete(roomId);
     }
-    if (loading.invalidations !== invalidationsBefore) return members;
+    if (load.stale) return members;
     this.entries.delete(roomId);
     if (this.entries.size >= MAX_ROOMS) this.entries.delete(this.entries.keys().next().value as number);
     this.entries.set(roomId, { members, expiresAtMs: this.clock() + this.ttlMs });
@@ -55,7 +64,7 @@ export class MembersCache {
 
   invalidateHere(roomId: number): void {
     this.entries.delete(roomId);
-    const loading = this.loading.get(roomId);
-    if (loading) loading.invalidations += 1;
+    const running = this.loading.get(roomId);
+    if (running) running.stale = true;
   }
 }

@@ -8,6 +8,13 @@
 // Writes are batched like messages: positions wait while one statement is in flight, then go
 // together (the newest per member), so a room of readers costs a statement per round trip, not
 // one per reader. Each position that was written is told to the room (RoomEvents, coalesced).
+// A position this node already knows is stored (or passed) is dropped before the database: a
+// member looking at a room is marked read as each message is published, and the /app/read their
+// client sends for the same message a moment later would only cost a statement that moves nothing.
+// A position beyond the room's newest message is never stored. That is checked here, against
+// what this node knows of each room's newest seq (looked up when a position goes beyond it), not
+// in the UPDATE: a subquery on rooms there would take shared locks on rooms rows (InnoDB, in
+// REPEATABLE READ), and so wait for every message transaction of those rooms to commit.
 import type { Logger } from '../../log';
 import { NotAMemberError } from '../errors';
 import type { Clock } from '../types';
@@ -17,21 +24,34 @@ import type { PresenceTracker } from './presence-tracker';
 import type { RoomEvents } from './room-events';
 import type { ReadPosition, RoomsRepository } from './rooms-repository';
 
+/** Members whose stored position this node remembers; beyond it the oldest are forgotten. */
+const MAX_KNOWN = 100_000;
+/** Rooms whose newest seq this node remembers. */
+const MAX_ROOMS = 10_000;
+
 interface Waiting { position: ReadPosition; done: Array<{ resolve: () => void; reject: (err: unknown) => void }> }
 
 export class ReadMarkers {
   private readonly pending = new Map<string, Waiting>();
   private running = false;
   private drained: Promise<void> = Promise.resolve();
+  /**
+   * Per member (`room:user`), a seq their stored position is known to have reached with its time
+   * stamped: a lower bound, since another node may move it further, and positions only move
+   * forward. A position at or below it would move nothing.
+   */
+  private readonly known = new Map<string, number>();
+  /** Per room, a seq its newest message is known to have reached (a lower bound: seqs only grow). */
+  private readonly newest = new Map<number, number>();
 
   constructor(
     private readonly tracker: PresenceTracker,
-    private readonly rooms: Pick<RoomsRepository, 'isMember' | 'room' | 'markRead' | 'readPositions'>,
+    private readonly rooms: Pick<RoomsRepository, 'isMember' | 'room' | 'lastSeqs' | 'markRead' | 'readPositions'>,
     private readonly members: Pick<MembersCache, 'get'>,
     private readonly events: Pick<RoomEvents, 'read'>,
     private readonly clock: Clock,
     private readonly log: Logger,
-    // 300 positions of 11 bindings each stay far below both engines' limits on bound parameters.
+    // 300 positions of 10 bindings each stay far below both engines' limits on bound parameters.
     private readonly maxBatch = 300,
   ) {}
 
@@ -57,6 +77,8 @@ export class ReadMarkers {
 
   memberLeft(userId: number, roomId: number): void {
     this.tracker.removeUser(userId, roomId);
+    // A member who joins again starts from a new row.
+    this.known.delete(`${roomId}:${userId}`);
   }
 
   /**
@@ -75,8 +97,9 @@ export class ReadMarkers {
     if (room) await this.markRead(roomId, userId, room.lastSeq);
   }
 
-  /** The user read the room up to seq (/app/read, history): a position beyond the newest message is not stored. */
+  /** The user read the room up to seq, a seq the caller read from the database (history, markAllRead). */
   markRead(roomId: number, userId: number, seq: number): Promise<void> {
+    remember(this.newest, roomId, seq, MAX_ROOMS);
     return new Promise((resolve, reject) => this.enqueue({ roomId, userId, seq, atMs: this.clock() }, { resolve, reject }));
   }
 
@@ -85,6 +108,7 @@ export class ReadMarkers {
    * (its author already has, in the commit that stored it).
    */
   messagePublished(roomId: number, seq: number, atMs: number, authorId: number | null): void {
+    remember(this.newest, roomId, seq, MAX_ROOMS);
     for (const userId of this.tracker.activeUsers(roomId)) {
       if (userId !== authorId) this.enqueue({ roomId, userId, seq, atMs }, this.logFailure(roomId));
     }
@@ -97,6 +121,10 @@ export class ReadMarkers {
 
   private enqueue(position: ReadPosition, done: Waiting['done'][number]): void {
     const key = `${position.roomId}:${position.userId}`;
+    if (this.isKnown(position)) {
+      done.resolve();
+      return;
+    }
     const waiting = this.pending.get(key);
     if (waiting) {
       if (position.seq >= waiting.position.seq) waiting.position = position;
@@ -117,11 +145,18 @@ export class ReadMarkers {
 
   private async drain(): Promise<void> {
     while (this.pending.size > 0) {
-      const batch = [...this.pending.values()].slice(0, this.maxBatch);
-      for (const w of batch) this.pending.delete(`${w.position.roomId}:${w.position.userId}`);
+      const taken = [...this.pending.values()].slice(0, this.maxBatch);
+      for (const w of taken) this.pending.delete(`${w.position.roomId}:${w.position.userId}`);
+      // What the statement before this one wrote may have covered some of these.
+      const batch = taken.filter((w) => {
+        if (!this.isKnown(w.position)) return true;
+        for (const d of w.done) d.resolve();
+        return false;
+      });
+      if (batch.length === 0) continue;
       try {
-        const positions = batch.map((w) => w.position);
-        const moved = await this.rooms.markRead(positions);
+        const positions = await this.withinRooms(batch);
+        const moved = positions.length > 0 ? await this.rooms.markRead(positions) : 0;
         for (const w of batch) for (const d of w.done) d.resolve();
         await this.tellMoved(positions, moved).catch((err: unknown) => this.log.warn({ err }, 'telling read positions failed'));
       } catch (err) {
@@ -136,12 +171,51 @@ export class ReadMarkers {
    * which: when all or none did that is enough, otherwise the stored positions are read back.
    */
   private async tellMoved(positions: ReadPosition[], moved: number): Promise<void> {
+    if (moved === positions.length) {
+      for (const p of positions) remember(this.known, `${p.roomId}:${p.userId}`, p.seq, MAX_KNOWN);
+    }
     if (moved === 0) return;
-    const changed = moved === positions.length
-      ? positions
-      : (await this.rooms.readPositions(positions)).filter((stored) =>
-          positions.some((p) => p.roomId === stored.roomId && p.userId === stored.userId && p.seq === stored.seq));
+    let changed = positions;
+    if (moved !== positions.length) {
+      const stored = await this.rooms.readPositions(positions);
+      for (const s of stored) if (s.stamped) remember(this.known, `${s.roomId}:${s.userId}`, s.seq, MAX_KNOWN);
+      changed = positions.filter((p) => stored.some((s) => p.roomId === s.roomId && p.userId === s.userId && p.seq === s.seq));
+    }
     // Reading an empty room only stamps the time: there is no message to tell of.
     for (const p of changed) if (p.seq > 0) this.events.read(p.roomId, p.userId, p.seq);
   }
+
+  /**
+   * The batch's positions that are not beyond their room's newest message; the others are
+   * answered at once (as not stored). Rooms are looked up only for a position beyond what this
+   * node knows: a read of a message this node published never is.
+   */
+  private async withinRooms(batch: Waiting[]): Promise<ReadPosition[]> {
+    const newestOf = (roomId: number) => this.newest.get(roomId) ?? 0;
+    const unsure = [...new Set(batch.filter((w) => w.position.seq > newestOf(w.position.roomId)).map((w) => w.position.roomId))];
+    if (unsure.length > 0) {
+      for (const r of await this.rooms.lastSeqs(unsure)) remember(this.newest, r.roomId, r.lastSeq, MAX_ROOMS);
+    }
+    const within: ReadPosition[] = [];
+    for (const w of batch) {
+      if (w.position.seq <= newestOf(w.position.roomId)) within.push(w.position);
+      else for (const d of w.done) d.resolve();
+    }
+    return within;
+  }
+
+  private isKnown(p: ReadPosition): boolean {
+    return p.seq <= (this.known.get(`${p.roomId}:${p.userId}`) ?? -1);
+  }
+
+}
+
+/** Raises a remembered lower bound; the map keeps the most recently raised `max` keys. */
+function remember<K>(map: Map<K, number>, key: K, seq: number, max: number): void {
+  const before = map.get(key);
+  if (before !== undefined && before >= seq) return;
+  // Re-inserted so the map's order is oldest-raised first.
+  map.delete(key);
+  if (map.size >= max) map.delete(map.keys().next().value as K);
+  map.set(key, seq);
 }

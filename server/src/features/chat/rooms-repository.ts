@@ -221,37 +221,46 @@ export class RoomsRepository {
     }));
   }
 
+  /** The rooms' newest seqs (rooms that are gone are left out). A plain read: it locks nothing. */
+  async lastSeqs(roomIds: number[]): Promise<Array<{ roomId: number; lastSeq: number }>> {
+    if (roomIds.length === 0) return [];
+    const rows = (await this.db('rooms').select('id', 'last_seq').whereIn('id', roomIds)) as Array<{ id: number; last_seq: number }>;
+    return rows.map((r) => ({ roomId: Number(r.id), lastSeq: Number(r.last_seq) }));
+  }
+
   /**
-   * Moves the members' read positions forward to the given seqs, never backwards and never past
-   * the room's newest message, in one statement (a member whose position is already there is
-   * left alone; a member who read an empty room gets its time once). Answers how many rows moved.
+   * Moves the members' read positions forward to the given seqs, never backwards, in one
+   * statement (a member whose position is already there is left alone; a member who read an
+   * empty room gets its time once). Answers how many rows moved. The caller has checked that no
+   * seq is beyond its room's newest message (ReadMarkers): a subquery on rooms here would wait
+   * for the rooms' message transactions (a locking read in InnoDB).
    */
   async markRead(positions: ReadPosition[]): Promise<number> {
     if (positions.length === 0) return 0;
     const when = positions.map(() => 'when room_id = ? and user_id = ? then ?').join(' ');
     const which = positions
-      .map(() => '(room_id = ? and user_id = ? and (last_read_seq < ? or (last_read_seq = ? and last_read_at_ms is null)) and ? <= (select r.last_seq from rooms r where r.id = room_members.room_id))')
+      .map(() => '(room_id = ? and user_id = ? and (last_read_seq < ? or (last_read_seq = ? and last_read_at_ms is null)))')
       .join(' or ');
     const result: unknown = await this.db.raw(
       `update room_members set last_read_seq = case ${when} end, last_read_at_ms = case ${when} end where ${which}`,
       [
         ...positions.flatMap((p) => [p.roomId, p.userId, p.seq]),
         ...positions.flatMap((p) => [p.roomId, p.userId, p.atMs]),
-        ...positions.flatMap((p) => [p.roomId, p.userId, p.seq, p.seq, p.seq]),
+        ...positions.flatMap((p) => [p.roomId, p.userId, p.seq, p.seq]),
       ],
     );
     return changedRows(result);
   }
 
-  /** The members' stored read positions. */
-  async readPositions(pairs: Array<{ roomId: number; userId: number }>): Promise<Array<{ roomId: number; userId: number; seq: number }>> {
+  /** The members' stored read positions, and whether each has its time stamped. */
+  async readPositions(pairs: Array<{ roomId: number; userId: number }>): Promise<Array<{ roomId: number; userId: number; seq: number; stamped: boolean }>> {
     if (pairs.length === 0) return [];
-    const rows: Array<{ room_id: number; user_id: number; last_read_seq: number }> = await this.db('room_members')
-      .select('room_id', 'user_id', 'last_read_seq')
+    const rows: Array<{ room_id: number; user_id: number; last_read_seq: number; last_read_at_ms: number | null }> = await this.db('room_members')
+      .select('room_id', 'user_id', 'last_read_seq', 'last_read_at_ms')
       .where((q) => {
         for (const p of pairs) q.orWhere({ room_id: p.roomId, user_id: p.userId });
       });
-    return rows.map((r) => ({ roomId: Number(r.room_id), userId: Number(r.user_id), seq: Number(r.last_read_seq) }));
+    return rows.map((r) => ({ roomId: Number(r.room_id), userId: Number(r.user_id), seq: Number(r.last_read_seq), stamped: r.last_read_at_ms !== null }));
   }
 
   /**

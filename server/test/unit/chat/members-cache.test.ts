@@ -59,4 +59,46 @@ describe('MembersCache', () => {
     expect(await controlled.get(9)).to.deep.equal(after);
     expect(controlledLoads).to.equal(2);
   });
+
+  it('shares one load among the callers that ask while it runs, but not with callers after an invalidation', async () => {
+    const pending: Array<(list: ChatUser[]) => void> = [];
+    let controlledLoads = 0;
+    const controlled = new MembersCache(() => {
+      controlledLoads += 1;
+      return new Promise<ChatUser[]>((resolve) => pending.push(resolve));
+    }, () => now, 3000);
+    const withLeaver = [{ id: 1, name: 'A', email: 'a@x.test' }, { id: 2, name: 'Leaver', email: 'l@x.test' }];
+    const after = [{ id: 1, name: 'A', email: 'a@x.test' }];
+
+    const first = controlled.get(9);
+    const second = controlled.get(9);
+    const third = controlled.get(9, 1);
+    expect(controlledLoads).to.equal(1);
+    controlled.invalidate(9);
+    const afterLeave = controlled.get(9);
+    expect(controlledLoads).to.equal(2);
+    pending.shift()!(withLeaver);
+    pending.shift()!(after);
+    expect(await first).to.deep.equal(withLeaver);
+    expect(await second).to.deep.equal(withLeaver);
+    expect(await third).to.deep.equal(withLeaver);
+    expect(await afterLeave).to.deep.equal(after);
+    expect(await controlled.get(9)).to.deep.equal(after);
+    expect(controlledLoads).to.equal(2);
+  });
+
+  it('loads again when the member a caller expects is missing from the shared load', async () => {
+    const pending: Array<(list: ChatUser[]) => void> = [];
+    const controlled = new MembersCache(() => new Promise<ChatUser[]>((resolve) => pending.push(resolve)), () => now, 3000);
+    const before = [{ id: 1, name: 'A', email: 'a@x.test' }];
+    const joined = [...before, { id: 3, name: 'Joiner', email: 'j@x.test' }];
+    const plain = controlled.get(9);
+    const expecting = controlled.get(9, 3);
+    pending.shift()!(before);
+    expect(await plain).to.deep.equal(before);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(pending).to.have.length(1);
+    pending.shift()!(joined);
+    expect(await expecting).to.deep.equal(joined);
+  });
 });
