@@ -4,6 +4,7 @@
 // server's heap and RSS from /metrics. It fails when anything acknowledged is lost or duplicated,
 // or the heap keeps growing (the last third of the samples above twice the first third, plus
 // slack for V8's young generation). Not part of `make test`: it takes minutes, not seconds.
+// SOAK_PROF=DIR writes the server's CPU profile (node --cpu-prof) into DIR, to see where it spends.
 import { execFile, execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -100,7 +101,7 @@ async function main(): Promise<void> {
   execFileSync('npm', ['run', '--silent', 'admin', '--', 'seed', '--users', String(CLIENTS + 1 + FUZZ_USERS), '--password', PASSWORD, '--prefix', PREFIX], {
     cwd: ROOT, env: { ...process.env, ...env }, stdio: 'ignore',
   });
-  const server = await startServer({ env, nodeArgs: process.env.SOAK_PROF ? ["--cpu-prof", "--cpu-prof-dir=/tmp/prof"] : [] });
+  const server = await startServer({ env, nodeArgs: process.env.SOAK_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.SOAK_PROF}`] : [] });
   const startedAt = Date.now();
   const until = startedAt + SECONDS * 1000;
   const samples: Sample[] = [];
