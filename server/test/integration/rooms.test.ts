@@ -235,6 +235,20 @@ forEachDatabase('chat rooms over REST', (db) => {
       expect(seen).to.deep.equal(ids);
     });
 
+    it('answers the messages before an id that is not one of the room\'s by id, as for one that is', async () => {
+      const other = await createRoom(b, await member('Elsewhere'));
+      const [between] = await new MessagesRepository(server.db).insertMany([
+        { roomId: other, senderId: b.user.userId, content: 'elsewhere', clientMsgId: null, leftUserId: null, addedUserEmail: null, systemEvent: null, atMs: now },
+      ]);
+      await new MessagesRepository(server.db).insertMany([
+        { roomId, senderId: a.user.userId, content: 'after', clientMsgId: null, leftUserId: null, addedUserEmail: null, systemEvent: null, atMs: now },
+      ]);
+      const inRoom = ((await server.db('messages').where({ room_id: roomId }).orderBy('id').pluck('id')) as number[]).map(Number);
+      const before = (await history(a, roomId, `&beforeId=${between.id}`)).body.messages.map((m) => m.messageId);
+      expect(before).to.deep.equal(inRoom.filter((id) => id < between.id).slice(-20));
+      expect((await history(a, roomId, `&beforeId=${ids[30]}`)).body.messages.map((m) => m.messageId)).to.deep.equal(ids.slice(10, 30));
+    });
+
     it('refuses a non-member with 403 and a malformed request with 400', async () => {
       const stranger = await member('Stranger');
       expect((await history(stranger, roomId)).status).to.equal(403);

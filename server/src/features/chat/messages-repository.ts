@@ -357,6 +357,14 @@ export class MessagesRepository {
    * rows at most.
    */
   async page(roomId: number, which: HistoryPage, limit: number): Promise<Message[]> {
+    if ('beforeId' in which) {
+      // In a room ids grow with seqs (both are taken under the room's row lock), so the page
+      // before one of its messages is the page before that message's seq: a primary-key lookup
+      // and a range, where looking for ids below it walks the room's index from its newest
+      // message down. Only an id that is not one of the room's messages takes that walk.
+      const anchor = (await this.db('messages').select('seq').where({ id: which.beforeId, room_id: roomId }).first()) as { seq: number } | undefined;
+      if (anchor) return this.page(roomId, { beforeSeq: Number(anchor.seq) }, limit);
+    }
     const range = pageSeqRange(which, limit);
     if (range) {
       if (range.to < 1) return [];
