@@ -30,13 +30,15 @@ const { values: args } = parseArgs({
     rooms: { type: 'string', default: '100' },
     'step-seconds': { type: 'string', default: '8' },
     rates: { type: 'string', default: '250,500,1000,1500,2000,2500,3000,4000,5000,6000,8000' },
-    // Issue 11: every receiver sends /app/read for each message and listens to its room's events,
-    // as the browser client does; --reads false measures the chat alone.
+    // Issue 11: every receiver sends /app/read for what it receives and listens to its room's
+    // events, as the browser client does (the newest seq at once, then at most once a second);
+    // --reads per-message sends one for every message, --reads false measures the chat alone.
     reads: { type: 'string', default: 'true' },
     workers: { type: 'string', default: '1' },
   },
 });
 const READS = args.reads !== 'false';
+const READ_INTERVAL_MS = args.reads === 'per-message' ? 0 : 1000;
 const WORKERS = Number(args.workers);
 const USERS = Number(args.users);
 const ROOMS = Number(args.rooms);
@@ -160,13 +162,13 @@ async function main(): Promise<void> {
     log(`set up in ${((Date.now() - started) / 1000).toFixed(1)} s: ${scenario.groups.length} rooms, ${scenario.groups.flat().length} sessions`);
     try {
       // Warm-up, not reported: JIT, connection pools, MariaDB's buffer pool.
-      await drive(scenario, { schedule: { ratePerSecond: Math.min(RATES[0], 200), durationSeconds: 3, rampSeconds: 0 }, drainSeconds: 5, sendReads: READS });
+      await drive(scenario, { schedule: { ratePerSecond: Math.min(RATES[0], 200), durationSeconds: 3, rampSeconds: 0 }, drainSeconds: 5, sendReads: READS, readIntervalMs: READ_INTERVAL_MS });
       for (const rate of RATES) {
         const t0 = process.hrtime.bigint();
         const server0 = treeCpuMicros(serverPids);
         const db0 = dbPid ? processCpuMicros(dbPid) : 0;
         const fsyncs0 = await mariadbStatus(status, 'Innodb_data_fsyncs');
-        const r = await drive(scenario, { schedule: { ratePerSecond: rate, durationSeconds: STEP_SECONDS, rampSeconds: 0 }, drainSeconds: 5, sendReads: READS });
+        const r = await drive(scenario, { schedule: { ratePerSecond: rate, durationSeconds: STEP_SECONDS, rampSeconds: 0 }, drainSeconds: 5, sendReads: READS, readIntervalMs: READ_INTERVAL_MS });
         const wallUs = Number(process.hrtime.bigint() - t0) / 1000;
         steps.push({
           report: r,
@@ -229,7 +231,9 @@ async function main(): Promise<void> {
         : 'Cores: taskset unavailable, server, driver and MariaDB shared both cores freely.',
       `After a 3 s warm-up (not reported), each step offers the rate for ${STEP_SECONDS} s (open loop, senders round robin over all sessions), then waits up to 5 s for stragglers; a message is delivered to all ${USERS / ROOMS} members of its room, the sender included. Latency is send → delivery on the same machine clock.`,
       READS
-        ? 'Issue 11: every session also subscribes to its room\'s events topic, and sends /app/read {chatRoomId, seq} for each message of another it receives (no receipt), as the browser client does while looking at the room. The server batches read positions into one UPDATE per round trip and coalesces read events to one a second per member; the last two columns are their traffic per second of the step (the drain included in the count). Before issue 11 (bench/results of 2026-11-21, no reads): 3000 msg/s at p99 23.6 ms.'
+        ? (READ_INTERVAL_MS > 0
+          ? 'Issue 11: every session also subscribes to its room\'s events topic, and sends /app/read {chatRoomId, seq} (no receipt) for the messages of others it receives as the browser client does while looking at the room: the first at once, then at most one a second with the newest seq (--reads per-message sends one per message).'
+          : 'Issue 11: every session also subscribes to its room\'s events topic, and sends /app/read {chatRoomId, seq} (no receipt) for every message of another it receives (--reads per-message: the most a client could send; the browser client sends at most one a second).') + ' The server batches read positions into one UPDATE per round trip and coalesces read events to one a second per member; the last two columns are their traffic per second of the step (the drain included in the count). Before issue 11 (bench/results of 2026-11-21, no reads): 3000 msg/s at p99 23.6 ms.'
         : 'Without /app/read (--reads false): the chat alone.',
       `${joined} of ${USERS} sessions joined their room${joined < USERS ? ` (failures: ${setupErrors.join('; ')})` : ''}.`,
       stopReason,

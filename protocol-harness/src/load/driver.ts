@@ -1,6 +1,7 @@
 // Drives a prepared scenario at the offered rate, then waits for the stragglers and accounts.
 // Senders take turns (round robin over every subscribed client), each SEND carrying a receipt
 // and the message identity; every delivery on every session goes through the ledger.
+import { ReadThrottle } from './read-throttle';
 import { performance } from 'node:perf_hooks';
 import { DeliveryLedger } from './accounting';
 import { findMessageId, messageId, newRunTag } from './message-id';
@@ -29,8 +30,13 @@ export interface DriveOptions {
   interrupt?: AbortSignal;
   onProgress?: (sample: ProgressSample) => void;
   progressEveryMs?: number;
-  /** Issue 11: every receiver sends /app/read for each message of this run it receives from another. */
+  /** Issue 11: every receiver sends /app/read for the messages of this run it receives from another. */
   sendReads?: boolean;
+  /**
+   * With sendReads: at most one /app/read per session in this many ms, the newest seq, as the
+   * browser client sends them (READ_INTERVAL_MS, 1000); 0 sends one for every message.
+   */
+  readIntervalMs?: number;
 }
 
 const TICK_MS = 1;
@@ -55,6 +61,10 @@ export async function drive(scenario: Scenario, options: DriveOptions): Promise<
   let lastDeliveryUs = 0;
 
   const reads = { sent: 0, eventsReceived: 0 };
+  const readThrottle = new ReadThrottle(options.readIntervalMs ?? 1000, (client, read) => {
+    swarm.sessions[client]?.send(read.destination, read.body);
+    reads.sent++;
+  });
   /** Set once the drain is over: deliveries of this run from then on are only counted as late. */
   let late: { count: number } | null = null;
   swarm.handler = {
@@ -73,10 +83,7 @@ export async function drive(scenario: Scenario, options: DriveOptions): Promise<
       ledger.recordDelivery(client, ref.sender, ref.seq, lastDeliveryUs);
       if (options.sendReads && ref.sender !== client) {
         const read = scenario.read?.(client, body);
-        if (read) {
-          swarm.sessions[client]?.send(read.destination, read.body);
-          reads.sent++;
-        }
+        if (read) readThrottle.offer(client, read);
       }
     },
     receipt(client, receiptId) {
@@ -173,6 +180,7 @@ export async function drive(scenario: Scenario, options: DriveOptions): Promise<
     };
   }
   swarm.handler = null;
+  readThrottle.stop();
 
   const sendSeconds = Math.max((lastSendUs - startUs) / 1e6, 1e-6);
   const deliverSeconds = Math.max((Math.max(lastDeliveryUs, lastSendUs) - startUs) / 1e6, 1e-6);

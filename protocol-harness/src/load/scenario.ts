@@ -1,6 +1,7 @@
 // What a load run drives: sessions already connected and subscribed, grouped so that whatever a
 // member sends, every member of its group (the sender included) receives. Built once, it can
 // be driven several times (make bench raises the rate in steps on one set of sessions).
+import type { ReadFrame } from './read-throttle';
 import { app, topics, WEBSOCKET_PATH } from '../../../common/destinations';
 import { decodeChatMessage, parseJson } from '../../../common/events';
 import { addUser, createRoom, login, mapLimit, type Credentials, type LoggedInUser } from './chat-rest';
@@ -19,7 +20,7 @@ export interface Scenario {
    * Issue 11: the /app/read a client sends for a message it received from someone else, as our
    * browser client does while looking at the room; null for its own message or another body.
    */
-  read?(client: number, delivered: string): { destination: string; body: string } | null;
+  read?(client: number, delivered: string): ReadFrame | null;
   close(): Promise<void>;
 }
 
@@ -123,7 +124,7 @@ export async function prepareChat(s: ChatSetup): Promise<Scenario> {
     read: (client, delivered) => {
       const message = decodeChatMessage(parseJson(delivered), roomOf[client]);
       if (!message?.seq || message.senderId === users[client].userId) return null;
-      return { destination: app.read, body: JSON.stringify({ chatRoomId: roomOf[client], seq: message.seq }) };
+      return { destination: app.read, body: JSON.stringify({ chatRoomId: roomOf[client], seq: message.seq }), seq: message.seq };
     },
     close: () => swarm.close(),
   };

@@ -118,6 +118,18 @@ describe('the room\'s read state', () => {
     expect(h.stomp.sentTo(app.read)).to.deep.equal([{ chatRoomId: ROOM, seq: 3 }]);
   });
 
+  it('tells the server how far the user read at once, then at most once a second with the newest seq', async () => {
+    open(2);
+    await enter();
+    for (const seq of [3, 4, 5]) {
+      h.server.push(message(seq, LEE));
+      h.stomp.deliver(topics.privateChat(ROOM), message(seq, LEE));
+    }
+    await eventually(() => h.store.getState().room.messages.length === 5, 'messages shown');
+    await eventually(() => h.stomp.sentTo(app.read).length === 2, 'the newest read sent after the interval');
+    expect(h.stomp.sentTo(app.read)).to.deep.equal([{ chatRoomId: ROOM, seq: 3 }, { chatRoomId: ROOM, seq: 5 }]);
+  });
+
   it('shows who else is typing, sends its own typing at most once every 2 s, and follows presence', async () => {
     open(1);
     await enter();

@@ -3,8 +3,8 @@
 // presence, page older history, and run the room's commands. Closing the room cancels it all;
 // the finally blocks unsubscribe.
 import type { PayloadAction } from '@reduxjs/toolkit';
-import type { EventChannel, SagaIterator } from 'redux-saga';
-import { call, cancelled, delay, fork, put, race, select, take } from 'redux-saga/effects';
+import { buffers, channel, type Channel, type EventChannel, type SagaIterator } from 'redux-saga';
+import { call, cancelled, delay, flush, fork, put, race, select, take } from 'redux-saga/effects';
 import { api, type ChatHistoryResponse, type ChatMessage } from '../../../../common/api';
 import { app } from '../../../../common/destinations';
 import { LIMITS, isSendableMessage, isValidRoomName } from '../../../../common/rules';
@@ -73,6 +73,13 @@ export const SEND_TIMEOUT_MS = 10_000;
  * history loads anyway and the catch-up after the subscription closes the gap.
  */
 export const FIRST_SUBSCRIPTION_WAIT_MS = 2000;
+/**
+ * How often at most the room tells the server how far the user has read: the first read goes at
+ * once, then the newest of each following second. The server marks a member looking at the room
+ * read as each message is published already; this is for what it cannot see (another node's
+ * tracker, a gap filled), and a busy room must not cost a frame per message per reader.
+ */
+export const READ_INTERVAL_MS = 1000;
 
 function* publish(destination: string, payload: unknown): SagaIterator<boolean> {
   const stomp = yield* service('stomp');
@@ -181,14 +188,32 @@ function* openAround(session: Session, aroundSeq: number): SagaIterator {
   if (target) yield put(focused(target.messageId));
 }
 
-/** Tells the server the user has read the room up to this message (they are looking at it). */
-function* sendRead(session: Session, message: ChatMessage): SagaIterator {
+/** The user has read the room up to this message (they are looking at it): queued for sendReads. */
+function* noteRead(session: Session, message: ChatMessage, reads: Channel<number>): SagaIterator {
   const active: boolean = yield select(selectRoomActive);
-  if (active && message.seq && message.senderId !== session.userId) yield call(publish, app.read, { chatRoomId: session.chatRoomId, seq: message.seq });
+  if (active && message.seq && message.senderId !== session.userId) yield put(reads, message.seq);
+}
+
+/** Tells the server how far the user has read: at once, then at most once every READ_INTERVAL_MS, the newest seq. */
+function* sendReads(session: Session, reads: Channel<number>): SagaIterator {
+  let sent = 0;
+  for (;;) {
+    let newest: number = yield take(reads);
+    for (;;) {
+      if (newest > sent) {
+        yield call(publish, app.read, { chatRoomId: session.chatRoomId, seq: newest });
+        sent = newest;
+      }
+      yield delay(READ_INTERVAL_MS);
+      const more: number[] = yield flush(reads);
+      if (more.length === 0) break;
+      newest = Math.max(...more);
+    }
+  }
 }
 
 /** Returns when the user is no longer in the room (they left, from here or another device). */
-function* watchRoomEvents(session: Session, events: EventChannel<RoomEvent>): SagaIterator {
+function* watchRoomEvents(session: Session, events: EventChannel<RoomEvent>, reads: Channel<number>): SagaIterator {
   const logError = yield* service('logError');
   for (;;) {
     const event: RoomEvent = yield take(events);
@@ -220,7 +245,7 @@ function* watchRoomEvents(session: Session, events: EventChannel<RoomEvent>): Sa
       }
       yield put(messageReceived(message));
       if (leaverOf(message) === session.userId) return;
-      yield call(sendRead, session, message);
+      yield call(noteRead, session, message, reads);
     }
   }
 }
@@ -360,6 +385,7 @@ export function* roomSession(session: Session): SagaIterator {
   // (and a catch-up after a later subscription closes any remaining gap).
   const events: EventChannel<RoomEvent> = yield call(roomEventChannel, stomp, session.chatRoomId);
   const activity: EventChannel<boolean> = yield call(windowActivityChannel);
+  const reads: Channel<number> = yield call(channel, buffers.expanding<number>(16));
   try {
     yield put(activityChanged(isWindowActive()));
     // Sends left unconfirmed by an earlier visit show as failed until they go out again.
@@ -384,7 +410,8 @@ export function* roomSession(session: Session): SagaIterator {
     const { left, leaveDone } = yield race({
       timeouts: call(watchSendTimeouts),
       persist: call(persistUnsent, session),
-      left: call(watchRoomEvents, session, events),
+      left: call(watchRoomEvents, session, events, reads),
+      reads: call(sendReads, session, reads),
       leaveDone: call(watchLeave, session),
       sends: call(watchSends, session),
       presence: call(watchPresence, session, activity),
@@ -401,6 +428,7 @@ export function* roomSession(session: Session): SagaIterator {
   } finally {
     events.close();
     activity.close();
+    reads.close();
     // Freeze the read marker once the user is no longer looking at this room.
     if ((yield cancelled()) as boolean) yield call(publishPresence, session, false);
   }
