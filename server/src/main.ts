@@ -220,6 +220,7 @@ export async function start(initialConfig: Config, options: StartOptions = {}): 
       if (stopped) return;
       stopped = true;
       uWS.us_listen_socket_close(listenSocket);
+      http.stopAccepting();
       await broker.stop();
       for (const f of features.list) await f.stop?.();
       redisPresence?.stop();

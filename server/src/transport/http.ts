@@ -157,6 +157,8 @@ export class HttpTransport {
   private readonly routes = new Map<string, Route>();
   private readonly patterns: PatternRoute[] = [];
   private readonly staticFiles: Map<string, StaticFile>;
+  /** Set by stopAccepting: the listening socket is closed, but a kept-alive connection may still ask. */
+  private stopping = false;
 
   constructor(private readonly options: HttpOptions) {
     this.staticFiles = loadStatic(options.staticDir);
@@ -179,6 +181,15 @@ export class HttpTransport {
     app.any('/*', (res, req) => this.onRequest(res, req));
   }
 
+  /**
+   * The server is stopping: a request that still arrives on a kept-alive connection is answered
+   * 503 with Retry-After and the connection closed, so the client goes to another node, instead of
+   * reaching a route whose database is being closed (which answered 500).
+   */
+  stopAccepting(): void {
+    this.stopping = true;
+  }
+
   private onRequest(res: UwsResponse, req: UwsRequest): void {
     // Everything from req must be copied now: it is invalid after this callback returns.
     const headers: Record<string, string> = {};
@@ -197,6 +208,10 @@ export class HttpTransport {
       state.aborted = true;
       state.onAborted?.();
     });
+    if (this.stopping) {
+      this.send(res, state, errorBody(503, 'unavailable', 'server stopping', { 'Retry-After': '1' }), true);
+      return;
+    }
     const found = this.match(raw.method, raw.path);
     if (!found) {
       this.send(res, state, this.fallback(raw));

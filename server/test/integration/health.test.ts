@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import knexFactory from 'knex';
+import http from 'node:http';
 import net from 'node:net';
 import { forEachDatabase, isMysqlReachable, IN_CI, MYSQL_ADMIN_URL } from '../support/databases';
 import { startTestServer } from '../support/test-server';
@@ -35,6 +36,32 @@ forEachDatabase('GET /healthz', (db) => {
       expect(res.status).to.equal(503);
     } finally {
       await broken.stop().catch(() => {});
+    }
+  });
+
+  it('answers a request on a kept-alive connection after stop() with 503 "server stopping" and closes it, without reaching a route whose database is closed', async () => {
+    const stopping = await startTestServer({ databaseUrl: db.url() });
+    const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+    const get = () => new Promise<{ status: number; body: string; reused: boolean; connection?: string; retryAfter?: string }>((resolve, reject) => {
+      const req = http.get(`${stopping.url}/healthz`, { agent }, (res) => {
+        let body = '';
+        res.on('data', (d: Buffer) => (body += d.toString()));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body, reused: req.reusedSocket, connection: res.headers.connection, retryAfter: res.headers['retry-after'] as string | undefined }));
+      }).on('error', reject);
+    });
+    try {
+      const before = await get();
+      expect(before.status).to.equal(200);
+      await stopping.stop();
+      const after = await get();
+      expect(after.reused).to.equal(true, 'asked on the kept-alive connection');
+      expect(after.status).to.equal(503);
+      expect(JSON.parse(after.body)).to.deep.equal({ error: 'unavailable', message: 'server stopping' });
+      expect(after.retryAfter).to.equal('1');
+      expect(after.connection).to.equal('close');
+    } finally {
+      agent.destroy();
+      await stopping.stop();
     }
   });
 
