@@ -46,6 +46,10 @@ function withRooms(services: FakeServices, first: ChatSummary[]) {
   services.route(`GET ${api.chats}`, () => current);
   const stomp = services.stomp as FakeStomp;
   return {
+    /** The list changes without a signal (yet). */
+    set(next: ChatSummary[]) {
+      current = next;
+    },
     /** A message lands in a room: the list changes and the server signals. */
     async news(next: ChatSummary[]) {
       const reads = chatReads(services);
@@ -133,6 +137,27 @@ describe('system notifications and the push subscription', () => {
     expect(notifier.shown).to.deep.equal([]);
     await rooms.news([chat(1, '2026-11-25T08:01:00Z', '2026-11-25T08:00:00Z', '여기'), chat(2, '2026-11-25T08:02:00Z', '2026-11-25T08:00:00Z', '저기')]);
     expect(notifier.shown.map((n) => [n.title, n.body, n.url])).to.deep.equal([['Room 2', '저기', '/chat-room?cri=2']]);
+  });
+
+  it('reads the list once for a burst of signals that came while it waited, and tells the newest message', async () => {
+    const { services, notifier, store } = setUp('granted');
+    notifier.tabHidden = true;
+    services.path = '/find-user';
+    const rooms = withRooms(services, [chat(2, '2026-11-25T08:00:00Z', '2026-11-25T08:00:00Z')]);
+    store.dispatch(notificationsActions.started());
+    (services.stomp as FakeStomp).connect();
+    await eventually(() => chatReads(services) === 2, 'the list read at the start and once subscribed');
+    await rooms.news([chat(2, '2026-11-25T08:01:00Z', '2026-11-25T08:00:00Z', '하나')]);
+    const before = chatReads(services);
+    const stomp = services.stomp as FakeStomp;
+    for (const body of ['둘', '셋', '넷', '다섯']) {
+      rooms.set([chat(2, `2026-11-25T08:0${body.length + 1}:${body.length}0Z`, '2026-11-25T08:00:00Z', body)]);
+      stomp.deliver(topics.toggleRefresh(ME), true);
+    }
+    await eventually(() => chatReads(services) === before + 1, 'one read for the burst');
+    await settle();
+    expect(chatReads(services)).to.equal(before + 1);
+    expect(notifier.shown.map((n) => n.body)).to.deep.equal(['하나', '다섯']);
   });
 
   it('notifies of any room while the tab is hidden, and of none while the chat list shows', async () => {

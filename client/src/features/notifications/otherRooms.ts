@@ -3,10 +3,12 @@
 // screen. The signal names no room, so the list of rooms is read again (the chat list's own load
 // when it is open, a GET of ours elsewhere) and every room whose last message is new and unread
 // raises a system notification, unless the user is looking at it: the open room (its messages
-// are notified by the room itself, when the tab is hidden) and the visible chat list.
+// are notified by the room itself, when the tab is hidden) and the visible chat list. Our own
+// reads of the list are at most one every OTHER_ROOMS_READ_INTERVAL_MS: a busy room signals with
+// every message, and a member elsewhere must not read their whole list each time.
 import type { PayloadAction } from '@reduxjs/toolkit';
 import { buffers, eventChannel, type EventChannel, type SagaIterator } from 'redux-saga';
-import { actionChannel, call, race, select, take } from 'redux-saga/effects';
+import { actionChannel, call, delay, race, select, take } from 'redux-saga/effects';
 import { api, type ChatSummary } from '../../../../common/api';
 import { topics } from '../../../../common/destinations';
 import { isRefreshSignal } from '../../../../common/events';
@@ -17,6 +19,9 @@ import { messageNotice } from '../../sw/pushNotice';
 import { hasUnread } from '../chatList/unread';
 import { chatsLoaded } from '../chatList/chatListSlice';
 import { selectRoom } from '../room/roomSlice';
+
+/** The shortest time between two reads of the list made for notifications (signals meanwhile wait as one). */
+export const OTHER_ROOMS_READ_INTERVAL_MS = 2000;
 
 /** Each room's last message time, as last seen. */
 type LastSeen = ReadonlyMap<number, string | null>;
@@ -91,9 +96,11 @@ export function* watchOtherRooms(): SagaIterator {
       // The open chat list reloads on the same signal: its list arrives through `lists`.
       else if (currentPath() === paths.chatList) continue;
       else chats = yield call(readChats);
-      if (!chats) continue;
-      if (previous) for (const chat of newlyUnread(previous, chats)) yield call(notifyOfRoom, chat);
-      previous = new Map(chats.map((chat) => [chat.chatRoomId, chat.lastMessageTime]));
+      if (chats) {
+        if (previous) for (const chat of newlyUnread(previous, chats)) yield call(notifyOfRoom, chat);
+        previous = new Map(chats.map((chat) => [chat.chatRoomId, chat.lastMessageTime]));
+      }
+      if (!loaded) yield delay(OTHER_ROOMS_READ_INTERVAL_MS);
     }
   } finally {
     signals.close();
