@@ -63,6 +63,17 @@ forEachDatabase('searching messages, Korean included', (db) => {
     expect(await found(a, '회의')).to.deep.equal(['내일 회의는 3시입니다']);
   });
 
+  it('finds a long phrase only where all of it stands, though only its first grams are looked up', async () => {
+    const a = await member('Long');
+    const b = await member('Phrase');
+    const room = await roomOf(a, b);
+    const phrase = '가나다라마바사아자차카타파하 그리고 끝까지 이어지는 긴 문장';
+    await say(a, room, `앞 ${phrase} 뒤`);
+    await say(a, room, `${phrase.slice(0, 20)} 다른 끝`);
+    expect(await found(b, phrase)).to.deep.equal([`앞 ${phrase} 뒤`]);
+    expect(await found(b, phrase.slice(0, 20))).to.have.length(2);
+  });
+
   it('treats % _ and ! literally, follows the empty-keyword rules, pages by beforeId and refuses a room the caller is not in', async () => {
     const a = await member('Pager');
     const b = await member('Other');

@@ -90,6 +90,13 @@ const toHit = (r: HitRow): SearchHit => ({
 const MAX_ROOMS_APART = 200;
 
 /**
+ * Grams a candidate is checked against at most. A long keyword (up to 255 characters) would
+ * otherwise spell out a key lookup per bigram for every candidate of every room; it is re-checked
+ * with LIKE anyway, so its first grams narrow enough.
+ */
+const MAX_GRAMS_CHECKED = 8;
+
+/**
  * The bigram index (message_bigrams, written with each message: message-index-repository.ts), on both
  * databases. For each of the user's rooms, the newest ids holding the keyword's first gram come
  * straight off the primary key (gram, room_id, message_id), `limit` of them, the other grams
@@ -110,7 +117,7 @@ export class BigramSearch implements MessageSearchEngine {
     if (scope.roomId !== undefined) memberships.where({ room_id: scope.roomId });
     const rooms = ((await memberships.pluck('room_id')) as Array<number | string>).map(Number);
     if (rooms.length === 0) return [];
-    const [driver, ...others] = k.grams;
+    const [driver, ...others] = k.grams.slice(0, MAX_GRAMS_CHECKED);
     const perRoom = (room: number | 'members'): { sql: string; bindings: Array<string | number> } => {
       const bindings: Array<string | number> = [driver];
       let sql = 'select b.message_id from message_bigrams b';
