@@ -7,6 +7,7 @@ import type { AttachmentPort } from '../attachments/attachments-service';
 import type { Clock } from '../types';
 import type { MembersCache } from './members-cache';
 import type { MessageSearchEngine } from './message-search-repository';
+import type { SearchesInFlight } from './message-search';
 import type { MessagesRepository } from './messages-repository';
 import type { OnlineUsers } from './online-users';
 import type { ReactionsRepository } from './reactions-repository';
@@ -30,6 +31,7 @@ export interface ChatDeps {
   reactions: ReactionsRepository;
   roomEvents: RoomEvents;
   search: MessageSearchEngine;
+  searchesInFlight: SearchesInFlight;
   /** Claims an upload for a message, removes it with the message; absent: no attachments. */
   attachments?: AttachmentPort;
   publisher: Publisher;

@@ -9,6 +9,7 @@ import { chatHandlers } from './chat-handlers';
 import { chatRoutes } from './chat-routes';
 import { MembersCache } from './members-cache';
 import { searchEngineFor } from './message-search-repository';
+import { SearchesInFlight } from './message-search';
 import { MessageWriter } from './message-writer';
 import { MessagesRepository } from './messages-repository';
 import { NotificationMail } from './notification-mail';
@@ -50,7 +51,7 @@ export function assembleChat(deps: Deps, users: UsersRepository, published?: Mes
   const online = new OnlineUsers(publisher, rooms, roomEvents, log, (userIds) => deps.cluster.presence.onlineAmong(userIds));
   const typing = new Typing(members, users, roomEvents, clock, deps.cluster.throttle);
   const reactions = new ReactionsRepository(db, messages);
-  const chat: ChatDeps = { rooms, messages, users, members, sender, readMarkers, online, typing, publisher, clock, reactions, roomEvents, search: searchEngineFor(db), attachments };
+  const chat: ChatDeps = { rooms, messages, users, members, sender, readMarkers, online, typing, publisher, clock, reactions, roomEvents, search: searchEngineFor(db), searchesInFlight: new SearchesInFlight(), attachments };
   const notifications = new NotificationMail({ rooms, mailer, clock, publicUrl: config.publicUrl });
   publisher.onDisconnect((user) => readMarkers.connectionClosed(user.connectionId));
   return { chat, notifications, writer, roomEvents };
