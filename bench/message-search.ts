@@ -186,7 +186,7 @@ const ms = (t: Timing) => `p99 ${t.p99.toFixed(1)} / p50 ${t.p50.toFixed(1)} ms`
 
 /** A database an earlier --keep run loaded: its index rows are counted, nothing is loaded. */
 async function alreadyLoaded(db: Knex): Promise<Loaded> {
-  const [{ n }] = (await db('message_bigrams').count({ n: '*' })) as Array<{ n: number | string }>;
+  const [{ n }] = await db('message_bigrams').count<Array<{ n: number | string }>>({ n: '*' });
   return { seconds: 0, indexRows: Number(n) };
 }
 

@@ -1,5 +1,6 @@
 // Chat, assembled: rooms, members, messages and read markers share the repositories, the
 // members cache and the message writer. One factory, one feature for features/index.ts.
+import { RefreshSignals } from './refresh-signals';
 import { parseSubscriptionDestination } from '../../../../common/destinations';
 import type { StompPrincipal } from '../../stomp/api';
 import type { UsersRepository } from '../accounts/users-repository';
@@ -31,6 +32,7 @@ export interface ChatParts {
   notifications: NotificationMail;
   writer: MessageWriter;
   roomEvents: RoomEvents;
+  refresh: RefreshSignals;
 }
 
 /** The cluster signal that a room's members changed (its data: the room id). */
@@ -47,18 +49,19 @@ export function assembleChat(deps: Deps, users: UsersRepository, published?: Mes
   const roomEvents = new RoomEvents(publisher);
   const readMarkers = new ReadMarkers(new PresenceTracker(), rooms, members, roomEvents, clock, log);
   const writer = new MessageWriter(messages, log, (count) => deps.metrics.messagesStored(count));
-  const sender = new MessageSender({ messages, writer, members, readMarkers, publisher, clock, published, attachments });
+  const refresh = new RefreshSignals(publisher);
+  const sender = new MessageSender({ messages, writer, members, readMarkers, publisher, refresh, clock, published, attachments });
   const online = new OnlineUsers(publisher, rooms, roomEvents, log, (userIds) => deps.cluster.presence.onlineAmong(userIds));
   const typing = new Typing(members, users, roomEvents, clock, deps.cluster.throttle);
   const reactions = new ReactionsRepository(db, messages);
   const chat: ChatDeps = { rooms, messages, users, members, sender, readMarkers, online, typing, publisher, clock, reactions, roomEvents, search: searchEngineFor(db), searchesInFlight: new SearchesInFlight(), attachments };
   const notifications = new NotificationMail({ rooms, mailer, clock, publicUrl: config.publicUrl });
   publisher.onDisconnect((user) => readMarkers.connectionClosed(user.connectionId));
-  return { chat, notifications, writer, roomEvents };
+  return { chat, notifications, writer, roomEvents, refresh };
 }
 
 export function createChat(deps: Deps, users: UsersRepository, published?: MessagePublished, attachments?: AttachmentPort): ServerFeature {
-  const { chat, notifications, writer, roomEvents } = assembleChat(deps, users, published, attachments);
+  const { chat, notifications, writer, roomEvents, refresh } = assembleChat(deps, users, published, attachments);
   return {
     routes: chatRoutes(chat, notifications),
     stomp: {
@@ -75,6 +78,7 @@ export function createChat(deps: Deps, users: UsersRepository, published?: Messa
       await writer.idle();
       await chat.readMarkers.idle();
       roomEvents.stop();
+      refresh.stop();
     },
   };
 }

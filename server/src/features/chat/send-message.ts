@@ -1,6 +1,7 @@
 // Sending a message into a room. Every message, user or system, goes through the writer:
 // committed first (taking the room's next seq), then published in seq order, so receivers see a
 // room's messages in seq order and nothing is broadcast that was not stored.
+import type { RefreshSignals } from './refresh-signals';
 import { topics } from '../../../../common/destinations';
 import { toAttachment, type AttachmentFacts, type AttachmentPort } from '../attachments/attachments-service';
 import { isDuplicateKey } from '../../db/errors';
@@ -59,6 +60,8 @@ export interface MessageSenderDeps {
   members: MembersCache;
   readMarkers: ReadMarkers;
   publisher: Publisher;
+  /** Each member's "reload the chat list", at most once a second. */
+  refresh: Pick<RefreshSignals, 'signal'>;
   clock: Clock;
   /** Told of each user message after it is published (Web Push for members with no open connection). */
   published?(message: Message, members: readonly ChatUser[]): void;
@@ -138,7 +141,7 @@ export class MessageSender {
   private fanOut(message: Message, roomMembers: ChatUser[]): void {
     const { publisher, readMarkers } = this.deps;
     publisher.publish(topics.privateChat(message.roomId), toChatMessage(message));
-    for (const member of roomMembers) publisher.publish(topics.toggleRefresh(member.id), 'true');
+    for (const member of roomMembers) this.deps.refresh.signal(member.id);
     readMarkers.messagePublished(message.roomId, message.seq, message.createdAtMs, authorOf(message));
     if (message.senderId !== null) this.deps.published?.(message, roomMembers);
   }
