@@ -133,6 +133,16 @@ async function messageIdRanges(url: string): Promise<Map<number, [number, number
 }
 
 /**
+ * A random message of the room, as a client asks for the page before the oldest message it holds:
+ * the room's ids run from its first in steps of ROOMS (inserted round robin), and an id between
+ * them would be another room's.
+ */
+function randomIdOf(idRange: Map<number, [number, number]>, roomId: number): number {
+  const [lo, hi] = idRange.get(roomId)!;
+  return lo + ROOMS * Math.floor(Math.random() * (Math.floor((hi - lo) / ROOMS) + 1));
+}
+
+/**
  * How many history requests the server has answered in under 1 ms and under 5 ms, and in all,
  * from its own request-duration histogram (the handler's time: cookie, queries, building the
  * answer; not the loopback or this client's wait for a core).
@@ -197,7 +207,7 @@ async function queryBreakdown(url: string, members: number[][], idRange: Map<num
     ['random page', () => messages.page(room(), { beforeSeq: perRoom + 1 - Math.floor(Math.random() * (perRoom / page)) * page }, page)],
     ['before a random seq', () => messages.page(room(), { beforeSeq: below(perRoom) }, page)],
     ['after a random seq (101 rows)', () => messages.page(room(), { afterSeq: below(perRoom) - 1 }, LIMITS.catchUpPageSize + 1)],
-    ['before a random id', () => { const r = room(); const [lo, hi] = idRange.get(r)!; return messages.page(r, { beforeId: lo + Math.floor(Math.random() * (hi - lo + 1)) }, page); }],
+    ['before a random id', () => { const r = room(); return messages.page(r, { beforeId: randomIdOf(idRange, r) }, page); }],
     ['reactions of a page by seq range', () => { const to = below(perRoom); return reactions.ofSeqs(room(), to - page + 1, to); }],
   ];
   const parts: string[] = [];
@@ -269,10 +279,7 @@ async function main(): Promise<void> {
       const randomPage: PageQuery = () => `page=${Math.floor(Math.random() * pagesPerRoom)}`;
       // Message ids of room r run from its first id in steps of ROOMS (inserted round robin).
       const idRange = await messageIdRanges(database.url);
-      const randomBefore: PageQuery = (roomId) => {
-        const [lo, hi] = idRange.get(roomId)!;
-        return `beforeId=${lo + Math.floor(Math.random() * (hi - lo + 1))}`;
-      };
+      const randomBefore: PageQuery = (roomId) => `beforeId=${randomIdOf(idRange, roomId)}`;
       const perRoom = MESSAGES / ROOMS;
       const randomBeforeSeq: PageQuery = () => `beforeSeq=${1 + Math.floor(Math.random() * perRoom)}`;
       // Catching up from anywhere: up to 100 messages (fewer near the end).
