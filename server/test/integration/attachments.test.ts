@@ -204,6 +204,55 @@ forEachDatabase('photos and files', (db) => {
     expect(deleted.attachment).to.equal(undefined);
   });
 
+  it('deletes a room left empty with its search index rows, its attachments and their bytes, and nothing of another room', async () => {
+    const a = await member('떠나는 사람');
+    const b = await member('남은 사람');
+    const c = await member('다른 방');
+    const roomId = await roomOf(a, b);
+    const otherRoom = await roomOf(a, c);
+    const say = async (room: number, content: string, attachmentId?: number) => {
+      const inbox = await a.stomp.subscribe(topics.privateChat(room));
+      try {
+        await a.stomp.send(app.privateMessage, { chatRoomId: room, content, ...(attachmentId ? { attachmentId } : {}) });
+        return decodeChatMessage((await inbox.next()).json(), room)!;
+      } finally {
+        inbox.unsubscribe();
+      }
+    };
+    await say(roomId, '오늘 회의는 세시에 합니다');
+    const edited = await say(roomId, 'first text');
+    await a.stomp.send(app.editMessage, { chatRoomId: roomId, messageId: edited.messageId, content: '수정된 문장 Edited' });
+    const sentPhoto = await uploaded(a, roomId, await photoWithExif(), 'image/jpeg', 'p.jpg');
+    await say(roomId, '사진', sentPhoto.attachmentId);
+    await uploaded(b, roomId, Buffer.from('never sent'), 'text/plain', 'draft.txt'); // uploaded, not sent
+    await say(otherRoom, '다른 방의 회의');
+    const kept = await uploaded(a, otherRoom, Buffer.from('kept file'), 'text/plain', 'kept.txt');
+
+    const keysOf = async (room: number) => ((await server.db('attachments').select('blob_key', 'thumb_key').where({ room_id: room })) as Array<{ blob_key: string; thumb_key: string | null }>)
+      .flatMap((r) => [r.blob_key, r.thumb_key]).filter((k): k is string => k !== null);
+    const indexRows = async (room: number) => Number((await server.db('message_bigrams').where({ room_id: room }).count({ n: '*' }).first())?.n);
+    const chunksOf = async (keys: string[]) => Number((await server.db('attachment_chunks').whereIn('blob_key', keys).count({ n: '*' }).first())?.n);
+    const roomKeys = await keysOf(roomId);
+    expect(roomKeys, 'the photo, its thumbnail and the unsent file').to.have.length(3);
+    expect(await indexRows(roomId)).to.be.above(0);
+    expect(await chunksOf(roomKeys)).to.be.above(0);
+    const otherIndex = await indexRows(otherRoom);
+    const otherKeys = await keysOf(otherRoom);
+    const otherChunks = await chunksOf(otherKeys);
+
+    expect((await a.client.delete(`${api.leaveChat}?chatRoomId=${roomId}`)).status).to.equal(200);
+    expect(await indexRows(roomId), 'a member is left: the room and its index stay').to.be.above(0);
+    expect((await b.client.delete(`${api.leaveChat}?chatRoomId=${roomId}`)).status).to.equal(200);
+
+    expect(await server.db('rooms').where({ id: roomId }).first()).to.equal(undefined);
+    expect(await indexRows(roomId), 'no search index rows of the room').to.equal(0);
+    expect(await server.db('attachments').where({ room_id: roomId }).first(), 'no attachment rows of the room').to.equal(undefined);
+    expect(await chunksOf(roomKeys), 'no stored bytes of its attachments').to.equal(0);
+    expect(await indexRows(otherRoom)).to.equal(otherIndex);
+    expect(await chunksOf(otherKeys)).to.equal(otherChunks);
+    expect((await get(a, kept.url)).status).to.equal(200);
+  });
+
   /** Posts a body of `total` bytes from one reused buffer; stops writing once the server answers. */
   const rawUpload = (m: Member, roomId: number, total: number, declare: boolean) =>
     new Promise<{ status: number; sentBytes: number; peakGrowth: number }>((resolve, reject) => {
@@ -324,5 +373,45 @@ describe('photos and files in a folder (ATTACHMENTS_DIR)', () => {
     }
     expect(files()).to.deep.equal([]);
     expect(a.userId).to.be.a('number');
+  });
+
+  it('removes the files of a room\'s attachments when the room is deleted (its last member left), and no other room\'s', async () => {
+    const { client: ca } = await newLoggedInUser(server, { name: 'A' });
+    const { user: b, client: cb } = await newLoggedInUser(server, { name: 'B' });
+    const { user: c } = await newLoggedInUser(server, { name: 'C' });
+    const roomId = (await ca.post(api.roomCreate, { targetUserId: b.userId })).body.chatRoomId as number;
+    const otherRoom = (await ca.post(api.roomCreate, { targetUserId: c.userId })).body.chatRoomId as number;
+    const post = async (room: number, body: Buffer, type: string) => {
+      const res = await fetch(`${server.url}${api.attachmentUpload}?chatRoomId=${room}`, {
+        method: 'POST', headers: { cookie: ca.cookieHeader(), 'content-type': type, 'x-file-name': 'f' }, body: new Uint8Array(body),
+      });
+      expect(res.status).to.equal(200);
+      return (await res.json()) as Attachment;
+    };
+    const photo = await post(roomId, await photoWithExif(), 'image/jpeg');
+    const stomp = await connectStomp(server, ca.cookieHeader());
+    try {
+      await stomp.send(app.privateMessage, { chatRoomId: roomId, content: '사진', attachmentId: photo.attachmentId });
+    } finally {
+      await stomp.disconnect();
+    }
+    await post(roomId, Buffer.from('unsent'), 'text/plain');
+    await post(otherRoom, Buffer.from('kept'), 'text/plain');
+    const filesOf = async (room: number) => ((await server.db('attachments').select('blob_key', 'thumb_key').where({ room_id: room })) as Array<{ blob_key: string; thumb_key: string | null }>)
+      .flatMap((r) => [r.blob_key, r.thumb_key]).filter((k): k is string => k !== null);
+    const roomFiles = await filesOf(roomId);
+    const otherFiles = await filesOf(otherRoom);
+    const present = () => new Set(fs.readdirSync(path.join(dir, 'files')));
+    expect(roomFiles).to.have.length(3);
+    expect(roomFiles.every((k) => present().has(k))).to.equal(true);
+
+    await ca.delete(`${api.leaveChat}?chatRoomId=${roomId}`);
+    await cb.delete(`${api.leaveChat}?chatRoomId=${roomId}`);
+
+    // Removed after the commit, before the leave was answered.
+    expect(roomFiles.filter((k) => present().has(k)), 'files of the deleted room').to.deep.equal([]);
+    expect(otherFiles.every((k) => present().has(k)), 'the other room keeps its file').to.equal(true);
+    expect([...present()].filter((f) => f.endsWith('.part'))).to.deep.equal([]);
+    expect(await server.db('message_bigrams').where({ room_id: roomId }).first()).to.equal(undefined);
   });
 });

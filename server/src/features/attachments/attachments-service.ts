@@ -4,7 +4,7 @@
 import { api, type Attachment } from '../../../../common/api';
 import type { Logger } from '../../log';
 import { ForbiddenError, InvalidError, NotAMemberError, NotFoundError } from '../errors';
-import type { Clock } from '../types';
+import type { AfterCommit, Clock, Transaction } from '../types';
 import type { BlobStore } from './blob-store';
 import type { AttachmentRow, AttachmentsRepository } from './attachments-repository';
 import { stripJpegMetadata } from './jpeg-metadata';
@@ -80,8 +80,8 @@ export function servedType(contentType: string): string {
   return /html|xml|svg|script|^text\/(?!plain$|csv$)|^multipart\//.test(contentType) ? 'application/octet-stream' : contentType;
 }
 
-/** What chat uses of attachments: claiming one for a message, removing it with the message. */
-export type AttachmentPort = Pick<AttachmentsService, 'claim' | 'remove'>;
+/** What chat uses of attachments: claiming one for a message, removing it with the message or the room. */
+export type AttachmentPort = Pick<AttachmentsService, 'claim' | 'remove' | 'removeRoom'>;
 
 export class AttachmentsService {
   constructor(private readonly deps: AttachmentsDeps) {}
@@ -112,7 +112,15 @@ export class AttachmentsService {
       }
     }
     const row = { roomId, uploaderId: userId, name, contentType, size, blobKey: key, thumbKey, width, height, createdAtMs: clock() };
-    const id = await attachments.insert(row);
+    let id: number;
+    try {
+      id = await attachments.insert(row);
+    } catch (err) {
+      // The room was deleted meanwhile (its row is gone): nothing may name these bytes now.
+      await store.remove(key);
+      if (thumbKey !== null) await store.remove(thumbKey);
+      throw err;
+    }
     void this.removeUnsent(userId);
     return toAttachment(factsOf({ id, ...row }));
   }
@@ -152,6 +160,25 @@ export class AttachmentsService {
     await this.deps.attachments.delete(a.id);
     await this.deps.store.remove(a.blobKey);
     if (a.thumbKey !== null) await this.deps.store.remove(a.thumbKey);
+  }
+
+  /**
+   * The room is being deleted (in `trx`): its attachments' rows go in that transaction, and
+   * their bytes too when they are database rows; files in a folder are removed after the
+   * commit (answered), a failure there only logged: the room is gone either way.
+   */
+  async removeRoom(trx: Transaction, roomId: number): Promise<AfterCommit | null> {
+    const keys = await this.deps.attachments.removeRoom(trx, roomId);
+    if (keys.length === 0) return null;
+    const after = await this.deps.store.removeWithin(trx, keys);
+    if (!after) return null;
+    return async () => {
+      try {
+        await after();
+      } catch (err) {
+        this.deps.log.warn({ err, roomId }, 'removing a deleted room\'s files failed');
+      }
+    };
   }
 
   /** Clears the user's uploads left unsent for a day; best effort, after an upload. */

@@ -1,6 +1,7 @@
 // The default blob store: a file as numbered rows of at most 256 KiB (attachment_chunks), each
 // inserted as it fills and read back one row per query, so memory holds one piece at a time.
 import type { Knex } from '../../db/knex';
+import type { AfterCommit } from '../types';
 import { BLOB_CHUNK_BYTES, newBlobKey, rechunk, type BlobStore } from './blob-store';
 
 export class BlobChunksRepository implements BlobStore {
@@ -33,5 +34,11 @@ export class BlobChunksRepository implements BlobStore {
 
   async remove(key: string): Promise<void> {
     await this.db('attachment_chunks').where({ blob_key: key }).delete();
+  }
+
+  /** The rows go with the transaction: nothing is left for after it. */
+  async removeWithin(trx: Knex.Transaction, keys: readonly string[]): Promise<AfterCommit | null> {
+    for (let i = 0; i < keys.length; i += 500) await trx('attachment_chunks').whereIn('blob_key', keys.slice(i, i + 500)).delete();
+    return null;
   }
 }

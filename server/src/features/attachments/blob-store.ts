@@ -3,6 +3,7 @@
 // this machine (ATTACHMENTS_DIR, single-node deployments). Both write and read in pieces: no
 // file is ever held whole in memory by the store.
 import crypto from 'node:crypto';
+import type { AfterCommit, Transaction } from '../types';
 
 /** A piece of a stored file: what the stores write and read at most at once. */
 export const BLOB_CHUNK_BYTES = 256 * 1024;
@@ -17,6 +18,12 @@ export interface BlobStore {
   read(key: string): AsyncIterable<Buffer>;
   /** Removes the file; a key already gone is no error. */
   remove(key: string): Promise<void>;
+  /**
+   * Removes files as part of a database transaction (a room deleted): rows of the database go
+   * in it; what lives elsewhere (a folder's files) cannot be rolled back, so it is answered, to
+   * run once the transaction committed. Keys already gone are no error.
+   */
+  removeWithin(trx: Transaction, keys: readonly string[]): Promise<AfterCommit | null>;
 }
 
 export function newBlobKey(): string {

@@ -5,6 +5,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
+import type { AfterCommit, Transaction } from '../types';
 import { BLOB_CHUNK_BYTES, newBlobKey, type BlobStore } from './blob-store';
 
 export class FolderBlobStore implements BlobStore {
@@ -50,5 +51,12 @@ export class FolderBlobStore implements BlobStore {
 
   async remove(key: string): Promise<void> {
     await fs.promises.rm(this.file(key), { force: true });
+  }
+
+  /** Files are not in the transaction: removed once it committed (a rollback keeps them). */
+  removeWithin(_trx: Transaction, keys: readonly string[]): Promise<AfterCommit | null> {
+    return Promise.resolve(async () => {
+      for (const key of keys) await this.remove(key);
+    });
   }
 }
