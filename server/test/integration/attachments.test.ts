@@ -204,6 +204,117 @@ forEachDatabase('photos and files', (db) => {
     expect(deleted.attachment).to.equal(undefined);
   });
 
+  it('answers one byte range with 206 and Content-Range, a range past the end with 416, several ranges with the whole file', async () => {
+    const a = await member('범위');
+    const b = await member('Range Reader');
+    const outsider = await member('Range Outsider');
+    const roomId = await roomOf(a, b);
+    const big = Buffer.alloc(3 * MiB + 12345);
+    for (let i = 0; i < big.length; i += 1) big[i] = (i * 7919) % 251;
+    const att = await uploaded(a, roomId, big, 'application/pdf', '보고서.pdf');
+    const size = big.length;
+    const ranged = (range: string, extra: Record<string, string> = {}, m: Member = b, url = att.url) =>
+      fetch(server.url + url, { headers: { cookie: m.client.cookieHeader(), range, ...extra } });
+
+    const whole = await get(b, att.url);
+    expect(whole.status).to.equal(200);
+    expect(whole.headers.get('accept-ranges')).to.equal('bytes');
+    expect(whole.headers.get('content-length')).to.equal(String(size));
+    const etag = whole.headers.get('etag')!;
+    expect(etag).to.match(/^"[^"]+"$/);
+    expect(Buffer.from(await whole.arrayBuffer()).equals(big)).to.equal(true);
+
+    const cases: Array<[string, number, number]> = [
+      ['bytes=0-9', 0, 9],
+      ['bytes=262140-524300', 262140, 524300], // across two piece boundaries of the store
+      [`bytes=${size - 100}-`, size - 100, size - 1],
+      ['bytes=-500', size - 500, size - 1],
+      [`bytes=-${size * 2}`, 0, size - 1],
+      [`bytes=3000000-${size * 10}`, 3000000, size - 1],
+    ];
+    for (const [range, start, end] of cases) {
+      const res = await ranged(range);
+      expect(res.status, range).to.equal(206);
+      expect(res.headers.get('content-range'), range).to.equal(`bytes ${start}-${end}/${size}`);
+      expect(res.headers.get('content-length'), range).to.equal(String(end - start + 1));
+      expect(res.headers.get('accept-ranges')).to.equal('bytes');
+      // The download's own headers stay on the part.
+      expect(res.headers.get('x-content-type-options')).to.equal('nosniff');
+      expect(res.headers.get('content-disposition')).to.match(/^attachment;/);
+      expect(res.headers.get('cache-control')).to.match(/^private/);
+      expect(res.headers.get('content-type')).to.equal('application/pdf');
+      expect(Buffer.from(await res.arrayBuffer()).equals(big.subarray(start, end + 1)), range).to.equal(true);
+    }
+
+    for (const range of [`bytes=${size}-`, `bytes=${size + 5}-${size + 10}`, 'bytes=-0']) {
+      const res = await ranged(range);
+      expect(res.status, range).to.equal(416);
+      expect(res.headers.get('content-range'), range).to.equal(`bytes */${size}`);
+      await res.arrayBuffer();
+    }
+    // Several ranges, another unit, a malformed range or a stale If-Range: the whole file.
+    for (const [range, extra] of [['bytes=0-1,5-6', {}], ['items=0-1', {}], ['bytes=9-3', {}], ['bytes=0-9', { 'if-range': '"stale"' }]] as Array<[string, Record<string, string>]>) {
+      const res = await ranged(range, extra);
+      expect(res.status, range).to.equal(200);
+      expect(res.headers.get('content-length')).to.equal(String(size));
+      expect(Buffer.from(await res.arrayBuffer()).equals(big), range).to.equal(true);
+    }
+    const resumed = await ranged('bytes=10-19', { 'if-range': etag });
+    expect(resumed.status).to.equal(206);
+    expect(Buffer.from(await resumed.arrayBuffer()).equals(big.subarray(10, 20))).to.equal(true);
+
+    // Members only, ranges or not.
+    expect((await ranged('bytes=0-9', {}, outsider)).status).to.equal(403);
+    expect((await ranged('bytes=0-9', {}, b, api.attachment(att.attachmentId + 100000))).status).to.equal(404);
+
+    // The thumbnail too.
+    const photo = await uploaded(a, roomId, await photoWithExif(), 'image/jpeg', 'p.jpg');
+    const thumb = Buffer.from(await (await get(b, photo.thumbnailUrl!)).arrayBuffer());
+    const part = await ranged('bytes=-20', {}, b, photo.thumbnailUrl!);
+    expect(part.status).to.equal(206);
+    expect(part.headers.get('content-range')).to.equal(`bytes ${thumb.length - 20}-${thumb.length - 1}/${thumb.length}`);
+    expect(part.headers.get('content-type')).to.equal('image/webp');
+    expect(Buffer.from(await part.arrayBuffer()).equals(thumb.subarray(thumb.length - 20))).to.equal(true);
+    const past = await ranged(`bytes=${thumb.length}-`, {}, b, photo.thumbnailUrl!);
+    expect(past.status).to.equal(416);
+    expect(past.headers.get('content-range')).to.equal(`bytes */${thumb.length}`);
+  });
+
+  it('streams a large file and a large range intact to a reader that stops reading for a while', async function () {
+    this.timeout(240_000);
+    const a = await member('Streamer');
+    const b = await member('Slow Reader');
+    const roomId = await roomOf(a, b);
+    const big = Buffer.alloc(12 * MiB + 777);
+    for (let i = 0; i < big.length; i += 1) big[i] = (i * 31 + (i >> 12)) % 253;
+    const att = await uploaded(a, roomId, big, 'application/octet-stream', 'big.bin');
+    // Paused: the socket's buffers fill and the server must wait for them to drain, more than once.
+    const slowly = (range?: string) => new Promise<{ status: number; body: Buffer; headers: http.IncomingHttpHeaders }>((resolve, reject) => {
+      const url = new URL(server.url + att.url);
+      const headers: Record<string, string> = { cookie: b.client.cookieHeader(), ...(range ? { range } : {}) };
+      http.get({ host: url.hostname, port: url.port, path: url.pathname, headers }, (res) => {
+        const chunks: Buffer[] = [];
+        res.pause();
+        setTimeout(() => {
+          res.on('data', (c: Buffer) => {
+            chunks.push(c);
+            res.pause();
+            setImmediate(() => res.resume());
+          });
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks), headers: res.headers }));
+          res.resume();
+        }, 300);
+      }).on('error', reject);
+    });
+    const whole = await slowly();
+    expect(whole.status).to.equal(200);
+    expect(whole.body.equals(big)).to.equal(true);
+    const part = await slowly(`bytes=1000-${big.length - 1000}`);
+    expect(part.status).to.equal(206);
+    expect(part.headers['content-range']).to.equal(`bytes 1000-${big.length - 1000}/${big.length}`);
+    expect(part.body.equals(big.subarray(1000, big.length - 999))).to.equal(true);
+  });
+
   it('deletes a room left empty with its search index rows, its attachments and their bytes, and nothing of another room', async () => {
     const a = await member('떠나는 사람');
     const b = await member('남은 사람');
@@ -360,6 +471,18 @@ describe('photos and files in a folder (ATTACHMENTS_DIR)', () => {
     const stored = Buffer.from(await back.arrayBuffer());
     expect(stored.length).to.equal(att.size);
     expect((await sharp(stored).raw().toBuffer()).equals(await sharp(photo).raw().toBuffer())).to.equal(true);
+    // Ranges read from the file, the original's and the thumbnail's.
+    for (const url of [att.url, att.thumbnailUrl!]) {
+      const full = Buffer.from(await (await fetch(server.url + url, { headers: { cookie: cb.cookieHeader() } })).arrayBuffer());
+      const part = await fetch(server.url + url, { headers: { cookie: cb.cookieHeader(), range: 'bytes=10-109' } });
+      expect(part.status).to.equal(206);
+      expect(part.headers.get('content-range')).to.equal(`bytes 10-109/${full.length}`);
+      expect(Buffer.from(await part.arrayBuffer()).equals(full.subarray(10, 110))).to.equal(true);
+      const tail = await fetch(server.url + url, { headers: { cookie: cb.cookieHeader(), range: 'bytes=-7' } });
+      expect(Buffer.from(await tail.arrayBuffer()).equals(full.subarray(full.length - 7))).to.equal(true);
+      const past = await fetch(server.url + url, { headers: { cookie: cb.cookieHeader(), range: `bytes=${full.length}-` } });
+      expect([past.status, past.headers.get('content-range')]).to.deep.equal([416, `bytes */${full.length}`]);
+    }
 
     const stomp = await connectStomp(server, ca.cookieHeader());
     try {

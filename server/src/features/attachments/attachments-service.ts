@@ -23,13 +23,16 @@ export interface AttachmentsDeps {
 /** Uploads never sent are removed after this long (a send cancelled or never made). */
 export const UNSENT_KEPT_MS = 24 * 60 * 60 * 1000;
 
-/** What a download answers: the bytes and how to label them. */
+/** What a download answers: how to label the bytes, their length, and reading them (all or a range). */
 export interface Download {
   contentType: string;
   /** Shown in the page (images we decoded, thumbnails) rather than saved as a file. */
   inline: boolean;
   name: string;
-  body: AsyncIterable<Buffer>;
+  size: number;
+  /** Names these exact bytes: an attachment's file and thumbnail never change under its id. */
+  etag: string;
+  read(start: number, end: number): AsyncIterable<Buffer>;
 }
 
 /** What a message carries of its attachment, as the database reads it with the message. */
@@ -125,18 +128,25 @@ export class AttachmentsService {
     return toAttachment(factsOf({ id, ...row }));
   }
 
-  /** The file, or its thumbnail, for a member of its room. */
+  /** The file, or its thumbnail, for a member of its room; the bytes are read (all or a range) only when asked. */
   async download(userId: number, attachmentId: number, thumbnail: boolean): Promise<Download> {
+    const { store } = this.deps;
     const a = await this.deps.attachments.find(attachmentId);
     if (!a || a.sentIn?.deleted) throw new NotFoundError('no such attachment');
     if (!(await this.deps.isMember(a.roomId, userId))) throw new NotAMemberError();
     if (thumbnail) {
-      if (a.thumbKey === null) throw new NotFoundError('this attachment has no thumbnail');
-      return { contentType: THUMBNAIL_TYPE, inline: true, name: a.name, body: this.deps.store.read(a.thumbKey) };
+      const thumbKey = a.thumbKey;
+      // The thumbnail's length is not kept in its row: the store knows it.
+      const size = thumbKey === null ? null : await store.size(thumbKey);
+      if (thumbKey === null || size === null) throw new NotFoundError('this attachment has no thumbnail');
+      return { contentType: THUMBNAIL_TYPE, inline: true, name: a.name, size, etag: `"t${a.id}"`, read: (start, end) => store.read(thumbKey, { start, end }) };
     }
     // An image is shown inline only when sharp could read it as the type it claims to be.
     const inline = a.thumbKey !== null && RASTER_TYPES.has(a.contentType);
-    return { contentType: inline ? a.contentType : servedType(a.contentType), inline, name: a.name, body: this.deps.store.read(a.blobKey) };
+    return {
+      contentType: inline ? a.contentType : servedType(a.contentType), inline, name: a.name, size: a.size, etag: `"a${a.id}"`,
+      read: (start, end) => store.read(a.blobKey, { start, end }),
+    };
   }
 
   /**

@@ -14,8 +14,13 @@ export interface BlobStore {
    * source fails (the upload was cut or refused), what was written is removed and it throws.
    */
   write(source: AsyncIterable<Uint8Array> | Iterable<Uint8Array>): Promise<{ key: string; size: number }>;
-  /** The stored bytes, in pieces of at most BLOB_CHUNK_BYTES. */
-  read(key: string): AsyncIterable<Buffer>;
+  /**
+   * The stored bytes, or those from `range.start` to `range.end` (inclusive), in pieces of at
+   * most BLOB_CHUNK_BYTES; a range starts at the piece that holds its first byte.
+   */
+  read(key: string, range?: ByteRange): AsyncIterable<Buffer>;
+  /** The stored file's length in bytes; null when there is none under the key. */
+  size(key: string): Promise<number | null>;
   /** Removes the file; a key already gone is no error. */
   remove(key: string): Promise<void>;
   /**
@@ -25,6 +30,9 @@ export interface BlobStore {
    */
   removeWithin(trx: Transaction, keys: readonly string[]): Promise<AfterCommit | null>;
 }
+
+/** Bytes `start` to `end`, both inclusive. */
+export interface ByteRange { start: number; end: number }
 
 export function newBlobKey(): string {
   return crypto.randomBytes(16).toString('hex');

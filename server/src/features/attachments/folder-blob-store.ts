@@ -6,7 +6,7 @@ import path from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { AfterCommit, Transaction } from '../types';
-import { BLOB_CHUNK_BYTES, newBlobKey, type BlobStore } from './blob-store';
+import { BLOB_CHUNK_BYTES, newBlobKey, type BlobStore, type ByteRange } from './blob-store';
 
 export class FolderBlobStore implements BlobStore {
   constructor(private readonly dir: string) {
@@ -38,13 +38,22 @@ export class FolderBlobStore implements BlobStore {
     return { key, size };
   }
 
-  async *read(key: string): AsyncIterable<Buffer> {
+  async *read(key: string, range?: ByteRange): AsyncIterable<Buffer> {
     let stream: fs.ReadStream;
     try {
-      stream = fs.createReadStream(this.file(key), { highWaterMark: BLOB_CHUNK_BYTES });
+      stream = fs.createReadStream(this.file(key), { highWaterMark: BLOB_CHUNK_BYTES, ...(range ? { start: range.start, end: range.end } : {}) });
       for await (const chunk of stream) yield chunk as Buffer;
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code === 'ENOENT') return;
+      throw err;
+    }
+  }
+
+  async size(key: string): Promise<number | null> {
+    try {
+      return (await fs.promises.stat(this.file(key))).size;
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
       throw err;
     }
   }
