@@ -102,7 +102,8 @@ export function decodeAttachment(value: unknown): Attachment | undefined {
   return out;
 }
 
-function decodeReplyQuote(value: unknown): ReplyQuote | undefined {
+/** A reply's quote; a malformed one is left out. */
+export function decodeReplyQuote(value: unknown): ReplyQuote | undefined {
   if (!isObject(value)) return undefined;
   const messageId = toPositiveId(value.messageId);
   if (messageId === null || typeof value.senderName !== 'string' || typeof value.content !== 'string') return undefined;

@@ -15,6 +15,19 @@ import type { Mailer } from './mail/mailer';
 /** Milliseconds since the epoch; injected so tests can move time. */
 export type Clock = () => number;
 
+/** A database transaction one feature opens and another's repositories write in; services only pass it on. */
+export type Transaction = Knex.Transaction;
+
+/** Work that must wait for a transaction's commit (files outside the database); it never throws. */
+export type AfterCommit = () => Promise<void>;
+
+/**
+ * Another feature's part in deleting a room: its rows of the room removed in the transaction
+ * that deletes the room; what a rollback could not undo (files in a folder) answered, to run
+ * once that transaction committed.
+ */
+export type RoomRemoval = (trx: Transaction, roomId: number) => Promise<AfterCommit | null>;
+
 export interface Deps {
   config: Config;
   db: Knex;

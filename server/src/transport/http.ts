@@ -8,6 +8,7 @@ import type { Logger } from '../log';
 import { clientAddress } from './client-address';
 import { isClientRoute } from '../../../common/client-routes';
 import { HttpError } from './errors';
+import { answerRange } from './range';
 import { encodingHeaders, loadStatic, negotiate, type StaticFile } from './static-files';
 
 export const MAX_BODY_BYTES = 64 * 1024;
@@ -50,8 +51,22 @@ export interface Reply {
   setCookies?: string[];
   /** 302 to this location. */
   redirect?: string;
-  /** A body streamed from storage (downloads), written chunk by chunk as the socket drains. */
-  stream?: { contentType: string; body: AsyncIterable<Uint8Array> };
+  /**
+   * A body streamed from storage (downloads), written piece by piece as the socket drains, with
+   * its Content-Length. A GET with one byte range gets that part (206, Content-Range), a range
+   * past the end 416; every answer says Accept-Ranges: bytes.
+   */
+  stream?: StreamedBody;
+}
+
+export interface StreamedBody {
+  contentType: string;
+  /** The whole body's length in bytes. */
+  size: number;
+  /** A strong validator of these exact bytes, sent as ETag and matched against If-Range. */
+  etag?: string;
+  /** Bytes `start` to `end` (inclusive) of the body, in pieces; read only once the answer is decided. */
+  read(start: number, end: number): AsyncIterable<Uint8Array>;
 }
 
 export interface Route {
@@ -114,7 +129,8 @@ interface Outgoing {
   headers: Record<string, string>;
   setCookies: string[];
   body: string | Buffer;
-  stream?: AsyncIterable<Uint8Array>;
+  /** A streamed body of exactly `length` bytes. */
+  stream?: { length: number; pieces: () => AsyncIterable<Uint8Array> };
 }
 
 /** A response's progress: `aborted` once the client left or the response was written. */
@@ -149,6 +165,25 @@ function json(status: number, value: unknown, headers: Record<string, string> = 
 
 function errorBody(status: number, code: string, message: string, headers: Record<string, string> = {}): Outgoing {
   return json(status, { error: code, message }, headers);
+}
+
+/** A streamed reply as sent: the whole body, or the one range the request asked for. */
+function streamed(reply: Reply, body: StreamedBody, requestHeaders: Record<string, string>): Outgoing {
+  const headers: Record<string, string> = { 'Content-Type': body.contentType, 'Accept-Ranges': 'bytes', ...(body.etag ? { ETag: body.etag } : {}), ...reply.headers };
+  const status = reply.status ?? 200;
+  const answer = status === 200 ? answerRange(requestHeaders.range, requestHeaders['if-range'], body.size, body.etag) : { kind: 'whole' as const };
+  if (answer.kind === 'unsatisfiable') {
+    return errorBody(416, 'range_not_satisfiable', 'the range is past the end', { 'Accept-Ranges': 'bytes', 'Content-Range': `bytes */${body.size}` });
+  }
+  const [start, end] = answer.kind === 'part' ? [answer.start, answer.end] : [0, body.size - 1];
+  if (answer.kind === 'part') headers['Content-Range'] = `bytes ${start}-${end}/${body.size}`;
+  return {
+    status: answer.kind === 'part' ? 206 : status,
+    headers,
+    setCookies: reply.setCookies ?? [],
+    body: '',
+    stream: { length: end - start + 1, pieces: () => body.read(start, end) },
+  };
 }
 
 const STATE_CHANGING = new Set(['POST', 'PATCH', 'PUT', 'DELETE']);
@@ -379,26 +414,18 @@ export class HttpTransport {
         remoteAddress: raw.remoteAddress,
         user,
       });
-      return this.toOutgoing(reply);
+      return this.toOutgoing(reply, raw.headers);
     } catch (err) {
       if (err instanceof HttpError) return errorBody(err.status, err.code, err.message, err.headers);
       throw err;
     }
   }
 
-  private toOutgoing(reply: Reply): Outgoing {
+  private toOutgoing(reply: Reply, requestHeaders: Record<string, string>): Outgoing {
     if (reply.redirect) {
       return { status: 302, headers: { Location: reply.redirect, 'Cache-Control': 'no-store', ...reply.headers }, setCookies: reply.setCookies ?? [], body: '' };
     }
-    if (reply.stream) {
-      return {
-        status: reply.status ?? 200,
-        headers: { 'Content-Type': reply.stream.contentType, ...reply.headers },
-        setCookies: reply.setCookies ?? [],
-        body: '',
-        stream: reply.stream.body,
-      };
-    }
+    if (reply.stream) return streamed(reply, reply.stream, requestHeaders);
     if (reply.text) {
       return {
         status: reply.status ?? 200,
@@ -470,33 +497,59 @@ export class HttpTransport {
   }
 
   /**
-   * Writes a streamed body (chunked encoding) one chunk at a time, waiting for the socket to
-   * drain before asking the source for the next: a slow reader holds one chunk, not the file.
-   * `state.aborted` is set by onAborted (client gone) and stops the loop.
+   * Writes a streamed body of a known length (Content-Length, written by uWS's tryEnd) piece by
+   * piece: each piece is offered to the socket, and what it did not take is offered again from
+   * the writable handler until it is taken, before the source is asked for the next. A slow
+   * reader holds one piece, not the file. `state.aborted` is set by onAborted (client gone) and
+   * stops the loop; a source that fails or ends short of the length closes the connection (the
+   * client sees a cut body).
+   *
+   * One writable handler for the whole response: uWS puts back the handler it called after the
+   * call returns, and promise callbacks run inside that call, so a handler registered there
+   * (for the next piece) would be replaced by the previous one.
    */
-  private sendStream(res: UwsResponse, state: ResponseState, writeHead: () => void, source: AsyncIterable<Uint8Array>): void {
-    // Resolved by the socket draining, or by the client going away (which never drains).
-    const drained = () => new Promise<void>((resolve) => {
-      state.onAborted = resolve;
-      res.onWritable(() => {
-        resolve();
-        return true;
-      });
-    });
+  private sendStream(res: UwsResponse, state: ResponseState, writeHead: () => void, body: NonNullable<Outgoing['stream']>): void {
     res.cork(writeHead);
+    if (body.length === 0) {
+      state.aborted = true;
+      res.cork(() => res.end());
+      return;
+    }
+    /** The piece the socket did not take all of: its first byte's offset in the body, and who waits for it. */
+    let waiting: { piece: Uint8Array; pieceOffset: number; taken(done: boolean): void } | null = null;
+    res.onWritable((offset) => {
+      if (!waiting) return true;
+      const w = waiting;
+      const [ok, done] = res.tryEnd(w.piece.subarray(offset - w.pieceOffset), body.length);
+      if (ok) {
+        waiting = null;
+        w.taken(done);
+      }
+      return ok;
+    });
     void (async () => {
       try {
-        for await (const chunk of source) {
+        for await (const piece of body.pieces()) {
           if (state.aborted) return;
-          let ok = true;
+          const pieceOffset = res.getWriteOffset();
+          let result: [boolean, boolean] = [false, false];
           res.cork(() => {
-            ok = res.write(chunk);
+            result = res.tryEnd(piece, body.length);
           });
-          if (!ok) await drained();
+          let done = result[1];
+          if (!result[0]) {
+            // Resolved once the rest is taken, or by the client going away (which never drains).
+            done = await new Promise<boolean>((resolve) => {
+              state.onAborted = () => resolve(false);
+              waiting = { piece, pieceOffset, taken: resolve };
+            });
+          }
+          if (done) {
+            state.aborted = true; // the whole length is written: the response is over
+            return;
+          }
         }
-        if (state.aborted) return;
-        state.aborted = true;
-        res.cork(() => res.end());
+        if (!state.aborted) throw new Error('the stored body ended before its length');
       } catch (err) {
         this.options.log.error({ err }, 'streaming a response failed');
         if (!state.aborted) {

@@ -204,6 +204,166 @@ forEachDatabase('photos and files', (db) => {
     expect(deleted.attachment).to.equal(undefined);
   });
 
+  it('answers one byte range with 206 and Content-Range, a range past the end with 416, several ranges with the whole file', async () => {
+    const a = await member('범위');
+    const b = await member('Range Reader');
+    const outsider = await member('Range Outsider');
+    const roomId = await roomOf(a, b);
+    const big = Buffer.alloc(3 * MiB + 12345);
+    for (let i = 0; i < big.length; i += 1) big[i] = (i * 7919) % 251;
+    const att = await uploaded(a, roomId, big, 'application/pdf', '보고서.pdf');
+    const size = big.length;
+    const ranged = (range: string, extra: Record<string, string> = {}, m: Member = b, url = att.url) =>
+      fetch(server.url + url, { headers: { cookie: m.client.cookieHeader(), range, ...extra } });
+
+    const whole = await get(b, att.url);
+    expect(whole.status).to.equal(200);
+    expect(whole.headers.get('accept-ranges')).to.equal('bytes');
+    expect(whole.headers.get('content-length')).to.equal(String(size));
+    const etag = whole.headers.get('etag')!;
+    expect(etag).to.match(/^"[^"]+"$/);
+    expect(Buffer.from(await whole.arrayBuffer()).equals(big)).to.equal(true);
+
+    const cases: Array<[string, number, number]> = [
+      ['bytes=0-9', 0, 9],
+      ['bytes=262140-524300', 262140, 524300], // across two piece boundaries of the store
+      [`bytes=${size - 100}-`, size - 100, size - 1],
+      ['bytes=-500', size - 500, size - 1],
+      [`bytes=-${size * 2}`, 0, size - 1],
+      [`bytes=3000000-${size * 10}`, 3000000, size - 1],
+    ];
+    for (const [range, start, end] of cases) {
+      const res = await ranged(range);
+      expect(res.status, range).to.equal(206);
+      expect(res.headers.get('content-range'), range).to.equal(`bytes ${start}-${end}/${size}`);
+      expect(res.headers.get('content-length'), range).to.equal(String(end - start + 1));
+      expect(res.headers.get('accept-ranges')).to.equal('bytes');
+      // The download's own headers stay on the part.
+      expect(res.headers.get('x-content-type-options')).to.equal('nosniff');
+      expect(res.headers.get('content-disposition')).to.match(/^attachment;/);
+      expect(res.headers.get('cache-control')).to.match(/^private/);
+      expect(res.headers.get('content-type')).to.equal('application/pdf');
+      expect(Buffer.from(await res.arrayBuffer()).equals(big.subarray(start, end + 1)), range).to.equal(true);
+    }
+
+    for (const range of [`bytes=${size}-`, `bytes=${size + 5}-${size + 10}`, 'bytes=-0']) {
+      const res = await ranged(range);
+      expect(res.status, range).to.equal(416);
+      expect(res.headers.get('content-range'), range).to.equal(`bytes */${size}`);
+      await res.arrayBuffer();
+    }
+    // Several ranges, another unit, a malformed range or a stale If-Range: the whole file.
+    for (const [range, extra] of [['bytes=0-1,5-6', {}], ['items=0-1', {}], ['bytes=9-3', {}], ['bytes=0-9', { 'if-range': '"stale"' }]] as Array<[string, Record<string, string>]>) {
+      const res = await ranged(range, extra);
+      expect(res.status, range).to.equal(200);
+      expect(res.headers.get('content-length')).to.equal(String(size));
+      expect(Buffer.from(await res.arrayBuffer()).equals(big), range).to.equal(true);
+    }
+    const resumed = await ranged('bytes=10-19', { 'if-range': etag });
+    expect(resumed.status).to.equal(206);
+    expect(Buffer.from(await resumed.arrayBuffer()).equals(big.subarray(10, 20))).to.equal(true);
+
+    // Members only, ranges or not.
+    expect((await ranged('bytes=0-9', {}, outsider)).status).to.equal(403);
+    expect((await ranged('bytes=0-9', {}, b, api.attachment(att.attachmentId + 100000))).status).to.equal(404);
+
+    // The thumbnail too.
+    const photo = await uploaded(a, roomId, await photoWithExif(), 'image/jpeg', 'p.jpg');
+    const thumb = Buffer.from(await (await get(b, photo.thumbnailUrl!)).arrayBuffer());
+    const part = await ranged('bytes=-20', {}, b, photo.thumbnailUrl!);
+    expect(part.status).to.equal(206);
+    expect(part.headers.get('content-range')).to.equal(`bytes ${thumb.length - 20}-${thumb.length - 1}/${thumb.length}`);
+    expect(part.headers.get('content-type')).to.equal('image/webp');
+    expect(Buffer.from(await part.arrayBuffer()).equals(thumb.subarray(thumb.length - 20))).to.equal(true);
+    const past = await ranged(`bytes=${thumb.length}-`, {}, b, photo.thumbnailUrl!);
+    expect(past.status).to.equal(416);
+    expect(past.headers.get('content-range')).to.equal(`bytes */${thumb.length}`);
+  });
+
+  it('streams a large file and a large range intact to a reader that stops reading for a while', async function () {
+    this.timeout(240_000);
+    const a = await member('Streamer');
+    const b = await member('Slow Reader');
+    const roomId = await roomOf(a, b);
+    const big = Buffer.alloc(12 * MiB + 777);
+    for (let i = 0; i < big.length; i += 1) big[i] = (i * 31 + (i >> 12)) % 253;
+    const att = await uploaded(a, roomId, big, 'application/octet-stream', 'big.bin');
+    // Paused: the socket's buffers fill and the server must wait for them to drain, more than once.
+    const slowly = (range?: string) => new Promise<{ status: number; body: Buffer; headers: http.IncomingHttpHeaders }>((resolve, reject) => {
+      const url = new URL(server.url + att.url);
+      const headers: Record<string, string> = { cookie: b.client.cookieHeader(), ...(range ? { range } : {}) };
+      http.get({ host: url.hostname, port: url.port, path: url.pathname, headers }, (res) => {
+        const chunks: Buffer[] = [];
+        res.pause();
+        setTimeout(() => {
+          res.on('data', (c: Buffer) => {
+            chunks.push(c);
+            res.pause();
+            setImmediate(() => res.resume());
+          });
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks), headers: res.headers }));
+          res.resume();
+        }, 300);
+      }).on('error', reject);
+    });
+    const whole = await slowly();
+    expect(whole.status).to.equal(200);
+    expect(whole.body.equals(big)).to.equal(true);
+    const part = await slowly(`bytes=1000-${big.length - 1000}`);
+    expect(part.status).to.equal(206);
+    expect(part.headers['content-range']).to.equal(`bytes 1000-${big.length - 1000}/${big.length}`);
+    expect(part.body.equals(big.subarray(1000, big.length - 999))).to.equal(true);
+  });
+
+  it('deletes a room left empty with its search index rows, its attachments and their bytes, and nothing of another room', async () => {
+    const a = await member('떠나는 사람');
+    const b = await member('남은 사람');
+    const c = await member('다른 방');
+    const roomId = await roomOf(a, b);
+    const otherRoom = await roomOf(a, c);
+    const say = async (room: number, content: string, attachmentId?: number) => {
+      const inbox = await a.stomp.subscribe(topics.privateChat(room));
+      try {
+        await a.stomp.send(app.privateMessage, { chatRoomId: room, content, ...(attachmentId ? { attachmentId } : {}) });
+        return decodeChatMessage((await inbox.next()).json(), room)!;
+      } finally {
+        inbox.unsubscribe();
+      }
+    };
+    await say(roomId, '오늘 회의는 세시에 합니다');
+    const edited = await say(roomId, 'first text');
+    await a.stomp.send(app.editMessage, { chatRoomId: roomId, messageId: edited.messageId, content: '수정된 문장 Edited' });
+    const sentPhoto = await uploaded(a, roomId, await photoWithExif(), 'image/jpeg', 'p.jpg');
+    await say(roomId, '사진', sentPhoto.attachmentId);
+    await uploaded(b, roomId, Buffer.from('never sent'), 'text/plain', 'draft.txt'); // uploaded, not sent
+    await say(otherRoom, '다른 방의 회의');
+    const kept = await uploaded(a, otherRoom, Buffer.from('kept file'), 'text/plain', 'kept.txt');
+
+    const keysOf = async (room: number) => ((await server.db('attachments').select('blob_key', 'thumb_key').where({ room_id: room })) as Array<{ blob_key: string; thumb_key: string | null }>)
+      .flatMap((r) => [r.blob_key, r.thumb_key]).filter((k): k is string => k !== null);
+    const indexRows = async (room: number) => Number((await server.db('message_bigrams').where({ room_id: room }).count({ n: '*' }).first())?.n);
+    const chunksOf = async (keys: string[]) => Number((await server.db('attachment_chunks').whereIn('blob_key', keys).count({ n: '*' }).first())?.n);
+    const roomKeys = await keysOf(roomId);
+    expect(roomKeys, 'the photo, its thumbnail and the unsent file').to.have.length(3);
+    expect(await indexRows(roomId)).to.be.above(0);
+    expect(await chunksOf(roomKeys)).to.be.above(0);
+    const otherIndex = await indexRows(otherRoom);
+    const otherKeys = await keysOf(otherRoom);
+    const otherChunks = await chunksOf(otherKeys);
+
+    expect((await a.client.delete(`${api.leaveChat}?chatRoomId=${roomId}`)).status).to.equal(200);
+    expect(await indexRows(roomId), 'a member is left: the room and its index stay').to.be.above(0);
+    expect((await b.client.delete(`${api.leaveChat}?chatRoomId=${roomId}`)).status).to.equal(200);
+
+    expect(await server.db('rooms').where({ id: roomId }).first()).to.equal(undefined);
+    expect(await indexRows(roomId), 'no search index rows of the room').to.equal(0);
+    expect(await server.db('attachments').where({ room_id: roomId }).first(), 'no attachment rows of the room').to.equal(undefined);
+    expect(await chunksOf(roomKeys), 'no stored bytes of its attachments').to.equal(0);
+    expect(await indexRows(otherRoom)).to.equal(otherIndex);
+    expect(await chunksOf(otherKeys)).to.equal(otherChunks);
+    expect((await get(a, kept.url)).status).to.equal(200);
+  });
+
   /** Posts a body of `total` bytes from one reused buffer; stops writing once the server answers. */
   const rawUpload = (m: Member, roomId: number, total: number, declare: boolean) =>
     new Promise<{ status: number; sentBytes: number; peakGrowth: number }>((resolve, reject) => {
@@ -311,6 +471,18 @@ describe('photos and files in a folder (ATTACHMENTS_DIR)', () => {
     const stored = Buffer.from(await back.arrayBuffer());
     expect(stored.length).to.equal(att.size);
     expect((await sharp(stored).raw().toBuffer()).equals(await sharp(photo).raw().toBuffer())).to.equal(true);
+    // Ranges read from the file, the original's and the thumbnail's.
+    for (const url of [att.url, att.thumbnailUrl!]) {
+      const full = Buffer.from(await (await fetch(server.url + url, { headers: { cookie: cb.cookieHeader() } })).arrayBuffer());
+      const part = await fetch(server.url + url, { headers: { cookie: cb.cookieHeader(), range: 'bytes=10-109' } });
+      expect(part.status).to.equal(206);
+      expect(part.headers.get('content-range')).to.equal(`bytes 10-109/${full.length}`);
+      expect(Buffer.from(await part.arrayBuffer()).equals(full.subarray(10, 110))).to.equal(true);
+      const tail = await fetch(server.url + url, { headers: { cookie: cb.cookieHeader(), range: 'bytes=-7' } });
+      expect(Buffer.from(await tail.arrayBuffer()).equals(full.subarray(full.length - 7))).to.equal(true);
+      const past = await fetch(server.url + url, { headers: { cookie: cb.cookieHeader(), range: `bytes=${full.length}-` } });
+      expect([past.status, past.headers.get('content-range')]).to.deep.equal([416, `bytes */${full.length}`]);
+    }
 
     const stomp = await connectStomp(server, ca.cookieHeader());
     try {
@@ -324,5 +496,45 @@ describe('photos and files in a folder (ATTACHMENTS_DIR)', () => {
     }
     expect(files()).to.deep.equal([]);
     expect(a.userId).to.be.a('number');
+  });
+
+  it('removes the files of a room\'s attachments when the room is deleted (its last member left), and no other room\'s', async () => {
+    const { client: ca } = await newLoggedInUser(server, { name: 'A' });
+    const { user: b, client: cb } = await newLoggedInUser(server, { name: 'B' });
+    const { user: c } = await newLoggedInUser(server, { name: 'C' });
+    const roomId = (await ca.post(api.roomCreate, { targetUserId: b.userId })).body.chatRoomId as number;
+    const otherRoom = (await ca.post(api.roomCreate, { targetUserId: c.userId })).body.chatRoomId as number;
+    const post = async (room: number, body: Buffer, type: string) => {
+      const res = await fetch(`${server.url}${api.attachmentUpload}?chatRoomId=${room}`, {
+        method: 'POST', headers: { cookie: ca.cookieHeader(), 'content-type': type, 'x-file-name': 'f' }, body: new Uint8Array(body),
+      });
+      expect(res.status).to.equal(200);
+      return (await res.json()) as Attachment;
+    };
+    const photo = await post(roomId, await photoWithExif(), 'image/jpeg');
+    const stomp = await connectStomp(server, ca.cookieHeader());
+    try {
+      await stomp.send(app.privateMessage, { chatRoomId: roomId, content: '사진', attachmentId: photo.attachmentId });
+    } finally {
+      await stomp.disconnect();
+    }
+    await post(roomId, Buffer.from('unsent'), 'text/plain');
+    await post(otherRoom, Buffer.from('kept'), 'text/plain');
+    const filesOf = async (room: number) => ((await server.db('attachments').select('blob_key', 'thumb_key').where({ room_id: room })) as Array<{ blob_key: string; thumb_key: string | null }>)
+      .flatMap((r) => [r.blob_key, r.thumb_key]).filter((k): k is string => k !== null);
+    const roomFiles = await filesOf(roomId);
+    const otherFiles = await filesOf(otherRoom);
+    const present = () => new Set(fs.readdirSync(path.join(dir, 'files')));
+    expect(roomFiles).to.have.length(3);
+    expect(roomFiles.every((k) => present().has(k))).to.equal(true);
+
+    await ca.delete(`${api.leaveChat}?chatRoomId=${roomId}`);
+    await cb.delete(`${api.leaveChat}?chatRoomId=${roomId}`);
+
+    // Removed after the commit, before the leave was answered.
+    expect(roomFiles.filter((k) => present().has(k)), 'files of the deleted room').to.deep.equal([]);
+    expect(otherFiles.every((k) => present().has(k)), 'the other room keeps its file').to.equal(true);
+    expect([...present()].filter((f) => f.endsWith('.part'))).to.deep.equal([]);
+    expect(await server.db('message_bigrams').where({ room_id: roomId }).first()).to.equal(undefined);
   });
 });

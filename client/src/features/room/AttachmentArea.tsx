@@ -1,13 +1,15 @@
 // Sending photos and files from the composer: the attach button, pasting an image (or file)
 // into the message box and dropping files on the composer all start an upload; its progress
-// shows above the composer with a cancel button. When the server holds the file, it is sent
-// as a message of the room (attachmentSaga). Files over 25 MiB are refused before uploading.
+// shows above the composer with a cancel button. When the server holds the file, the room
+// saga sends it as a message of the room, through the pending sends like a typed message (so
+// one that finished offline goes out when the connection returns). Files over 25 MiB are
+// refused before uploading.
 import { useCallback, useEffect, useRef, useState, type ClipboardEvent, type DragEvent, type ReactNode } from 'react';
 import { LIMITS } from '../../../../common/rules';
 import { useAppDispatch } from '../../app/hooks';
 import { ko } from '../../i18n/ko';
 import { UploadCancelled, UploadRefused, uploadAttachment, type Upload } from '../../services/upload';
-import { attachmentUploaded } from './attachmentSaga';
+import { attachmentUploaded } from './roomSlice';
 
 interface Progress { name: string; fraction: number; upload: Upload }
 
@@ -34,7 +36,7 @@ export function AttachmentArea({ chatRoomId, children }: { chatRoomId: number; c
       setProgress({ name: file.name || 'file', fraction: 0, upload });
       try {
         const attachment = await upload.done;
-        dispatch(attachmentUploaded({ chatRoomId, attachmentId: attachment.attachmentId, content: '' }));
+        dispatch(attachmentUploaded({ chatRoomId, attachment }));
       } catch (err) {
         if (err instanceof UploadCancelled) break;
         setError(err instanceof UploadRefused && err.status === 413 ? ko.attachment.tooLarge : ko.attachment.failed);

@@ -147,10 +147,10 @@ export function MessageList({ messages, pending, myId, hasOlder, loadingOlder, o
                   {item.failed ? (
                     <span className="msg__failed">
                       <span className="msg__failed-label">{ko.room.failed}</span>
-                      <button type="button" className="msg__action" aria-label={ko.room.resendLabel(item.content)} onClick={() => item.clientMsgId && onResend?.(item.clientMsgId)}>
+                      <button type="button" className="msg__action" aria-label={ko.room.resendLabel(item.content || item.attachment?.name || '')} onClick={() => item.clientMsgId && onResend?.(item.clientMsgId)}>
                         {ko.room.resend}
                       </button>
-                      <button type="button" className="msg__action msg__action--danger" aria-label={ko.room.deleteLabel(item.content)} onClick={() => item.clientMsgId && onDelete?.(item.clientMsgId)}>
+                      <button type="button" className="msg__action msg__action--danger" aria-label={ko.room.deleteLabel(item.content || item.attachment?.name || '')} onClick={() => item.clientMsgId && onDelete?.(item.clientMsgId)}>
                         {ko.room.deleteUnsent}
                       </button>
                     </span>

@@ -15,9 +15,9 @@ import { roomSaga } from './roomSaga';
 import { liveReducer } from './liveSlice';
 import { readsReducer } from './readsSlice';
 import { roomReducer } from './roomSlice';
-import { createMemoryUnsentStore } from './unsentStore';
+import { createMemoryUnsentStore, type UnsentStore } from './unsentStore';
 
-export function createChatTestStore(http: FakeHttp, uidValue: number | null = null, unsent = createMemoryUnsentStore()) {
+export function createChatTestStore(http: FakeHttp, uidValue: number | null = null, unsent: UnsentStore = createMemoryUnsentStore()) {
   const stomp = new FakeStomp();
   const alerts: string[] = [];
   const navigations: Array<{ to: string; options?: NavigateOptions }> = [];

@@ -103,6 +103,7 @@ export function layoutMessages(messages: readonly ChatMessage[], pending: readon
       replyTo: p.replyTo,
       edited: false,
       deleted: false,
+      attachment: p.attachment,
     })),
   ];
   const items: MessageItem[] = [];

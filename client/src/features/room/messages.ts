@@ -1,7 +1,7 @@
 // Pure rules for a room's message list: ordering, de-duplication, pending sends and what system
 // messages mean for the participant list (SPEC.md §3, §4; issue 4: never lost, duplicated or
 // reordered).
-import type { ChatMessage, ReplyQuote, UserSummary } from '../../../../common/api';
+import type { Attachment, ChatMessage, ReplyQuote, UserSummary } from '../../../../common/api';
 import { systemEventText } from '../../../../common/system-text';
 
 /** A message the user sent that the server has not echoed back yet. */
@@ -13,8 +13,10 @@ export interface PendingMessage {
   failed?: boolean;
   /** Counts the sends of this message, so that only the latest send's timeout can fail it. */
   attempt?: number;
-  /** Issue 13: the message this one replies to (kept in memory only: a reload sends it as a plain message). */
+  /** Issue 13: the message this one replies to; every (re)send carries its replyToMessageId. */
   replyTo?: ReplyQuote;
+  /** Issue 13: the uploaded photo or file this message sends; every (re)send carries its attachmentId. */
+  attachment?: Attachment;
 }
 
 /** System messages carry no sender (null; 0 in older data). */

@@ -1,5 +1,4 @@
 import type { Feature } from '../../app/feature';
-import { attachmentSaga } from './attachmentSaga';
 import { liveReducer } from './liveSlice';
 import { readsReducer } from './readsSlice';
 import { roomSaga } from './roomSaga';
@@ -9,6 +8,6 @@ import { roomReducer } from './roomSlice';
 export const roomFeature: Feature = {
   name: 'room',
   reducers: { room: roomReducer, reads: readsReducer, live: liveReducer },
-  sagas: [roomSaga, attachmentSaga],
+  sagas: [roomSaga],
   lateServices: true,
 };

@@ -1,27 +1,33 @@
 import { expect } from 'chai';
 import sinon from 'sinon';
-import { api, type ChatHistoryResponse, type ChatMessage, type UserSummary } from '../../../../common/api';
+import { api, type Attachment, type ChatHistoryResponse, type ChatMessage, type UserSummary } from '../../../../common/api';
 import { app, topics } from '../../../../common/destinations';
 import { eventually, FakeHttp, refuse, settle, type RecordedRequest } from '../../app/fakeServices';
 import { createChatTestStore } from './chatFakes.test-support';
 import {
+  attachmentUploaded,
   leaveConfirmed,
   messageSubmitted,
   notificationConfirmed,
   olderRequested,
   renameSubmitted,
+  replyStarted,
   resendRequested,
   roomClosed,
   roomOpened,
   unsentDeleted,
 } from './roomSlice';
 import { SEND_TIMEOUT_MS } from './roomSaga';
+import { createUnsentStore, unsentKey } from './unsentStore';
 
 const ROOM = 7;
 const ME: UserSummary = { userId: 1, name: '김민지', email: 'minji@example.com' };
 const KIM: UserSummary = { userId: 2, name: '김철수', email: 'kim@example.com' };
 const LEE: UserSummary = { userId: 3, name: '이영희', email: 'lee@example.com' };
 const TOPIC = topics.privateChat(ROOM);
+const PHOTO: Attachment = {
+  attachmentId: 41, name: '바다.jpg', size: 52_000, contentType: 'image/jpeg', url: api.attachment(41), thumbnailUrl: api.attachmentThumbnail(41), width: 400, height: 300,
+};
 
 function message(messageId: number, extra: Partial<ChatMessage> = {}): ChatMessage {
   return {
@@ -260,6 +266,76 @@ describe('the room session saga', () => {
     } finally {
       reloaded.stop();
     }
+  });
+
+  it('keeps a reply\'s quote and an upload\'s attachment through a reload: the sends after it carry replyToMessageId and attachmentId', async () => {
+    // The browser's own storage, as the app uses it (lateServices.ts).
+    window.localStorage.removeItem(unsentKey(ME.userId, ROOM));
+    const unsent = createUnsentStore(window.localStorage);
+    const server = new RoomServer(2);
+    const first = createChatTestStore(new FakeHttp({ [`GET ${api.chatHistory}`]: server.history }), ME.userId, unsent);
+    const quote = { messageId: 2, senderName: KIM.name, content: 'message 2' };
+    try {
+      first.store.dispatch(roomOpened({ chatRoomId: ROOM, userId: ME.userId }));
+      await eventually(() => first.store.getState().room.status === 'ready', 'history loaded');
+      first.store.dispatch(replyStarted(quote));
+      first.store.dispatch(messageSubmitted('답장이에요'));
+      first.store.dispatch(attachmentUploaded({ chatRoomId: ROOM, attachment: PHOTO }));
+      await eventually(() => unsent.read(ME.userId, ROOM).length === 2, 'stored');
+    } finally {
+      first.stop();
+    }
+
+    const reloaded = createChatTestStore(new FakeHttp({ [`GET ${api.chatHistory}`]: server.history }), ME.userId, createUnsentStore(window.localStorage));
+    try {
+      reloaded.store.dispatch(roomOpened({ chatRoomId: ROOM, userId: ME.userId }));
+      await eventually(() => reloaded.store.getState().room.status === 'ready', 'history loaded');
+      const restored = reloaded.store.getState().room.pending;
+      expect(restored.map((p) => [p.content, p.replyTo, p.attachment, p.failed])).to.deep.equal([
+        ['답장이에요', quote, undefined, true],
+        ['', undefined, PHOTO, true],
+      ]);
+
+      reloaded.stomp.connect();
+      await eventually(() => reloaded.stomp.sentTo(app.privateMessage).length === 2, 'sent again');
+      const sent = reloaded.stomp.sentTo(app.privateMessage) as Array<Record<string, unknown>>;
+      expect(sent[0]).to.include({ chatRoomId: ROOM, content: '답장이에요', replyToMessageId: 2, clientMsgId: restored[0].clientMsgId });
+      expect(sent[0]).to.not.have.property('attachmentId');
+      expect(sent[1]).to.include({ chatRoomId: ROOM, content: '', attachmentId: PHOTO.attachmentId, clientMsgId: restored[1].clientMsgId });
+      expect(sent[1]).to.not.have.property('replyToMessageId');
+    } finally {
+      reloaded.stop();
+      window.localStorage.removeItem(unsentKey(ME.userId, ROOM));
+    }
+  });
+
+  it('sends an upload that finished while offline when the connection returns, once, with its clientMsgId', async () => {
+    h = open(2);
+    await openRoom(h);
+    h.stomp.drop();
+    await eventually(() => h.room().connection === 'lost', 'connection lost shown');
+
+    h.store.dispatch(attachmentUploaded({ chatRoomId: ROOM, attachment: PHOTO }));
+    await settle();
+    expect(h.stomp.sentTo(app.privateMessage)).to.deep.equal([]);
+    expect(h.room().pending.map((p) => p.attachment)).to.deep.equal([PHOTO]);
+    expect(h.unsent.read(ME.userId, ROOM).map((p) => p.attachment)).to.deep.equal([PHOTO]);
+
+    h.stomp.connect();
+    await eventually(() => h.stomp.sentTo(app.privateMessage).length === 1, 'sent on reconnect');
+    const [sent] = h.stomp.sentTo(app.privateMessage) as Array<{ attachmentId: number; clientMsgId: string; content: string }>;
+    expect(sent).to.include({ attachmentId: PHOTO.attachmentId, content: '', clientMsgId: h.room().pending[0].clientMsgId });
+
+    h.stomp.deliver(TOPIC, message(3, { senderId: ME.userId, senderName: ME.name, content: '', clientMsgId: sent.clientMsgId, attachment: PHOTO }));
+    await settle();
+    expect(h.room().pending).to.deep.equal([]);
+    expect(h.room().messages.at(-1)?.attachment).to.deep.equal(PHOTO);
+    // Confirmed: another reconnect sends nothing again.
+    h.stomp.drop();
+    h.stomp.connect();
+    await eventually(() => h.room().connection === 'live', 'live again');
+    await settle();
+    expect(h.stomp.sentTo(app.privateMessage)).to.have.length(1);
   });
 
   it('drops a pending message that the catch-up shows was already stored, instead of sending it again', async () => {

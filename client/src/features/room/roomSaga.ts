@@ -20,6 +20,7 @@ import { sendTyping, watchRoomEventsTopic } from './roomEventsTopic';
 import {
   activityChanged,
   aroundLoaded,
+  attachmentUploaded,
   caughtUp,
   focused,
   disconnected,
@@ -94,7 +95,8 @@ function* sendPending({ chatRoomId, userId }: Session, pending: PendingMessage):
   yield put(sendAttempted(pending.clientMsgId));
   // Not connected: the send times out as failed and goes out again on the next subscription.
   const reply = pending.replyTo ? { replyToMessageId: pending.replyTo.messageId } : {};
-  yield call(publish, app.privateMessage, { chatRoomId, senderId: userId, content: pending.content, clientMsgId: pending.clientMsgId, ...reply });
+  const attachment = pending.attachment ? { attachmentId: pending.attachment.attachmentId } : {};
+  yield call(publish, app.privateMessage, { chatRoomId, senderId: userId, content: pending.content, clientMsgId: pending.clientMsgId, ...reply, ...attachment });
 }
 
 /** Every pending message again, in the order they were written (the server keeps a clientMsgId once). */
@@ -250,19 +252,39 @@ function* watchRoomEvents(session: Session, events: EventChannel<RoomEvent>, rea
   }
 }
 
+/**
+ * Typed messages and uploads the server holds (issue 13) become pending sends alike: sent with a
+ * clientMsgId, failed after the timeout, kept in storage, sent again on every new subscription
+ * (so an upload that finished offline goes out when the connection returns).
+ */
 function* watchSends(session: Session): SagaIterator {
   for (;;) {
-    const action: PayloadAction<string> = yield take([messageSubmitted.type, resendRequested.type]);
-    const { payload } = action;
+    const action: PayloadAction<unknown> = yield take([messageSubmitted.type, resendRequested.type, attachmentUploaded.type]);
     if (resendRequested.match(action)) {
       const pending: PendingMessage[] = yield select(selectPending);
-      const failed = pending.find((p) => p.clientMsgId === payload && p.failed);
+      const failed = pending.find((p) => p.clientMsgId === action.payload && p.failed);
       if (failed) yield call(sendPending, session, failed);
       continue;
     }
-    if (!isSendableMessage(payload)) continue;
     const replyTo: ReturnType<typeof selectReplyTo> = yield select(selectReplyTo);
-    const pending: PendingMessage = { clientMsgId: newClientMsgId(), content: payload.trim(), createdAt: new Date().toISOString(), ...(replyTo ? { replyTo } : {}) };
+    const quote = replyTo ? { replyTo } : {};
+    let pending: PendingMessage;
+    if (attachmentUploaded.match(action)) {
+      const { chatRoomId, attachment } = action.payload;
+      pending = { clientMsgId: newClientMsgId(), content: '', createdAt: new Date().toISOString(), attachment };
+      if (chatRoomId !== session.chatRoomId) {
+        // Another room's upload (its screen closed meanwhile): kept with that room's unsent
+        // messages, it goes out when that room is next open.
+        const unsent = yield* service('unsent');
+        const held: PendingMessage[] = yield call([unsent, unsent.read], session.userId, chatRoomId);
+        yield call([unsent, unsent.write], session.userId, chatRoomId, [...held, pending]);
+        continue;
+      }
+      pending = { ...pending, ...quote };
+    } else {
+      if (!messageSubmitted.match(action) || !isSendableMessage(action.payload)) continue;
+      pending = { clientMsgId: newClientMsgId(), content: action.payload.trim(), createdAt: new Date().toISOString(), ...quote };
+    }
     yield put(messageQueued(pending));
     yield call(sendPending, session, pending);
   }

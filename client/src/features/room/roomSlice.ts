@@ -2,7 +2,7 @@
 // messages in messageId order, the user's sends still waiting for their echo, paging, presence
 // and the e-mail notification button.
 import { createSlice, type PayloadAction } from '@reduxjs/toolkit';
-import type { ChatHistoryResponse, ChatMessage, ReplyQuote, RoomUser } from '../../../../common/api';
+import type { Attachment, ChatHistoryResponse, ChatMessage, ReplyQuote, RoomUser } from '../../../../common/api';
 import type { Reaction } from '../../../../common/rules';
 import { applyChangedMessages, applyDeleted, applyEdited, applyReaction, type DeletedChange, type EditedChange, type ReactionChange } from './messageChanges';
 import { viewerRoomName } from '../../../../common/room-names';
@@ -150,6 +150,8 @@ const roomSlice = createSlice({
       }
     },
     messageSubmitted: (_state, _action: PayloadAction<string>) => {},
+    /** The server holds an upload of the composer: the room saga sends it as a message (through the pending sends, like text). */
+    attachmentUploaded: (_state, _action: PayloadAction<{ chatRoomId: number; attachment: Attachment }>) => {},
     /** The user is typing a message (issue 11: the room may be told). */
     typingNoticed: () => {},
     messageQueued(state, action: PayloadAction<PendingMessage>) {
@@ -286,6 +288,7 @@ export const {
   olderFailed,
   messageReceived,
   messageSubmitted,
+  attachmentUploaded,
   typingNoticed,
   messageQueued,
   unsentRestored,

@@ -1,5 +1,7 @@
 // Sends the server has not confirmed yet, kept in local storage per user and room so that a
-// failed message survives a reload of the page until it is sent or deleted.
+// failed message survives a reload of the page until it is sent or deleted. A reply keeps its
+// quote and a photo or file its attachment, so the send after the reload is the same message.
+import { decodeAttachment, decodeReplyQuote } from '../../../../common/events';
 import { LIMITS } from '../../../../common/rules';
 import type { PendingMessage } from './messages';
 
@@ -16,14 +18,26 @@ export function unsentKey(userId: number, chatRoomId: number): string {
   return `unsent:${userId}:${chatRoomId}`;
 }
 
-function isPendingMessage(value: unknown): value is PendingMessage {
-  if (!value || typeof value !== 'object') return false;
+/** What is kept of a pending message: the message itself, not the state of its sends. */
+function kept({ clientMsgId, content, createdAt, replyTo, attachment }: PendingMessage): PendingMessage {
+  return { clientMsgId, content, createdAt, ...(replyTo ? { replyTo } : {}), ...(attachment ? { attachment } : {}) };
+}
+
+/** A stored entry read back; null when it is not one (storage is anyone's to edit). */
+function restored(value: unknown): PendingMessage | null {
+  if (!value || typeof value !== 'object') return null;
   const m = value as Record<string, unknown>;
-  return (
+  const valid =
     typeof m.clientMsgId === 'string' && m.clientMsgId.length > 0 && m.clientMsgId.length <= 64 &&
     typeof m.content === 'string' && m.content.length <= LIMITS.message &&
-    typeof m.createdAt === 'string'
-  );
+    typeof m.createdAt === 'string';
+  if (!valid) return null;
+  const replyTo = decodeReplyQuote(m.replyTo);
+  const attachment = decodeAttachment(m.attachment);
+  // A quote or attachment that no longer reads as one would send a different message: drop it.
+  if ((m.replyTo !== undefined && !replyTo) || (m.attachment !== undefined && !attachment)) return null;
+  // Whatever was unsent before the reload counts as failed until it goes out again.
+  return { ...kept({ clientMsgId: m.clientMsgId as string, content: m.content as string, createdAt: m.createdAt as string, replyTo, attachment }), failed: true };
 }
 
 export function createUnsentStore(storage: Storage): UnsentStore {
@@ -32,8 +46,7 @@ export function createUnsentStore(storage: Storage): UnsentStore {
       try {
         const parsed: unknown = JSON.parse(storage.getItem(unsentKey(userId, chatRoomId)) ?? '[]');
         if (!Array.isArray(parsed)) return [];
-        // Whatever was unsent before the reload counts as failed until it goes out again.
-        return parsed.filter(isPendingMessage).map(({ clientMsgId, content, createdAt }) => ({ clientMsgId, content, createdAt, failed: true }));
+        return parsed.map(restored).filter((m): m is PendingMessage => m !== null);
       } catch {
         return [];
       }
@@ -42,7 +55,7 @@ export function createUnsentStore(storage: Storage): UnsentStore {
       const key = unsentKey(userId, chatRoomId);
       try {
         if (messages.length === 0) storage.removeItem(key);
-        else storage.setItem(key, JSON.stringify(messages.slice(-MAX_UNSENT_PER_ROOM).map(({ clientMsgId, content, createdAt }) => ({ clientMsgId, content, createdAt }))));
+        else storage.setItem(key, JSON.stringify(messages.slice(-MAX_UNSENT_PER_ROOM).map(kept)));
       } catch {
         // Storage full or disabled: the message stays on screen for this visit.
       }
@@ -58,7 +71,7 @@ export function createMemoryUnsentStore(): UnsentStore & { rooms: Map<string, Pe
     read: (userId, chatRoomId) => (rooms.get(unsentKey(userId, chatRoomId)) ?? []).map((m) => ({ ...m, failed: true })),
     write: (userId, chatRoomId, messages) => {
       if (messages.length === 0) rooms.delete(unsentKey(userId, chatRoomId));
-      else rooms.set(unsentKey(userId, chatRoomId), messages.map(({ clientMsgId, content, createdAt }) => ({ clientMsgId, content, createdAt })));
+      else rooms.set(unsentKey(userId, chatRoomId), messages.slice(-MAX_UNSENT_PER_ROOM).map(kept));
     },
   };
 }

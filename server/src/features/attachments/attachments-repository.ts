@@ -70,6 +70,13 @@ export class AttachmentsRepository {
     await this.db('attachments').where({ id }).delete();
   }
 
+  /** Removes the room's attachments (in the transaction deleting the room) and answers their blob keys. */
+  async removeRoom(trx: Knex.Transaction, roomId: number): Promise<string[]> {
+    const rows = (await trx('attachments').select('blob_key', 'thumb_key').where({ room_id: roomId })) as Array<{ blob_key: string; thumb_key: string | null }>;
+    await trx('attachments').where({ room_id: roomId }).delete();
+    return rows.flatMap((r) => (r.thumb_key === null ? [r.blob_key] : [r.blob_key, r.thumb_key]));
+  }
+
   /** Uploads of the user never sent and older than `beforeMs` (left behind by a cancelled send). */
   async unsentOf(uploaderId: number, beforeMs: number): Promise<AttachmentRow[]> {
     const rows = (await this.db('attachments as a')

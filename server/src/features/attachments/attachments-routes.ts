@@ -1,6 +1,7 @@
 // REST of attachments (ours, docs/protocol.md): the upload streams its raw body into the
 // service; downloads stream the stored bytes out with headers that keep the browser from
-// running anything (nosniff from the transport, a sandbox CSP, attachment unless an image).
+// running anything (nosniff from the transport, a sandbox CSP, attachment unless an image),
+// whole or the one byte range asked for (the transport answers Range from the size).
 import { api } from '../../../../common/api';
 import { LIMITS, toPositiveId } from '../../../../common/rules';
 import { userOf, type RequestContext, type Route } from '../../transport/http';
@@ -30,7 +31,7 @@ function served(download: Download) {
       'Cache-Control': 'private, max-age=86400',
       'Content-Security-Policy': "default-src 'none'; sandbox",
     },
-    stream: { contentType: download.contentType, body: download.body },
+    stream: { contentType: download.contentType, size: download.size, etag: download.etag, read: download.read },
   };
 }
 

@@ -4,7 +4,7 @@
 import { api, type Attachment } from '../../../../common/api';
 import type { Logger } from '../../log';
 import { ForbiddenError, InvalidError, NotAMemberError, NotFoundError } from '../errors';
-import type { Clock } from '../types';
+import type { AfterCommit, Clock, Transaction } from '../types';
 import type { BlobStore } from './blob-store';
 import type { AttachmentRow, AttachmentsRepository } from './attachments-repository';
 import { stripJpegMetadata } from './jpeg-metadata';
@@ -23,13 +23,16 @@ export interface AttachmentsDeps {
 /** Uploads never sent are removed after this long (a send cancelled or never made). */
 export const UNSENT_KEPT_MS = 24 * 60 * 60 * 1000;
 
-/** What a download answers: the bytes and how to label them. */
+/** What a download answers: how to label the bytes, their length, and reading them (all or a range). */
 export interface Download {
   contentType: string;
   /** Shown in the page (images we decoded, thumbnails) rather than saved as a file. */
   inline: boolean;
   name: string;
-  body: AsyncIterable<Buffer>;
+  size: number;
+  /** Names these exact bytes: an attachment's file and thumbnail never change under its id. */
+  etag: string;
+  read(start: number, end: number): AsyncIterable<Buffer>;
 }
 
 /** What a message carries of its attachment, as the database reads it with the message. */
@@ -80,8 +83,8 @@ export function servedType(contentType: string): string {
   return /html|xml|svg|script|^text\/(?!plain$|csv$)|^multipart\//.test(contentType) ? 'application/octet-stream' : contentType;
 }
 
-/** What chat uses of attachments: claiming one for a message, removing it with the message. */
-export type AttachmentPort = Pick<AttachmentsService, 'claim' | 'remove'>;
+/** What chat uses of attachments: claiming one for a message, removing it with the message or the room. */
+export type AttachmentPort = Pick<AttachmentsService, 'claim' | 'remove' | 'removeRoom'>;
 
 export class AttachmentsService {
   constructor(private readonly deps: AttachmentsDeps) {}
@@ -112,23 +115,38 @@ export class AttachmentsService {
       }
     }
     const row = { roomId, uploaderId: userId, name, contentType, size, blobKey: key, thumbKey, width, height, createdAtMs: clock() };
-    const id = await attachments.insert(row);
+    let id: number;
+    try {
+      id = await attachments.insert(row);
+    } catch (err) {
+      // The room was deleted meanwhile (its row is gone): nothing may name these bytes now.
+      await store.remove(key);
+      if (thumbKey !== null) await store.remove(thumbKey);
+      throw err;
+    }
     void this.removeUnsent(userId);
     return toAttachment(factsOf({ id, ...row }));
   }
 
-  /** The file, or its thumbnail, for a member of its room. */
+  /** The file, or its thumbnail, for a member of its room; the bytes are read (all or a range) only when asked. */
   async download(userId: number, attachmentId: number, thumbnail: boolean): Promise<Download> {
+    const { store } = this.deps;
     const a = await this.deps.attachments.find(attachmentId);
     if (!a || a.sentIn?.deleted) throw new NotFoundError('no such attachment');
     if (!(await this.deps.isMember(a.roomId, userId))) throw new NotAMemberError();
     if (thumbnail) {
-      if (a.thumbKey === null) throw new NotFoundError('this attachment has no thumbnail');
-      return { contentType: THUMBNAIL_TYPE, inline: true, name: a.name, body: this.deps.store.read(a.thumbKey) };
+      const thumbKey = a.thumbKey;
+      // The thumbnail's length is not kept in its row: the store knows it.
+      const size = thumbKey === null ? null : await store.size(thumbKey);
+      if (thumbKey === null || size === null) throw new NotFoundError('this attachment has no thumbnail');
+      return { contentType: THUMBNAIL_TYPE, inline: true, name: a.name, size, etag: `"t${a.id}"`, read: (start, end) => store.read(thumbKey, { start, end }) };
     }
     // An image is shown inline only when sharp could read it as the type it claims to be.
     const inline = a.thumbKey !== null && RASTER_TYPES.has(a.contentType);
-    return { contentType: inline ? a.contentType : servedType(a.contentType), inline, name: a.name, body: this.deps.store.read(a.blobKey) };
+    return {
+      contentType: inline ? a.contentType : servedType(a.contentType), inline, name: a.name, size: a.size, etag: `"a${a.id}"`,
+      read: (start, end) => store.read(a.blobKey, { start, end }),
+    };
   }
 
   /**
@@ -152,6 +170,25 @@ export class AttachmentsService {
     await this.deps.attachments.delete(a.id);
     await this.deps.store.remove(a.blobKey);
     if (a.thumbKey !== null) await this.deps.store.remove(a.thumbKey);
+  }
+
+  /**
+   * The room is being deleted (in `trx`): its attachments' rows go in that transaction, and
+   * their bytes too when they are database rows; files in a folder are removed after the
+   * commit (answered), a failure there only logged: the room is gone either way.
+   */
+  async removeRoom(trx: Transaction, roomId: number): Promise<AfterCommit | null> {
+    const keys = await this.deps.attachments.removeRoom(trx, roomId);
+    if (keys.length === 0) return null;
+    const after = await this.deps.store.removeWithin(trx, keys);
+    if (!after) return null;
+    return async () => {
+      try {
+        await after();
+      } catch (err) {
+        this.deps.log.warn({ err, roomId }, 'removing a deleted room\'s files failed');
+      }
+    };
   }
 
   /** Clears the user's uploads left unsent for a day; best effort, after an upload. */

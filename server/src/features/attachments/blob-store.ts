@@ -3,6 +3,7 @@
 // this machine (ATTACHMENTS_DIR, single-node deployments). Both write and read in pieces: no
 // file is ever held whole in memory by the store.
 import crypto from 'node:crypto';
+import type { AfterCommit, Transaction } from '../types';
 
 /** A piece of a stored file: what the stores write and read at most at once. */
 export const BLOB_CHUNK_BYTES = 256 * 1024;
@@ -13,11 +14,25 @@ export interface BlobStore {
    * source fails (the upload was cut or refused), what was written is removed and it throws.
    */
   write(source: AsyncIterable<Uint8Array> | Iterable<Uint8Array>): Promise<{ key: string; size: number }>;
-  /** The stored bytes, in pieces of at most BLOB_CHUNK_BYTES. */
-  read(key: string): AsyncIterable<Buffer>;
+  /**
+   * The stored bytes, or those from `range.start` to `range.end` (inclusive), in pieces of at
+   * most BLOB_CHUNK_BYTES; a range starts at the piece that holds its first byte.
+   */
+  read(key: string, range?: ByteRange): AsyncIterable<Buffer>;
+  /** The stored file's length in bytes; null when there is none under the key. */
+  size(key: string): Promise<number | null>;
   /** Removes the file; a key already gone is no error. */
   remove(key: string): Promise<void>;
+  /**
+   * Removes files as part of a database transaction (a room deleted): rows of the database go
+   * in it; what lives elsewhere (a folder's files) cannot be rolled back, so it is answered, to
+   * run once the transaction committed. Keys already gone are no error.
+   */
+  removeWithin(trx: Transaction, keys: readonly string[]): Promise<AfterCommit | null>;
 }
+
+/** Bytes `start` to `end`, both inclusive. */
+export interface ByteRange { start: number; end: number }
 
 export function newBlobKey(): string {
   return crypto.randomBytes(16).toString('hex');

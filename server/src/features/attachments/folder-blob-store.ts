@@ -5,7 +5,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { BLOB_CHUNK_BYTES, newBlobKey, type BlobStore } from './blob-store';
+import type { AfterCommit, Transaction } from '../types';
+import { BLOB_CHUNK_BYTES, newBlobKey, type BlobStore, type ByteRange } from './blob-store';
 
 export class FolderBlobStore implements BlobStore {
   constructor(private readonly dir: string) {
@@ -37,10 +38,10 @@ export class FolderBlobStore implements BlobStore {
     return { key, size };
   }
 
-  async *read(key: string): AsyncIterable<Buffer> {
+  async *read(key: string, range?: ByteRange): AsyncIterable<Buffer> {
     let stream: fs.ReadStream;
     try {
-      stream = fs.createReadStream(this.file(key), { highWaterMark: BLOB_CHUNK_BYTES });
+      stream = fs.createReadStream(this.file(key), { highWaterMark: BLOB_CHUNK_BYTES, ...(range ? { start: range.start, end: range.end } : {}) });
       for await (const chunk of stream) yield chunk as Buffer;
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code === 'ENOENT') return;
@@ -48,7 +49,23 @@ export class FolderBlobStore implements BlobStore {
     }
   }
 
+  async size(key: string): Promise<number | null> {
+    try {
+      return (await fs.promises.stat(this.file(key))).size;
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
+      throw err;
+    }
+  }
+
   async remove(key: string): Promise<void> {
     await fs.promises.rm(this.file(key), { force: true });
+  }
+
+  /** Files are not in the transaction: removed once it committed (a rollback keeps them). */
+  removeWithin(_trx: Transaction, keys: readonly string[]): Promise<AfterCommit | null> {
+    return Promise.resolve(async () => {
+      for (const key of keys) await this.remove(key);
+    });
   }
 }

@@ -41,7 +41,8 @@ const MEMBERS_CHANGED = 'chat.members';
 export function assembleChat(deps: Deps, users: UsersRepository, published?: MessagePublished, attachments?: AttachmentPort): ChatParts {
   const { db, clock, publisher, mailer, config } = deps;
   const log = deps.log.child({ feature: 'chat' });
-  const rooms = new RoomsRepository(db);
+  // A room deleted (its last member left) takes its attachments and their bytes along.
+  const rooms = new RoomsRepository(db, attachments ? [(trx, roomId) => attachments.removeRoom(trx, roomId)] : []);
   const messages = new MessagesRepository(db);
   const { signals } = deps.cluster;
   const members = new MembersCache((roomId) => rooms.members(roomId), clock, undefined, (roomId) => signals.broadcast(MEMBERS_CHANGED, String(roomId)));

@@ -1,5 +1,6 @@
 // Leaving a room (SPEC.md §7 leave-chat): the member is removed and the room told; a room left
-// empty is deleted with its messages. The leaver's own tabs get the leave message before their
+// empty is deleted with its messages, their search index rows and its attachments
+// (RoomsRepository.removeMember). The leaver's own tabs get the leave message before their
 // subscriptions to the room end (so they close the room), and their chat list refreshes.
 import { topics } from '../../../../common/destinations';
 import { NotAMemberError } from '../errors';

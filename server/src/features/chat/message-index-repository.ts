@@ -25,3 +25,38 @@ export async function unindexMessage(trx: Knex | Knex.Transaction, m: IndexedTex
     await trx('message_bigrams').where({ room_id: m.roomId, message_id: m.messageId }).whereIn('gram', grams.slice(i, i + CHUNK)).delete();
   }
 }
+
+/** Messages read at a time while a deleted room's rows are removed. */
+const ROOM_BATCH = 1000;
+
+/**
+ * Removes every row of a room being deleted (in its transaction): by the grams of its indexed
+ * messages (people's, not deleted), read in batches along (room_id, seq); each gram's rows of the
+ * room go in one key-range delete, each gram once, so no index on room_id is needed.
+ */
+export async function unindexRoom(trx: Knex.Transaction, roomId: number): Promise<void> {
+  const removed = new Set<number>();
+  for (let afterSeq = 0; ; ) {
+    const rows = (await trx('messages')
+      .select('seq', 'content')
+      .where('room_id', roomId)
+      .where('seq', '>', afterSeq)
+      .whereNotNull('sender_id')
+      .whereNull('deleted_at_ms')
+      .orderBy('seq')
+      .limit(ROOM_BATCH)) as Array<{ seq: number; content: string }>;
+    if (rows.length === 0) return;
+    const grams: number[] = [];
+    for (const r of rows) {
+      for (const gram of messageGrams(r.content)) {
+        if (removed.has(gram)) continue;
+        removed.add(gram);
+        grams.push(gram);
+      }
+    }
+    for (let i = 0; i < grams.length; i += CHUNK) {
+      await trx('message_bigrams').where('room_id', roomId).whereIn('gram', grams.slice(i, i + CHUNK)).delete();
+    }
+    afterSeq = Number(rows[rows.length - 1].seq);
+  }
+}

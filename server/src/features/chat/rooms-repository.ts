@@ -3,6 +3,8 @@
 // join it only to name a room's members.
 import { isDuplicateKey } from '../../db/errors';
 import type { Knex } from '../../db/knex';
+import type { AfterCommit, RoomRemoval } from '../types';
+import { unindexRoom } from './message-index-repository';
 
 export interface ChatUser {
   id: number;
@@ -66,7 +68,8 @@ function changedRows(result: unknown): number {
 }
 
 export class RoomsRepository {
-  constructor(private readonly db: Knex) {}
+  /** `roomRemovals`: other features' parts in deleting a room (removeMember). */
+  constructor(private readonly db: Knex, private readonly roomRemovals: readonly RoomRemoval[] = []) {}
 
   async createRoom(name: string, memberIds: number[], nowMs: number): Promise<number> {
     return this.db.transaction(async (trx) => {
@@ -178,11 +181,15 @@ export class RoomsRepository {
   }
 
   /**
-   * Removes the member; a room left empty is deleted with its messages (cascade). Answers
-   * whether the user was a member and whether the room still exists.
+   * Removes the member; a room left empty is deleted in the same transaction with everything
+   * of it: its messages, their search index rows, its members' rows (cascade), and what other
+   * features keep of it (the removals given: attachments and their bytes). What they can only
+   * do after the commit (files in a folder) runs once it committed. Answers whether the user
+   * was a member and whether the room still exists.
    */
   async removeMember(roomId: number, userId: number): Promise<{ removed: boolean; roomDeleted: boolean }> {
-    return this.db.transaction(async (trx) => {
+    const afterCommit: AfterCommit[] = [];
+    const outcome = await this.db.transaction(async (trx) => {
       // Leaves of one room take turns: without the lock, under MariaDB's REPEATABLE READ the
       // last two members leaving at once each still see the other and neither deletes the
       // room. (SQLite already runs one writer at a time; knex leaves the clause out there.)
@@ -191,10 +198,17 @@ export class RoomsRepository {
       if (!removed) return { removed, roomDeleted: false };
       const left = await trx('room_members').where({ room_id: roomId }).first('user_id');
       if (left) return { removed, roomDeleted: false };
+      await unindexRoom(trx, roomId); // reads the messages' texts: before they go
+      for (const removal of this.roomRemovals) {
+        const after = await removal(trx, roomId);
+        if (after) afterCommit.push(after);
+      }
       await trx('messages').where({ room_id: roomId }).del();
       await trx('rooms').where({ id: roomId }).del();
       return { removed, roomDeleted: true };
     });
+    for (const after of afterCommit) await after();
+    return outcome;
   }
 
   /**
