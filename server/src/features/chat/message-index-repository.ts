@@ -58,5 +58,8 @@ export async function unindexRoom(trx: Knex.Transaction, roomId: number): Promis
       await trx('message_bigrams').where('room_id', roomId).whereIn('gram', grams.slice(i, i + CHUNK)).delete();
     }
     afterSeq = Number(rows[rows.length - 1].seq);
+    // better-sqlite3 runs each statement on the event loop: a room of 100,000 messages must not
+    // hold every other socket for its whole clean-up, only for one batch at a time.
+    await new Promise((resolve) => setImmediate(resolve));
   }
 }
