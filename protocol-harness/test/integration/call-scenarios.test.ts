@@ -43,6 +43,7 @@ forEachDatabase('harness call scenarios', (db) => {
       ...extra,
     });
     expect(report.ok, `${report.reason}\nafter: ${report.checks.join(' / ')}`).to.equal(true);
+    for (const why of report.reconnects) console.warn(`  (reconnected before CONNECTED: ${why})`);
     expect(report.reason).to.equal(null);
     return report;
   }
