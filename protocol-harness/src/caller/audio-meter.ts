@@ -1,8 +1,8 @@
 // Measures what arrives at a caller's RTCAudioSink: how many frames, how many carry sound,
 // when the first sound came, and the frequency of that sound. The frequency is estimated from
 // zero crossings of the most recent second of sound and confirmed with a Goertzel filter at
-// the expected frequency, so a caller proves it hears the OTHER side's tone, not silence,
-// noise or its own tone.
+// the expected frequency, frame by frame, so a caller proves it hears the OTHER side's tone,
+// not silence, noise or its own tone.
 
 export interface SinkFrame {
   samples: Int16Array;
@@ -70,6 +70,24 @@ export function toneShare(samples: ArrayLike<number>, sampleRate: number, freque
   return Math.min(1, (2 * power) / (n * energy));
 }
 
+/**
+ * toneShare over a run of frames, each measured on its own and their energies summed. The
+ * frames of that second need not join up: a frame lost or concealed on a loaded machine (silent
+ * ones are left out of the window) shifts the tone's phase in the concatenated samples, and one
+ * Goertzel over a window with such a jump can lose most of the energy (a half-period jump in the
+ * middle cancels it), though every frame holds the tone.
+ */
+export function framesToneShare(frames: readonly ArrayLike<number>[], sampleRate: number, frequencyHz: number): number {
+  let atFrequency = 0;
+  let energy = 0;
+  for (const frame of frames) {
+    const e = rms(frame) ** 2 * frame.length;
+    atFrequency += toneShare(frame, sampleRate, frequencyHz) * e;
+    energy += e;
+  }
+  return energy === 0 ? 0 : atFrequency / energy;
+}
+
 export interface AudioReport {
   frames: number;
   soundFrames: number;
@@ -118,7 +136,7 @@ export class AudioMeter {
       firstFrameAt: this.firstFrameAt,
       firstSoundAt: this.firstSoundAt,
       frequencyHz: measured ? Math.round(zeroCrossingFrequency(window, this.sampleRate)) : null,
-      toneShare: measured ? Number(toneShare(window, this.sampleRate, this.expectedHz).toFixed(3)) : null,
+      toneShare: measured ? Number(framesToneShare(this.recent, this.sampleRate, this.expectedHz).toFixed(3)) : null,
     };
   }
 

@@ -47,6 +47,8 @@ export class HeadlessCaller {
   readonly foreignSignals: ReceivedEvent[] = [];
   peer: CallPeer | null = null;
   peerId: number | null = null;
+  /** Sockets that dropped before CONNECTED and were opened again (shared/stomp.ts), with why. */
+  readonly reconnects: string[] = [];
   private readonly consumed = new Set<ReceivedEvent>();
   private waiters: Waiter[] = [];
   /** Remote signalling is applied strictly in arrival order. */
@@ -63,8 +65,10 @@ export class HeadlessCaller {
   static async connect(options: CallerOptions): Promise<HeadlessCaller> {
     const session = await login(options.baseUrl, options.email, options.password);
     const iceServers = await getJson<IceServer[]>(session, api.iceServers);
-    const stomp = await connect(session.baseUrl, session.cookie, { origin: options.origin });
+    const reconnects: string[] = [];
+    const stomp = await connect(session.baseUrl, session.cookie, { origin: options.origin, onReconnect: (reason) => reconnects.push(reason) });
     const caller = new HeadlessCaller(options, session, iceServers, stomp);
+    caller.reconnects.push(...reconnects);
     caller.listen();
     return caller;
   }

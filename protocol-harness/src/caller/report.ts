@@ -22,6 +22,7 @@ export function formatReport(r: ScenarioReport): string {
   if (timings.length > 0) lines.push(`  timings ${timings.join(', ')}`);
   if (r.audio) lines.push(audioLine('caller', r.audio.caller), audioLine('callee', r.audio.callee));
   lines.push(`  ended   caller's last reason ${r.lastReason.caller ?? 'none'}, callee's ${r.lastReason.callee ?? 'none'}`);
+  for (const why of r.reconnects) lines.push(`  ~ reconnected before CONNECTED: ${why}`);
   if (r.paths) {
     const path = (p: { local: string; remote: string } | null) => (p ? `${p.local}→${p.remote}` : 'unknown');
     lines.push(`  path    caller ${path(r.paths.caller)}, callee ${path(r.paths.callee)}`);

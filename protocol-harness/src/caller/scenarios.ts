@@ -67,6 +67,12 @@ export interface ScenarioReport {
   paths?: { caller: SelectedPath | null; callee: SelectedPath | null };
   /** The reason of the last hangup or rejected each side received (null: none had one). */
   lastReason: { caller: string | null; callee: string | null };
+  /**
+   * Sockets that dropped before CONNECTED and were opened again, as the browser client does
+   * (shared/stomp.ts), each as "label: why": reported, never hidden. Nothing is sent before
+   * CONNECTED, so such a reconnect loses nothing; a drop after CONNECTED fails the scenario.
+   */
+  reconnects: string[];
 }
 
 class ExpectationFailed extends Error {}
@@ -166,7 +172,8 @@ export async function runScenario(scenario: ScenarioName, input: ScenarioOptions
     return last?.event.reason ?? null;
   };
   const lastReasons = { caller: lastReason('caller'), callee: lastReason('callee') };
-  return { scenario, ok: reason === null, reason, checks: expect.checks, timings, relayOnly: options.relayOnly, ...report, lastReason: lastReasons };
+  const reconnects = opened.flatMap((c) => c.reconnects.map((why) => `${c.label}: ${why}`));
+  return { scenario, ok: reason === null, reason, checks: expect.checks, timings, relayOnly: options.relayOnly, ...report, lastReason: lastReasons, reconnects };
 }
 
 function describeForeign(events: ReceivedEvent[]): string {

@@ -205,6 +205,7 @@ export async function drive(scenario: Scenario, options: DriveOptions): Promise<
     connectionErrors,
     connectionErrorsDuringRun: connectionErrors - errorsBeforeRun,
     errorSamples: [...swarm.errorSamples],
+    reconnects: { beforeConnected: swarm.reconnectsBeforeConnected, samples: [...swarm.reconnectSamples] },
     ...(options.sendReads || reads.eventsReceived > 0 ? { reads } : {}),
     ...(loss ? { loss } : {}),
     ok:

@@ -25,6 +25,12 @@ export interface LoadReport {
   connectionErrorsDuringRun: number;
   errorSamples: string[];
   /**
+   * Sockets that closed under the handshake, before CONNECTED, and were opened again as the
+   * browser client does (the session then connected, or counts in connectionErrors). Nothing is
+   * sent before CONNECTED, so a reconnect loses nothing; it is reported, never hidden.
+   */
+  reconnects: { beforeConnected: number; samples: string[] };
+  /**
    * Present when something was lost: who misses what (each worst receiver with whether its
    * session is still open), and how many of the lost deliveries arrived after all, later than
    * the drain (late, not lost: a late arrival is in `late`, still counted in `lost`).
@@ -64,10 +70,12 @@ export function formatReport(r: LoadReport): string {
     ['achieved send rate', `${int(r.throughput.sendsPerSecond)} msg/s`],
     ['delivery rate', `${int(r.throughput.deliveriesPerSecond)} deliveries/s`],
     ['connection errors', int(r.connectionErrors)],
+    ['reconnects before CONNECTED', int(r.reconnects.beforeConnected)],
   ];
   const width = Math.max(...rows.map(([k]) => k.length));
   const lines = rows.map(([k, v]) => `  ${k.padEnd(width)}  ${v}`);
   for (const e of r.errorSamples) lines.push(`  ! ${e}`);
+  for (const e of r.reconnects.samples) lines.push(`  ~ reconnected: ${e}`);
   if (r.loss) {
     const l = r.loss;
     lines.push(`  ! loss: ${l.receiversMissing} receivers miss deliveries; ${l.messagesNobodyGot} messages reached nobody; ${l.unacknowledgedMissing} unacknowledged; ${l.late} arrived after the drain`);

@@ -1,6 +1,7 @@
 // One STOMP 1.2 session over a WebSocket, as lean as the load driver needs: connect, subscribe
 // with a receipt, send with a receipt, and callbacks for MESSAGE, RECEIPT, ERROR and close.
 import WebSocket from 'ws';
+import { DroppedBeforeConnected, RECONNECTS_BEFORE_CONNECTED, withReconnects } from '../shared/stomp';
 import { encodeFrame, FrameReader, type StompFrame } from './stomp-frames';
 
 export interface SessionOptions {
@@ -12,6 +13,8 @@ export interface SessionOptions {
   login?: string;
   passcode?: string;
   connectTimeoutMs?: number;
+  /** See RECONNECTS_BEFORE_CONNECTED (shared/stomp.ts), the default; 0 turns reconnecting off. */
+  reconnectsBeforeConnected?: number;
 }
 
 export interface SessionEvents {
@@ -31,31 +34,48 @@ export class StompSession {
   private closing = false;
   private subscriptions = 0;
   events: SessionEvents = { message() {}, receipt() {}, error() {}, closed() {} };
+  /** Why each socket of this session that dropped before CONNECTED ended (then opened again). */
+  readonly reconnects: string[] = [];
 
-  /** Resolves once CONNECTED arrives; rejects on an ERROR, a close or the time-out. */
+  /**
+   * Resolves once CONNECTED arrives; rejects on an ERROR, a refused upgrade, the time-out, or a
+   * socket that keeps dropping before CONNECTED. A drop before CONNECTED is met as the browser
+   * client meets it, by opening the socket again after a back-off; each is kept in `reconnects`
+   * for the report. Nothing is ever retried once CONNECTED arrived.
+   */
   connect(options: SessionOptions): Promise<void> {
+    return withReconnects(() => this.connectOnce(options), options.reconnectsBeforeConnected ?? RECONNECTS_BEFORE_CONNECTED, (reason) =>
+      this.reconnects.push(reason),
+    );
+  }
+
+  private connectOnce(options: SessionOptions): Promise<void> {
+    this.closing = false;
     return new Promise((resolve, reject) => {
       const ws = new WebSocket(options.url, ['v12.stomp'], { headers: options.headers, perMessageDeflate: false });
       this.ws = ws;
       const reader = new FrameReader();
       let connected = false;
       const timer = setTimeout(() => fail(`no CONNECTED within ${options.connectTimeoutMs ?? 15_000} ms`), options.connectTimeoutMs ?? 15_000);
-      const fail = (reason: string) => {
+      const fail = (reason: string, dropped = false) => {
         clearTimeout(timer);
         if (!connected) {
           connected = true; // settle once
           this.closing = true;
           ws.terminate();
-          reject(new Error(reason));
+          reject(dropped ? new DroppedBeforeConnected(reason) : new Error(reason));
         }
       };
       // How the TCP connection ended: ws reports a dropped connection as a bare 1006.
       let socketEnd = '';
       ws.on('upgrade', (res) => {
-        res.socket.once('end', () => (socketEnd ||= 'the server ended the TCP connection'));
+        const port = res.socket.localPort;
+        res.socket.once('end', () => (socketEnd ||= `the server ended the TCP connection (local port ${port})`));
         res.socket.once('error', (err: NodeJS.ErrnoException) => (socketEnd ||= `socket ${err.syscall ?? ''} ${err.code ?? err.message}`));
       });
+      let opened = false;
       ws.on('open', () => {
+        opened = true;
         const headers: Record<string, string> = { 'accept-version': '1.2', host: options.host ?? new URL(options.url).hostname, 'heart-beat': `${CLIENT_HEARTBEAT_MS},0` };
         if (options.login !== undefined) headers.login = options.login;
         if (options.passcode !== undefined) headers.passcode = options.passcode;
@@ -92,7 +112,8 @@ export class StompSession {
       });
       ws.on('close', (code, reason) => {
         this.stopHeartbeat();
-        if (!connected) fail(`closed before CONNECTED (${code}${reason.length ? ` ${reason.toString()}` : ''}${socketEnd ? `: ${socketEnd}` : ''})`);
+        // 1006: no close frame came; a server that refuses says so with ERROR and a close frame.
+        if (!connected) fail(`closed before CONNECTED (${code}${reason.length ? ` ${reason.toString()}` : ''}${socketEnd ? `: ${socketEnd}` : ''})`, opened && code === 1006);
         else this.events.closed(this.closing);
       });
     });

@@ -18,12 +18,22 @@ export class Swarm {
   readonly sessions: (StompSession | null)[] = [];
   connectionErrors = 0;
   readonly errorSamples: string[] = [];
+  /** Sockets that dropped before CONNECTED and were opened again (not failures: nothing was sent on them). */
+  reconnectsBeforeConnected = 0;
+  readonly reconnectSamples: string[] = [];
   handler: SwarmHandler | null = null;
   private readonly subscribed = new Map<string, () => void>();
 
   noteError(reason: string): void {
     this.connectionErrors++;
     if (this.errorSamples.length < MAX_ERROR_SAMPLES && !this.errorSamples.includes(reason)) this.errorSamples.push(reason);
+  }
+
+  private noteReconnects(client: number, reasons: readonly string[]): void {
+    this.reconnectsBeforeConnected += reasons.length;
+    for (const reason of reasons) {
+      if (this.reconnectSamples.length < MAX_ERROR_SAMPLES) this.reconnectSamples.push(`session ${client}: ${reason}`);
+    }
   }
 
   /** Opens `count` sessions, `concurrency` handshakes at a time; failures are counted, not thrown. */
@@ -41,6 +51,7 @@ export class Swarm {
           this.sessions[client] = null;
           this.noteError(`connect: ${(err as Error).message}`);
         }
+        this.noteReconnects(client, session.reconnects);
         onEach?.();
       }
     };

@@ -43,14 +43,17 @@ forEachDatabase('harness call scenarios', (db) => {
       ...extra,
     });
     expect(report.ok, `${report.reason}\nafter: ${report.checks.join(' / ')}`).to.equal(true);
+    for (const why of report.reconnects) console.warn(`  (reconnected before CONNECTED: ${why})`);
     expect(report.reason).to.equal(null);
     return report;
   }
 
   it('accept: both sides connect, each hears the other’s tone, and the hang-up reaches the callee', async () => {
     const report = await run('accept', { holdSeconds: 1 });
-    expect(report.audio?.caller).to.include({ heard: true, expectedHz: CALLEE_TONE_HZ });
-    expect(report.audio?.callee).to.include({ heard: true, expectedHz: CALLER_TONE_HZ });
+    // The measurements with a failure: which side, how much sound, what frequency, what share.
+    const measured = JSON.stringify(report.audio);
+    expect(report.audio?.caller, measured).to.include({ heard: true, expectedHz: CALLEE_TONE_HZ });
+    expect(report.audio?.callee, measured).to.include({ heard: true, expectedHz: CALLER_TONE_HZ });
     expect(Math.abs(report.audio!.caller.frequencyHz! - CALLEE_TONE_HZ)).to.be.at.most(CALLEE_TONE_HZ * 0.05);
     expect(Math.abs(report.audio!.callee.frequencyHz! - CALLER_TONE_HZ)).to.be.at.most(CALLER_TONE_HZ * 0.05);
     expect(report.timings.initiateToIncomingMs).to.be.a('number');

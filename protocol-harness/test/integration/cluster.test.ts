@@ -62,6 +62,8 @@ describe('the harness across three nodes (MariaDB, Redis)', function () {
         ringTimeoutSeconds: RING_TIMEOUT_MS / 1000,
       });
       expect(report.ok, `${report.reason}\nafter: ${report.checks.join(' / ')}`).to.equal(true);
+      // Said, never hidden: a socket the harness opened again after it dropped before CONNECTED.
+      for (const why of report.reconnects) console.warn(`  (reconnected before CONNECTED: ${why})`);
     });
   }
 
@@ -99,6 +101,7 @@ describe('the harness across three nodes (MariaDB, Redis)', function () {
     const nodeLogs = nodes.map((n) => `${n.url}:\n${n.output.join('').slice(-2000)}`).join('\n');
     expect(result.code, `${result.stderr}${result.stdout}\n${nodeLogs}`).to.equal(0);
     const report = JSON.parse(result.stdout.trim()) as LoadReport;
+    for (const why of report.reconnects.samples) console.warn(`  (reconnected before CONNECTED: ${why})`);
     expect(report, nodeLogs).to.include({ ok: true, clients, subscribed: clients, connectionErrors: 0 });
     expect(report.counts.acknowledged).to.equal(report.counts.sent);
     expect(report.counts.delivered).to.equal(report.counts.expectedDeliveries);

@@ -27,7 +27,9 @@ function npmRun(script: string, args: string[], env: Record<string, string> = {}
 function report(result: CliResult): LoadReport {
   const lines = result.stdout.trim().split('\n');
   expect(lines, `stdout: ${result.stdout}\nstderr: ${result.stderr}`).to.have.length(1);
-  return JSON.parse(lines[0]) as LoadReport;
+  const parsed = JSON.parse(lines[0]) as LoadReport;
+  for (const why of parsed.reconnects.samples) console.warn(`  (reconnected before CONNECTED: ${why})`);
+  return parsed;
 }
 
 forEachDatabase('harness load in chat mode', (db) => {

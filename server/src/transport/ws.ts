@@ -165,7 +165,8 @@ export function mountWebSocket(app: TemplatedApp, options: WebSocketOptions): vo
     close(ws: WebSocket<SocketData>, code: number, message: ArrayBuffer) {
       const { session } = ws.getUserData();
       // Every close this server makes before CONNECT sends a close frame (an ERROR first), so
-      // 1006 here means the TCP connection ended under us: said, for a client that reports it.
+      // 1006 here means the TCP connection ended under us, or uWS closed a socket it had just
+      // upgraded (its cork-after-async-upgrade bug, LIFECYCLE.md): said, for a client that reports it.
       if (session.state === 'new' && code === 1006) {
         log.warn({ connection: session.principal.connectionId, userId: session.principal.userId, reason: Buffer.from(message).toString() }, 'WebSocket closed without a close frame before CONNECT');
       }

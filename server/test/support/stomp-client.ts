@@ -25,6 +25,10 @@ import { WEBSOCKET_PATH } from '../../../common/destinations';
 import type { Frame } from '../../src/stomp/frame';
 import { StompParser } from '../../src/stomp/parser';
 
+/** A socket dropped before CONNECTED is opened again up to this many times, after 250 ms, 500 ms, … */
+const RECONNECTS_BEFORE_CONNECTED = 3;
+const RECONNECT_BACKOFF_MS = 250;
+
 /** Any running server: the product's RunningServer or a standalone STOMP server. */
 export interface HasUrl {
   url: string;
@@ -115,31 +119,54 @@ export async function connectStomp(server: HasUrl, cookie: string, options: Conn
   if (options.origin !== undefined) headers.origin = options.origin;
   const heartbeat = options.heartbeatMs ?? 0;
 
-  const client = new Client({
-    webSocketFactory: () => new WebSocket(stompUrl(server), ['v12.stomp'], { headers }),
-    reconnectDelay: 0,
-    heartbeatIncoming: heartbeat,
-    heartbeatOutgoing: heartbeat,
-    debug: () => {},
-  });
-
-  await new Promise<void>((resolve, reject) => {
-    client.onConnect = () => resolve();
-    client.onStompError = (frame) => {
-      const receipt = frame.headers['receipt-id'];
-      const waiter = receipt === undefined ? undefined : receiptErrors.get(receipt);
-      if (waiter) waiter(frame);
-      errors.push(frame);
-      reject(new StompErrorFrame(frame));
-    };
-    client.onWebSocketClose = (evt: { code: number }) => {
-      resolveClosed(evt.code);
-      for (const waiter of receiptErrors.values()) waiter({ command: 'CLOSE', headers: { message: `socket closed (${evt.code})` }, body: '', isBinaryBody: false, binaryBody: new Uint8Array() });
-      reject(new Error(`WebSocket closed (${evt.code}) before CONNECTED`));
-    };
-    client.onWebSocketError = () => {};
-    client.activate();
-  });
+  // A socket that drops under the handshake (1006 after the upgrade, before CONNECTED: seen about
+  // once in thousands of connections on a loaded machine) is opened again, as the browser client
+  // does, and said on stderr; an ERROR or a refused upgrade is never retried.
+  let client!: Client;
+  for (let attempt = 0; ; attempt++) {
+    let opened = false;
+    let connected = false;
+    client = new Client({
+      webSocketFactory: () => {
+        const ws = new WebSocket(stompUrl(server), ['v12.stomp'], { headers });
+        ws.once('open', () => (opened = true));
+        return ws;
+      },
+      reconnectDelay: 0,
+      heartbeatIncoming: heartbeat,
+      heartbeatOutgoing: heartbeat,
+      debug: () => {},
+    });
+    const attemptClient = client;
+    const dropped = await new Promise<string | null>((resolve, reject) => {
+      attemptClient.onConnect = () => {
+        connected = true;
+        resolve(null);
+      };
+      attemptClient.onStompError = (frame) => {
+        const receipt = frame.headers['receipt-id'];
+        const waiter = receipt === undefined ? undefined : receiptErrors.get(receipt);
+        if (waiter) waiter(frame);
+        errors.push(frame);
+        reject(new StompErrorFrame(frame));
+      };
+      attemptClient.onWebSocketClose = (evt: { code: number }) => {
+        if (opened && !connected && evt.code === 1006 && attempt < RECONNECTS_BEFORE_CONNECTED) {
+          resolve(`WebSocket closed (1006) before CONNECTED`);
+          return;
+        }
+        resolveClosed(evt.code);
+        for (const waiter of receiptErrors.values()) waiter({ command: 'CLOSE', headers: { message: `socket closed (${evt.code})` }, body: '', isBinaryBody: false, binaryBody: new Uint8Array() });
+        reject(new Error(`WebSocket closed (${evt.code}) before CONNECTED`));
+      };
+      attemptClient.onWebSocketError = () => {};
+      attemptClient.activate();
+    });
+    if (dropped === null) break;
+    await attemptClient.deactivate({ force: true });
+    console.warn(`  (connectStomp: ${dropped} to ${stompUrl(server)}; opening it again, as the browser client does)`);
+    await new Promise((r) => setTimeout(r, RECONNECT_BACKOFF_MS * 2 ** attempt));
+  }
 
   /** Sends via `act` with a receipt header and resolves on RECEIPT, rejects on ERROR or close. */
   const withReceipt = (act: (receipt: string) => void) =>

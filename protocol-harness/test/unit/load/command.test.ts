@@ -36,6 +36,7 @@ function report(counts: Partial<LoadReport['counts']>, extra: Partial<LoadReport
     connectionErrors: 0,
     connectionErrorsDuringRun: 0,
     errorSamples: [],
+    reconnects: { beforeConnected: 0, samples: [] },
     ok: true,
     ...extra,
   };
