@@ -10,7 +10,8 @@
 // room's row with its members (one statement), then, at once, the page, its reactions, the
 // members' presence and the read marker. Seqs are gap-free, so the first answer already says
 // which seqs a page holds: page n is the seqs before the room's newest minus n pages, and the
-// reactions are read by that seq range beside the page instead of after it.
+// reactions are read by that seq range beside the page instead of after it; in a room whose
+// change counter never moved (no reaction, edit or deletion ever) they are not read at all.
 import type { ChatHistoryResponse, ReactionSummary } from '../../../../common/api';
 import { viewerRoomName } from '../../../../common/room-names';
 import { LIMITS } from '../../../../common/rules';
@@ -60,9 +61,12 @@ export async function chatHistory(deps: HistoryDeps, userId: number, roomId: num
   // reads what it answers, so it is marked after the page. Asking for changes marks nothing.
   const opening = !changes && !catchingUp && !around;
   const marking = opening && (me.lastReadSeq < lastSeq || me.lastReadAtMs === null) ? readMarkers.markRead(roomId, userId, lastSeq) : null;
+  // Every reaction takes the room's change counter: a room that never changed has none to read.
+  // (One reacted to since the counter was read comes live, or with the next changes asked for.)
+  const mayHaveReactions = lastChangeSeq > 0;
   const [page, rangeReactions, onlineNow] = await Promise.all([
     'changedSince' in which ? messages.changedSince(roomId, which.changedSince, limit) : messages.page(roomId, which, limit),
-    range ? deps.reactions.ofSeqs(roomId, range.from, range.to) : null,
+    !mayHaveReactions ? new Map<number, ReactionSummary[]>() : range ? deps.reactions.ofSeqs(roomId, range.from, range.to) : null,
     online.onlineAmong(users.map((u) => u.id)),
     marking,
   ]);
