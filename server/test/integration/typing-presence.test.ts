@@ -44,10 +44,10 @@ forEachDatabase('typing and presence on the room-events topic', (db) => {
     return event;
   };
   /**
-   * The next event that is not presence, or null if none comes within `withinMs`: who is online
-   * is told to the room after a lookup that can finish at any point of a test about typing.
+   * The next event that `skip` does not pass over, or null if none comes within `withinMs`: who
+   * is online is told to the room after a lookup that can finish at any point of a test.
    */
-  const nextNotPresence = async (inbox: Inbox, roomId: number, withinMs = 10_000) => {
+  const nextUnless = async (inbox: Inbox, roomId: number, skip: (event: ReturnType<typeof decodeRoomEvent>) => boolean, withinMs = 10_000) => {
     const until = Date.now() + withinMs;
     for (;;) {
       const left = until - Date.now();
@@ -55,9 +55,14 @@ forEachDatabase('typing and presence on the room-events topic', (db) => {
       const message = await inbox.next(left).catch(() => null);
       if (message === null) return null;
       const event = decodeRoomEvent(message.json(), roomId);
-      if (event?.type !== 'presence') return event;
+      if (!skip(event)) return event;
     }
   };
+  /** The next event that is not presence (a test about typing), or null within `withinMs`. */
+  const nextNotPresence = (inbox: Inbox, roomId: number, withinMs?: number) => nextUnless(inbox, roomId, (e) => e?.type === 'presence', withinMs);
+  /** The next event but the observer's own presence, or null within `withinMs`. */
+  const nextButOwnWithin = (inbox: Inbox, roomId: number, observerId: number, withinMs: number) =>
+    nextUnless(inbox, roomId, (e) => e?.type === 'presence' && e.userId === observerId, withinMs);
   const refusal = async (p: Promise<unknown>): Promise<string> => {
     try {
       await p;
@@ -104,7 +109,7 @@ forEachDatabase('typing and presence on the room-events topic', (db) => {
     const aStomp = await connect(a);
     expect(await nextBut(events, roomId, b.user.userId)).to.deep.equal({ type: 'presence', userId: a.user.userId, online: true });
     await aStomp.send(app.typing, { chatRoomId: roomId });
-    await events.nothingWithin(300);
+    expect(await nextNotPresence(events, roomId, 300)).to.equal(null);
   });
 
   it('shows a user online while any of their two connections is open, and tells the room only on change', async () => {
@@ -120,16 +125,16 @@ forEachDatabase('typing and presence on the room-events topic', (db) => {
     const first = await connect(a);
     expect(await nextBut(events, roomId, b.user.userId)).to.deep.equal({ type: 'presence', userId: a.user.userId, online: true });
     const second = await connect(a);
-    await events.nothingWithin(300);
+    expect(await nextButOwnWithin(events, roomId, b.user.userId, 300)).to.equal(null);
     expect(await onlineOf(a.user.userId)).to.equal(true);
     const found = await b.client.get<UserSummary[]>(`${api.userSearch}?keyword=${encodeURIComponent('Two Tabs')}`);
     expect(found.body.map((u) => u.online)).to.deep.equal([true]);
 
     await first.disconnect();
-    await events.nothingWithin(300);
+    expect(await nextButOwnWithin(events, roomId, b.user.userId, 300)).to.equal(null);
     expect(await onlineOf(a.user.userId)).to.equal(true);
     await second.disconnect();
-    expect(await next(events, roomId)).to.deep.equal({ type: 'presence', userId: a.user.userId, online: false });
+    expect(await nextBut(events, roomId, b.user.userId)).to.deep.equal({ type: 'presence', userId: a.user.userId, online: false });
     expect(await onlineOf(a.user.userId)).to.equal(false);
   });
 });
