@@ -3,7 +3,7 @@
 // driven by the scenario; the media part runs by itself like the browser client: on accepted
 // the caller offers, on an offer the callee answers, candidates flow both ways.
 import type { Client, IMessage } from '@stomp/stompjs';
-import { api, type IceServer } from '../../../common/api';
+import { api, type IceServer, type UserSummary } from '../../../common/api';
 import { app, CALL_SIGNALS, queues, type CallSignal } from '../../../common/destinations';
 import { decodeCallEvent, parseJson } from '../../../common/events';
 import type { CallEvent } from '../../../common/payloads';
@@ -154,6 +154,23 @@ export class HeadlessCaller {
     } catch (err) {
       if (err instanceof WaitTimeout) return null;
       throw err;
+    }
+  }
+
+  /**
+   * Resolves once the server shows the user offline to this caller (user search's `online`),
+   * polling every 50 ms; rejects after timeoutMs. A connection closed on one node is known to the
+   * others a moment later (the cluster's presence in Redis), so a scenario about a user with no
+   * open connection waits for that before it calls.
+   */
+  async seesOffline(user: { userId: number; name: string }, timeoutMs: number): Promise<void> {
+    const until = Date.now() + timeoutMs;
+    for (;;) {
+      const found = await getJson<UserSummary[]>(this.session, `${api.userSearch}?keyword=${encodeURIComponent(user.name)}`);
+      const them = found.find((u) => u.userId === user.userId);
+      if (them && them.online === false) return;
+      if (Date.now() >= until) throw new Error(`${user.name} still shown ${them ? 'online' : 'missing from the search'} after ${timeoutMs} ms`);
+      await new Promise((resolve) => setTimeout(resolve, 50));
     }
   }
 

@@ -315,8 +315,9 @@ const SCENARIO_RUNNERS: Record<ScenarioName, (run: Run) => Promise<void>> = {
 
   async unavailable(run) {
     const { caller, callee, expect, options } = run;
-    // The callee has no open tab: their connection is gone before the call.
+    // The callee has no open tab: their connection is gone before the call, on every node.
     await callee.close();
+    await expect.step('the server shows the callee offline', caller.seesOffline(callee, options.stepTimeoutMs));
     caller.initiate(callee.userId);
     const hangup = await expect.step('caller receives a hangup at once for a callee with no open connection', caller.waitFor('hangup', callee.userId, options.stepTimeoutMs));
     expect.check('that hangup says the callee is unavailable', hangup.event.reason === 'unavailable', `reason ${hangup.event.reason}`);
