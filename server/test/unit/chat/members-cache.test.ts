@@ -17,6 +17,17 @@ describe('MembersCache', () => {
     }, () => now, 3000);
   });
 
+  /** A cache whose loads wait until the test resolves them (pending, in order), counting them. */
+  const controlledCache = () => {
+    const pending: Array<(list: ChatUser[]) => void> = [];
+    let count = 0;
+    const controlled = new MembersCache(() => {
+      count += 1;
+      return new Promise<ChatUser[]>((resolve) => pending.push(resolve));
+    }, () => now, 3000);
+    return { controlled, pending, loads: () => count };
+  };
+
   it('answers from memory within its time limit and reloads after it', async () => {
     await cache.get(9);
     now = 2999;
@@ -38,12 +49,7 @@ describe('MembersCache', () => {
   });
 
   it('does not cache a list loaded before an invalidation that happened while it was loading', async () => {
-    const pending: Array<(list: ChatUser[]) => void> = [];
-    let controlledLoads = 0;
-    const controlled = new MembersCache(() => {
-      controlledLoads += 1;
-      return new Promise<ChatUser[]>((resolve) => pending.push(resolve));
-    }, () => now, 3000);
+    const { controlled, pending, loads } = controlledCache();
     const before = [{ id: 1, name: 'A', email: 'a@x.test' }, { id: 2, name: 'Leaver', email: 'l@x.test' }];
     const after = [{ id: 1, name: 'A', email: 'a@x.test' }];
 
@@ -53,30 +59,25 @@ describe('MembersCache', () => {
     expect(await staleGet).to.deep.equal(before);
 
     const nextGet = controlled.get(9);
-    expect(controlledLoads).to.equal(2);
+    expect(loads()).to.equal(2);
     pending.shift()!(after);
     expect(await nextGet).to.deep.equal(after);
     expect(await controlled.get(9)).to.deep.equal(after);
-    expect(controlledLoads).to.equal(2);
+    expect(loads()).to.equal(2);
   });
 
   it('shares one load among the callers that ask while it runs, but not with callers after an invalidation', async () => {
-    const pending: Array<(list: ChatUser[]) => void> = [];
-    let controlledLoads = 0;
-    const controlled = new MembersCache(() => {
-      controlledLoads += 1;
-      return new Promise<ChatUser[]>((resolve) => pending.push(resolve));
-    }, () => now, 3000);
+    const { controlled, pending, loads } = controlledCache();
     const withLeaver = [{ id: 1, name: 'A', email: 'a@x.test' }, { id: 2, name: 'Leaver', email: 'l@x.test' }];
     const after = [{ id: 1, name: 'A', email: 'a@x.test' }];
 
     const first = controlled.get(9);
     const second = controlled.get(9);
     const third = controlled.get(9, 1);
-    expect(controlledLoads).to.equal(1);
+    expect(loads()).to.equal(1);
     controlled.invalidate(9);
     const afterLeave = controlled.get(9);
-    expect(controlledLoads).to.equal(2);
+    expect(loads()).to.equal(2);
     pending.shift()!(withLeaver);
     pending.shift()!(after);
     expect(await first).to.deep.equal(withLeaver);
@@ -84,12 +85,11 @@ describe('MembersCache', () => {
     expect(await third).to.deep.equal(withLeaver);
     expect(await afterLeave).to.deep.equal(after);
     expect(await controlled.get(9)).to.deep.equal(after);
-    expect(controlledLoads).to.equal(2);
+    expect(loads()).to.equal(2);
   });
 
   it('loads again when the member a caller expects is missing from the shared load', async () => {
-    const pending: Array<(list: ChatUser[]) => void> = [];
-    const controlled = new MembersCache(() => new Promise<ChatUser[]>((resolve) => pending.push(resolve)), () => now, 3000);
+    const { controlled, pending } = controlledCache();
     const before = [{ id: 1, name: 'A', email: 'a@x.test' }];
     const joined = [...before, { id: 3, name: 'Joiner', email: 'j@x.test' }];
     const plain = controlled.get(9);
