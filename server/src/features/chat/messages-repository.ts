@@ -67,6 +67,12 @@ export interface StoredMessage { id: number; seq: number }
  */
 export type HistoryPage = { page: number } | { beforeId: number } | { beforeSeq: number } | { afterSeq: number } | { aroundSeq: number };
 
+/** Which part of the history: a page of messages, or the messages changed since a counter. */
+export type HistoryQuery = HistoryPage | { changedSince: number };
+
+/** Part of a room's history with the room's counters, as one statement saw them all. */
+export interface RoomPage { lastSeq: number; lastChangeSeq: number; messages: Message[] }
+
 /**
  * The seqs a page holds when its query names them (seqs are gap-free): after a seq, before one,
  * or around one (half the page before it, it, the rest after; shorter near either end). Null
@@ -247,34 +253,7 @@ export class MessagesRepository {
   }
 
   private selectMessages(): Knex.QueryBuilder {
-    return this.db('messages as m')
-      .join('rooms as r', 'r.id', 'm.room_id')
-      .leftJoin('users as u', 'u.id', 'm.sender_id')
-      .leftJoin('messages as rp', 'rp.id', 'm.reply_to_id')
-      .leftJoin('users as ru', 'ru.id', 'rp.sender_id')
-      .leftJoin('attachments as at', 'at.id', 'm.attachment_id')
-      .select(
-        'at.id as att_id', 'at.name as att_name', 'at.size as att_size', 'at.content_type as att_content_type',
-        'at.thumb_key as att_thumb_key', 'at.width as att_width', 'at.height as att_height',
-        'm.id', 'm.room_id', 'm.seq', 'm.sender_id', 'u.name as sender_name', 'r.name as room_name', 'm.content',
-        'm.created_at_ms', 'm.client_msg_id', 'm.left_user_id', 'm.added_user_email', 'm.system_event',
-        'm.edited_at_ms', 'm.deleted_at_ms', 'm.change_seq', 'm.reply_to_id',
-        'ru.name as reply_sender_name', 'rp.content as reply_content', 'rp.deleted_at_ms as reply_deleted_at_ms',
-      );
-  }
-
-  /**
-   * The room's messages changed (edited, deleted, reacted to) after the change counter
-   * `since`, in change order: what a client that was away has on screen and must update.
-   * `limit` rows at most; served by the (room_id, change_seq) index.
-   */
-  async changedSince(roomId: number, since: number, limit: number): Promise<Message[]> {
-    const rows = (await this.selectMessages()
-      .where('m.room_id', roomId)
-      .where('m.change_seq', '>', since)
-      .orderBy('m.change_seq', 'asc')
-      .limit(limit)) as MessageRow[];
-    return rows.map(toMessage);
+    return withDetails(this.db('messages as m').join('rooms as r', 'r.id', 'm.room_id'));
   }
 
   /** Replaces the text of a message not deleted; null when it was deleted (or is gone) meanwhile. */
@@ -348,42 +327,73 @@ export class MessagesRepository {
   }
 
   /**
-   * Part of the room's history, oldest first. A room's seqs are gap-free from 1 (a message is
-   * never removed alone: deleting one empties it), so the page before or after a seq is a seq
-   * range, read straight from the (room_id, seq) index. By page number or before an id, the
-   * page's seqs are picked from the index alone first and only those rows joined to their names:
-   * skipping thousands of rows for a deep page then reads index entries, not joined rows. (A
-   * derived table rather than IN, because MariaDB refuses LIMIT inside an IN subquery.) `limit`
-   * rows at most.
+   * Part of the room's history, oldest first, with the room's counters as the same statement saw
+   * them: history reads it beside the room's members, not after them, so the change counter that
+   * tells a client which changes it has seen must come with the messages it describes. Null when
+   * the room does not exist.
+   *
+   * A room's seqs are gap-free from 1 (a message is never removed alone: deleting one empties
+   * it), so every page is a seq range read along the primary key (room_id, seq): page n is the
+   * seqs up to the room's newest minus n pages, and the page before an id is the page before
+   * that message's seq. Changes since a counter are read along (room_id, change_seq), in change
+   * order. `limit` rows at most.
    */
-  async page(roomId: number, which: HistoryPage, limit: number): Promise<Message[]> {
-    if ('beforeId' in which) {
-      // In a room ids grow with seqs (both are taken under the room's row lock), so the page
-      // before one of its messages is the page before that message's seq: a primary-key lookup
-      // and a range, where looking for ids below it walks the room's index from its newest
-      // message down. Only an id that is not one of the room's messages takes that walk.
-      const anchor = (await this.db('messages').select('seq').where({ id: which.beforeId, room_id: roomId }).first()) as { seq: number } | undefined;
-      if (anchor) return this.page(roomId, { beforeSeq: Number(anchor.seq) }, limit);
-    }
-    const range = pageSeqRange(which, limit);
-    if (range) {
-      if (range.to < 1) return [];
-      const rows = (await this.selectMessages()
-        .where('m.room_id', roomId)
-        .whereBetween('m.seq', [Math.max(range.from, 1), range.to])
-        .orderBy('m.seq', 'asc')) as MessageRow[];
-      return rows.map(toMessage);
-    }
-    const picked = this.db('messages').select('seq').where('room_id', roomId).limit(limit).orderBy('seq', 'desc');
-    if ('beforeId' in which) picked.where('id', '<', which.beforeId);
-    // seqs are gap-free, so page n is the seqs up to the room's last minus n pages: a range
-    // read from the index, where OFFSET would step over every newer entry.
-    // (Signed: the counter is unsigned, and a page past the first message goes below zero.)
-    else if ('page' in which) picked.where('seq', '<=', this.db.raw('(select cast(r.last_seq as signed) from rooms r where r.id = ?) - ?', [roomId, which.page * limit]));
-    const rows = (await this.selectMessages()
-      .join(picked.as('p'), 'p.seq', 'm.seq')
-      .where('m.room_id', roomId)
-      .orderBy('m.seq', 'asc')) as MessageRow[];
-    return rows.map(toMessage);
+  async page(roomId: number, which: HistoryQuery, limit: number): Promise<RoomPage | null> {
+    if ('beforeId' in which) return this.page(roomId, { beforeSeq: await this.seqAfterIdsBelow(roomId, which.beforeId) }, limit);
+    const range = 'changedSince' in which ? null : pageSeqRange(which, limit);
+    const rows = (await withDetails(
+      this.db('rooms as r').leftJoin('messages as m', (on) => {
+        on.on('m.room_id', '=', 'r.id');
+        if ('changedSince' in which) on.andOnVal('m.change_seq', '>', which.changedSince);
+        else if (range) on.andOnVal('m.seq', '>=', Math.max(range.from, 1)).andOnVal('m.seq', '<=', range.to);
+        // (Signed: the counter is unsigned, and a page past the first message goes below zero.)
+        else if ('page' in which) {
+          on.andOn(this.db.raw('m.seq > cast(r.last_seq as signed) - ?', [(which.page + 1) * limit]))
+            .andOn(this.db.raw('m.seq <= cast(r.last_seq as signed) - ?', [which.page * limit]));
+        }
+      }),
+    )
+      .select('r.last_seq as room_last_seq', 'r.last_change_seq as room_last_change_seq')
+      .where('r.id', roomId)
+      .orderBy('changedSince' in which ? 'm.change_seq' : 'm.seq', 'asc')
+      .limit(limit)) as Array<MessageRow & { room_last_seq: number; room_last_change_seq: number }>;
+    if (rows.length === 0) return null;
+    const [first] = rows;
+    return {
+      lastSeq: Number(first.room_last_seq),
+      lastChangeSeq: Number(first.room_last_change_seq),
+      // A room with nothing in the range answers one row of the room alone.
+      messages: rows.filter((r) => r.id !== null).map(toMessage),
+    };
   }
+
+  /**
+   * The seq just after the room's messages with ids below `id`. In a room ids grow with seqs
+   * (both are taken under the room's row lock), so for one of its messages that is its own seq: a
+   * lookup by id. Only an id that is not one of the room's messages walks the room's messages
+   * from its newest down.
+   */
+  private async seqAfterIdsBelow(roomId: number, id: number): Promise<number> {
+    const own = (await this.db('messages').select('seq').where({ id, room_id: roomId }).first()) as { seq: number } | undefined;
+    if (own) return Number(own.seq);
+    const below = (await this.db('messages').select('seq').where('room_id', roomId).where('id', '<', id).orderBy('seq', 'desc').first()) as { seq: number } | undefined;
+    return below ? Number(below.seq) + 1 : 1;
+  }
+}
+
+/** A room's messages joined to what a message shows: its sender, the message it replies to, its attachment. */
+function withDetails(q: Knex.QueryBuilder): Knex.QueryBuilder {
+  return q
+    .leftJoin('users as u', 'u.id', 'm.sender_id')
+    .leftJoin('messages as rp', 'rp.id', 'm.reply_to_id')
+    .leftJoin('users as ru', 'ru.id', 'rp.sender_id')
+    .leftJoin('attachments as at', 'at.id', 'm.attachment_id')
+    .select(
+      'at.id as att_id', 'at.name as att_name', 'at.size as att_size', 'at.content_type as att_content_type',
+      'at.thumb_key as att_thumb_key', 'at.width as att_width', 'at.height as att_height',
+      'm.id', 'm.room_id', 'm.seq', 'm.sender_id', 'u.name as sender_name', 'r.name as room_name', 'm.content',
+      'm.created_at_ms', 'm.client_msg_id', 'm.left_user_id', 'm.added_user_email', 'm.system_event',
+      'm.edited_at_ms', 'm.deleted_at_ms', 'm.change_seq', 'm.reply_to_id',
+      'ru.name as reply_sender_name', 'rp.content as reply_content', 'rp.deleted_at_ms as reply_deleted_at_ms',
+    );
 }

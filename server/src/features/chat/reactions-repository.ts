@@ -36,20 +36,6 @@ export class ReactionsRepository {
       .whereIn('message_id', messageIds)
       .orderBy([{ column: 'created_at_ms' }, { column: 'user_id' }]));
   }
-
-  /**
-   * The same for the room's messages from seq `from` to `to`: asked beside the page that holds
-   * them (history knows a page's seqs before reading it), not after it.
-   */
-  async ofSeqs(roomId: number, from: number, to: number): Promise<Map<number, ReactionSummary[]>> {
-    if (to < from || to < 1) return new Map();
-    return summaries(await this.db('message_reactions as mr')
-      .join('messages as m', 'm.id', 'mr.message_id')
-      .select('mr.message_id', 'mr.user_id', 'mr.emoji')
-      .where('m.room_id', roomId)
-      .whereBetween('m.seq', [Math.max(from, 1), to])
-      .orderBy([{ column: 'mr.created_at_ms' }, { column: 'mr.user_id' }]));
-  }
 }
 
 /** Rows in the order given, grouped per message and emoji. */
