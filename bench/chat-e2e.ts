@@ -60,6 +60,8 @@ interface Step {
   mariadbCpu: number | null;
   /** MariaDB InnoDB fsyncs per message sent (durable commits cost one each, less with group commit). */
   fsyncsPerMessage: number;
+  /** Messages still waiting for the search index (MessageIndexer) when the step's drain ended. */
+  waitingForIndex: number;
 }
 
 /** A global MariaDB status counter (the whole server: other work on the machine adds to it). */
@@ -105,11 +107,11 @@ function lossText(r: LoadReport): string {
   return `(${l.receiversMissing} receivers missing deliveries, most: ${l.worst.map((w) => `client ${w.client} ${w.missing}${w.open ? '' : ' closed'}`).join(', ')}; ${l.messagesNobodyGot} messages reached nobody, ${l.unacknowledgedMissing} unacknowledged; ${l.late} arrived within 10 s after the drain)`;
 }
 
-function row({ report: r, serverCpu, mariadbCpu, fsyncsPerMessage }: Step): string {
+function row({ report: r, serverCpu, mariadbCpu, fsyncsPerMessage, waitingForIndex }: Step): string {
   const c = r.counts;
   const pct = (x: number | null) => (x === null ? 'n/a' : `${Math.round(x * 100)}%`);
   const perSecond = (n: number | undefined) => (n === undefined ? 'n/a' : String(Math.round(n / (r.durationSeconds || 1))));
-  return `| ${r.offeredRate} | ${Math.round(r.throughput.sendsPerSecond)} | ${c.delivered}/${c.expectedDeliveries} | ${c.lost} | ${c.duplicated} | ${c.outOfOrder} | ${r.latency.p50Ms.toFixed(1)} | ${r.latency.p90Ms.toFixed(1)} | ${r.latency.p99Ms.toFixed(1)} | ${r.latency.maxMs.toFixed(1)} | ${pct(serverCpu)} | ${pct(mariadbCpu)} | ${fsyncsPerMessage.toFixed(2)} | ${perSecond(r.reads?.sent)} | ${perSecond(r.reads?.eventsReceived)} |`;
+  return `| ${r.offeredRate} | ${Math.round(r.throughput.sendsPerSecond)} | ${c.delivered}/${c.expectedDeliveries} | ${c.lost} | ${c.duplicated} | ${c.outOfOrder} | ${r.latency.p50Ms.toFixed(1)} | ${r.latency.p90Ms.toFixed(1)} | ${r.latency.p99Ms.toFixed(1)} | ${r.latency.maxMs.toFixed(1)} | ${pct(serverCpu)} | ${pct(mariadbCpu)} | ${fsyncsPerMessage.toFixed(2)} | ${waitingForIndex} | ${perSecond(r.reads?.sent)} | ${perSecond(r.reads?.eventsReceived)} |`;
 }
 
 async function main(): Promise<void> {
@@ -175,6 +177,7 @@ async function main(): Promise<void> {
           serverCpu: (treeCpuMicros(serverPids) - server0) / wallUs,
           mariadbCpu: dbPid ? (processCpuMicros(dbPid) - db0) / wallUs : null,
           fsyncsPerMessage: ((await mariadbStatus(status, 'Innodb_data_fsyncs')) - fsyncs0) / Math.max(r.counts.sent, 1),
+          waitingForIndex: Number((await status('messages').where('indexed', 0).count<Array<{ n: number }>>({ n: '*' }))[0].n),
         });
         log(`${rate} msg/s: sent ${r.counts.sent}, lost ${r.counts.lost}, p99 ${r.latency.p99Ms.toFixed(1)} ms, ok ${r.ok}${r.loss ? ` ${lossText(r)}` : ''}`);
         if (!held(r)) break;
@@ -237,12 +240,12 @@ async function main(): Promise<void> {
         : 'Without /app/read (--reads false): the chat alone.',
       `${joined} of ${USERS} sessions joined their room${joined < USERS ? ` (failures: ${setupErrors.join('; ')})` : ''}.`,
       stopReason,
-      'CPU columns: share of one core used by the server process and by mariadbd during each step (including its drain). Fsyncs/msg: MariaDB InnoDB fsyncs (Innodb_data_fsyncs, server-wide) per message sent; innodb_flush_log_at_trx_commit=1 makes every commit durable before the message is broadcast (DESIGN.md: committed first).',
+      'CPU columns: share of one core used by the server process and by mariadbd during each step (including its drain). Fsyncs/msg: MariaDB InnoDB fsyncs (Innodb_data_fsyncs, server-wide) per message sent; innodb_flush_log_at_trx_commit=1 makes every commit durable before the message is broadcast (DESIGN.md: committed first). Waiting for the index: messages stored but not yet in the search index (MessageIndexer writes it after the commit, in a transaction of its own; search finds them with LIKE meanwhile) when the drain of the step ended.',
       ...(hot.length ? [`Server profile (node --cpu-prof over the whole run), top self time: ${hot.map((h) => `${h.name} ${h.selfPercent.toFixed(1)}%`).join('; ')}`] : []),
     ],
     detail: [
-      '| offered msg/s | achieved msg/s | delivered/expected | lost | dup | reordered | p50 ms | p90 ms | p99 ms | max ms | server CPU | MariaDB CPU | fsyncs/msg | /app/read sent /s | read events received /s |',
-      '|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|',
+      '| offered msg/s | achieved msg/s | delivered/expected | lost | dup | reordered | p50 ms | p90 ms | p99 ms | max ms | server CPU | MariaDB CPU | fsyncs/msg | waiting for the index | /app/read sent /s | read events received /s |',
+      '|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|',
       ...steps.map(row),
     ].join('\n'),
   };

@@ -18,6 +18,7 @@ export class Metrics {
   private readonly queryDuration: client.Histogram;
   private readonly calls: client.Counter<'outcome'>;
   private readonly stored: client.Counter;
+  private readonly indexed: client.Counter;
   private readonly pushes: client.Counter<'outcome'>;
 
   constructor() {
@@ -37,6 +38,8 @@ export class Metrics {
     });
     this.calls = new client.Counter({ name: 'letschat_calls_total', help: 'Calls by outcome', labelNames: ['outcome'], registers: [this.registry] });
     this.stored = new client.Counter({ name: 'letschat_messages_stored_total', help: 'Chat messages committed', registers: [this.registry] });
+    // Behind letschat_messages_stored_total by the messages waiting for the search index (system messages never go in).
+    this.indexed = new client.Counter({ name: 'letschat_messages_indexed_total', help: 'Chat messages written to the search index after their commit', registers: [this.registry] });
     this.pushes = new client.Counter({
       name: 'letschat_pushes_total',
       help: 'Web Push sends by outcome: sent, gone (endpoint deleted), failed, dropped (too many in flight), coalesced (not sent)',
@@ -91,6 +94,10 @@ export class Metrics {
 
   messagesStored(count: number): void {
     this.stored.inc(count);
+  }
+
+  messagesIndexed(count: number): void {
+    this.indexed.inc(count);
   }
 
   call(outcome: string): void {

@@ -11,6 +11,8 @@ import { chatRoutes } from './chat-routes';
 import { MembersCache } from './members-cache';
 import { searchEngineFor } from './message-search-repository';
 import { SearchesInFlight } from './message-search';
+import { WaitingMessages } from './message-index-repository';
+import { MessageIndexer } from './message-indexer';
 import { MessageWriter } from './message-writer';
 import { MessagesRepository } from './messages-repository';
 import { NotificationMail } from './notification-mail';
@@ -31,6 +33,7 @@ export interface ChatParts {
   chat: ChatDeps;
   notifications: NotificationMail;
   writer: MessageWriter;
+  indexer: MessageIndexer;
   roomEvents: RoomEvents;
   refresh: RefreshSignals;
 }
@@ -49,7 +52,11 @@ export function assembleChat(deps: Deps, users: UsersRepository, published?: Mes
   signals.onSignal(MEMBERS_CHANGED, (roomId) => members.invalidateHere(Number(roomId)));
   const roomEvents = new RoomEvents(publisher);
   const readMarkers = new ReadMarkers(new PresenceTracker(), rooms, members, roomEvents, clock, log);
-  const writer = new MessageWriter(messages, log, (count) => deps.metrics.messagesStored(count));
+  const indexer = new MessageIndexer(new WaitingMessages(db), clock, log, (count) => deps.metrics.messagesIndexed(count));
+  const writer = new MessageWriter(messages, log, (committed) => {
+    deps.metrics.messagesStored(committed.length);
+    indexer.add(committed.flatMap((c) => (c.message.senderId === null ? [] : [c.stored.id])));
+  });
   const refresh = new RefreshSignals(publisher);
   const sender = new MessageSender({ messages, writer, members, readMarkers, publisher, refresh, clock, published, attachments });
   const online = new OnlineUsers(publisher, rooms, roomEvents, log, (userIds) => deps.cluster.presence.onlineAmong(userIds));
@@ -58,11 +65,11 @@ export function assembleChat(deps: Deps, users: UsersRepository, published?: Mes
   const chat: ChatDeps = { rooms, messages, users, members, sender, readMarkers, online, typing, publisher, clock, reactions, roomEvents, search: searchEngineFor(db), searchesInFlight: new SearchesInFlight(), attachments };
   const notifications = new NotificationMail({ rooms, mailer, clock, publicUrl: config.publicUrl });
   publisher.onDisconnect((user) => readMarkers.connectionClosed(user.connectionId));
-  return { chat, notifications, writer, roomEvents, refresh };
+  return { chat, notifications, writer, indexer, roomEvents, refresh };
 }
 
 export function createChat(deps: Deps, users: UsersRepository, published?: MessagePublished, attachments?: AttachmentPort): ServerFeature {
-  const { chat, notifications, writer, roomEvents, refresh } = assembleChat(deps, users, published, attachments);
+  const { chat, notifications, writer, indexer, roomEvents, refresh } = assembleChat(deps, users, published, attachments);
   return {
     routes: chatRoutes(chat, notifications),
     stomp: {
@@ -77,6 +84,10 @@ export function createChat(deps: Deps, users: UsersRepository, published?: Messa
     // Messages already accepted are stored before the database closes.
     stop: async () => {
       await writer.idle();
+      // What this node stored is indexed before the database closes; what it cannot index in
+      // time waits for the sweep of the next start (or of another node).
+      indexer.stop();
+      await indexer.idle();
       await chat.readMarkers.idle();
       roomEvents.stop();
       refresh.stop();

@@ -1,5 +1,7 @@
-// Writing the search index (message_bigrams, docs/architecture.md §6a) inside the transaction
-// that stores, edits or deletes a message, so the index never disagrees with a committed message.
+// Writing the search index (message_bigrams, docs/architecture.md §6a). A new message's rows are
+// written after its commit, by MessageIndexer, in a transaction that also sets its `indexed`
+// flag, so a message is either waiting (and found by LIKE) or in the index, never half; an edit
+// or a deletion of an indexed message changes its rows in the transaction that changes it.
 // Rows are removed by the grams of the text they were made from: the key starts with the gram,
 // so (gram, room, message) point deletes need no second index on message_id.
 import type { Knex } from '../../db/knex';
@@ -16,6 +18,44 @@ export async function indexMessages(trx: Knex | Knex.Transaction, messages: Inde
   for (let i = 0; i < rows.length; i += CHUNK * 3) {
     const part = rows.slice(i, i + CHUNK * 3);
     await trx.raw(`insert into message_bigrams (gram, room_id, message_id) values ${Array.from({ length: part.length / 3 }, () => '(?, ?, ?)').join(', ')}`, part);
+  }
+}
+
+/**
+ * Indexes those of the messages that still wait, with their text as it is now, and marks them
+ * indexed; answers how many it indexed. Their rows are locked first: another node's indexer (or
+ * the sweep) asking for the same message then waits and finds it indexed, and an edit or a
+ * deletion waits too (messages-repository's searchableText).
+ */
+export async function indexWaiting(db: Knex, messageIds: number[]): Promise<number> {
+  if (messageIds.length === 0) return 0;
+  return db.transaction(async (trx) => {
+    const rows = (await trx('messages')
+      .select('id', 'room_id', 'content', 'deleted_at_ms')
+      .whereIn('id', messageIds)
+      .where('indexed', 0)
+      .forUpdate()) as Array<{ id: number; room_id: number; content: string; deleted_at_ms: number | string | null }>;
+    if (rows.length === 0) return 0;
+    // A message deleted while it waited has no text to find.
+    await indexMessages(trx, rows.filter((r) => r.deleted_at_ms === null).map((r) => ({ messageId: Number(r.id), roomId: Number(r.room_id), content: r.content })));
+    await trx('messages').whereIn('id', rows.map((r) => Number(r.id))).update({ indexed: 1 });
+    return rows.length;
+  });
+}
+
+/** The messages waiting for the index, as MessageIndexer sees them. */
+export class WaitingMessages {
+  constructor(private readonly db: Knex) {}
+
+  /** Indexes those of the messages that still wait; answers how many. */
+  index(messageIds: number[]): Promise<number> {
+    return indexWaiting(this.db, messageIds);
+  }
+
+  /** Up to `limit` messages still waiting that were stored before `beforeMs`, oldest first. */
+  async storedBefore(beforeMs: number, limit: number): Promise<number[]> {
+    const rows = (await this.db('messages').select('id').where('indexed', 0).where('created_at_ms', '<', beforeMs).orderBy('id').limit(limit)) as Array<{ id: number }>;
+    return rows.map((r) => Number(r.id));
   }
 }
 

@@ -97,8 +97,8 @@ const MAX_ROOMS_APART = 200;
 const MAX_GRAMS_CHECKED = 8;
 
 /**
- * The bigram index (message_bigrams, written with each message: message-index-repository.ts), on both
- * databases. For each of the user's rooms, the newest ids holding the keyword's first gram come
+ * The bigram index (message_bigrams, written after each message's commit: message-indexer.ts), on
+ * both databases, and LIKE over the few messages still waiting for it. For each of the user's rooms, the newest ids holding the keyword's first gram come
  * straight off the primary key (gram, room_id, message_id), `limit` of them, the other grams
  * checked by key lookups; the rooms' lists are merged newest first. One or two characters are
  * exact (a gram is the keyword); longer keywords, and ones with spaces between single
@@ -147,7 +147,23 @@ export class BigramSearch implements MessageSearchEngine {
       bindings.push(scope.limit);
       return { sql, bindings };
     };
-    const parts = rooms.length > MAX_ROOMS_APART ? [perRoom('members')] : rooms.map(perRoom);
+    // Messages stored a moment ago wait for the index (MessageIndexer): those are read with LIKE.
+    // In the same statement as the index, so a message being indexed meanwhile is found once.
+    const waiting = (): { sql: string; bindings: Array<string | number> } => {
+      const apart = rooms.length <= MAX_ROOMS_APART;
+      const bindings: Array<string | number> = apart ? [...rooms] : [scope.userId];
+      let sql = `select m.id as message_id from messages m where m.indexed = 0 and m.room_id in (${apart ? rooms.map(() => '?').join(', ') : 'select room_id from room_members where user_id = ?'})`;
+      sql += " and m.sender_id is not null and m.deleted_at_ms is null and m.content like ? escape '!'";
+      bindings.push(likePattern(keyword));
+      if (scope.beforeId !== undefined) {
+        sql += ' and m.id < ?';
+        bindings.push(scope.beforeId);
+      }
+      sql += ' order by m.id desc limit ?';
+      bindings.push(scope.limit);
+      return { sql, bindings };
+    };
+    const parts = [...(rooms.length > MAX_ROOMS_APART ? [perRoom('members')] : rooms.map(perRoom)), waiting()];
     const union = parts.map((p, i) => `select message_id from (${p.sql}) as t${i}`).join(' union all ');
     // Two statements: joined in one, MariaDB walks all messages by id and probes the union.
     const ids = rowsOf<{ message_id: number | string }>(await this.db.raw(

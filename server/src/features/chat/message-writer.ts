@@ -9,6 +9,9 @@ import type { MessagesRepository, NewMessage, StoredMessage } from './messages-r
 
 export type WriteOutcome = { kind: 'stored'; id: number; seq: number } | { kind: 'duplicate'; id: number };
 
+/** A message as given and as stored. */
+export interface Committed { message: NewMessage; stored: StoredMessage }
+
 interface Pending {
   message: NewMessage;
   onStored: (stored: StoredMessage) => void;
@@ -24,8 +27,8 @@ export class MessageWriter {
   constructor(
     private readonly repo: Pick<MessagesRepository, 'insertMany' | 'findByClientMsgId'>,
     private readonly log: Logger,
-    /** Told how many messages each commit stored (metrics). */
-    private readonly onCommitted: (count: number) => void = () => {},
+    /** Told of the messages each commit stored (metrics, the search index). */
+    private readonly onCommitted: (committed: Committed[]) => void = () => {},
     // 200 rows of 3 000 four-byte characters stay far below MariaDB's 16 MiB max_allowed_packet.
     private readonly maxBatch = 200,
   ) {}
@@ -57,7 +60,7 @@ export class MessageWriter {
       const batch = this.queue.splice(0, this.maxBatch);
       try {
         const stored = await this.repo.insertMany(batch.map((p) => p.message));
-        this.onCommitted(stored.length);
+        this.onCommitted(batch.map((p, i) => ({ message: p.message, stored: stored[i] })));
         batch.forEach((p, i) => this.stored(p, stored[i]));
       } catch (err) {
         // One bad row (a retried clientMsgId, a room deleted meanwhile) fails the transaction:
@@ -72,7 +75,7 @@ export class MessageWriter {
   private async one(p: Pending): Promise<void> {
     try {
       const [stored] = await this.repo.insertMany([p.message]);
-      this.onCommitted(1);
+      this.onCommitted([{ message: p.message, stored }]);
       this.stored(p, stored);
     } catch (err) {
       await this.failed(p, err);

@@ -162,29 +162,29 @@ function rowsOf<T>(result: unknown): T[] {
 }
 
 export class MessagesRepository {
-  /** `searchIndex: false` only for bench/message-search.ts, which measures what writing the index costs. */
-  constructor(
-    private readonly db: Knex,
-    private readonly options: { searchIndex: boolean } = { searchIndex: true },
-  ) {}
+  constructor(private readonly db: Knex) {}
 
   /**
    * Stores the messages in one transaction and answers each one's id and seq, in the order
    * given. The rooms' rows are locked (in id order, so two writers cannot deadlock) while their
    * counters move, so another writer's message to the same room waits for this commit and then
    * takes the next seq. A duplicate clientMsgId fails the whole transaction (nothing is stored,
-   * no seq is used); a room that no longer exists fails it with RoomGoneError.
+   * no seq is used); a room that no longer exists fails it with RoomGoneError. People's messages
+   * are stored waiting for the search index (`indexed` 0), which MessageIndexer writes after
+   * this commit, in its own transaction.
    */
   async insertMany(messages: NewMessage[]): Promise<StoredMessage[]> {
     return this.db.transaction(async (trx) => {
       const seqs = await this.takeSeqs(trx, messages);
-      const row = '(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)';
+      const row = '(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)';
       const bindings = messages.flatMap((m, i) => [
         m.roomId, seqs[i], m.senderId, m.content, m.clientMsgId, m.leftUserId, m.addedUserEmail,
         m.systemEvent === null ? null : JSON.stringify(m.systemEvent), m.atMs, m.replyToId ?? null, m.attachmentId ?? null,
+        // People's messages wait for the search index (MessageIndexer); system messages never go in it.
+        m.senderId === null ? 1 : 0,
       ]);
       const result = await trx.raw(
-        `insert into messages (room_id, seq, sender_id, content, client_msg_id, left_user_id, added_user_email, system_event, created_at_ms, reply_to_id, attachment_id)
+        `insert into messages (room_id, seq, sender_id, content, client_msg_id, left_user_id, added_user_email, system_event, created_at_ms, reply_to_id, attachment_id, indexed)
          values ${messages.map(() => row).join(', ')} returning id, room_id, seq`,
         bindings,
       );
@@ -195,8 +195,6 @@ export class MessagesRepository {
         return { id, seq: seqs[i] };
       });
       await this.authorsHaveRead(trx, messages, seqs);
-      // People's messages are searchable from this commit on; system messages never are.
-      if (this.options.searchIndex) await indexMessages(trx, messages.flatMap((m, i) => (m.senderId === null ? [] : [{ messageId: stored[i].id, roomId: m.roomId, content: m.content }])));
       return stored;
     });
   }
@@ -274,15 +272,21 @@ export class MessagesRepository {
     });
   }
 
-  /** The text the search index holds for a message: a person's message not deleted, or null. (The room's row is locked by `change`, so it cannot move meanwhile.) */
+  /**
+   * The text the search index holds for a message: a person's message not deleted and already
+   * indexed, or null. Read under the message's row lock: MessageIndexer locks the rows it indexes,
+   * so a message is either still waiting (the indexer will read the text this change leaves) or
+   * indexed with the text read here, never both.
+   */
   private async searchableText(trx: Knex.Transaction, roomId: number, messageId: number): Promise<IndexedText | null> {
     const row = (await trx('messages')
-      .select('content')
+      .select('content', 'indexed')
       .where({ id: messageId, room_id: roomId })
       .whereNull('deleted_at_ms')
       .whereNotNull('sender_id')
-      .first()) as { content: string } | undefined;
-    return row ? { messageId, roomId, content: row.content } : null;
+      .forUpdate()
+      .first()) as { content: string; indexed: number | boolean } | undefined;
+    return row && Boolean(row.indexed) ? { messageId, roomId, content: row.content } : null;
   }
 
   /**
