@@ -58,8 +58,14 @@ interface Step {
   /** Share of one core used during the step. */
   serverCpu: number;
   mariadbCpu: number | null;
+  /** Share of one core used by this process, the load driver (its own latency is in the figures). */
+  driverCpu: number;
   /** MariaDB InnoDB fsyncs per message sent (durable commits cost one each, less with group commit). */
   fsyncsPerMessage: number;
+  /** InnoDB row lock waits during the step and the time spent in them (server-wide). */
+  lockWaits: { count: number; ms: number };
+  /** The server's message transactions during the step (its /metrics): how many, their mean time, and its event loop's p99 delay. */
+  transactions: { count: number; meanMs: number; p99Ms: number; messages: number; loopP99Ms: number };
   /** Messages still waiting for the search index (MessageIndexer) when the step's drain ended. */
   waitingForIndex: number;
 }
@@ -107,11 +113,44 @@ function lossText(r: LoadReport): string {
   return `(${l.receiversMissing} receivers missing deliveries, most: ${l.worst.map((w) => `client ${w.client} ${w.missing}${w.open ? '' : ' closed'}`).join(', ')}; ${l.messagesNobodyGot} messages reached nobody, ${l.unacknowledgedMissing} unacknowledged; ${l.late} arrived within 10 s after the drain)`;
 }
 
-function row({ report: r, serverCpu, mariadbCpu, fsyncsPerMessage, waitingForIndex }: Step): string {
+function row({ report: r, serverCpu, mariadbCpu, driverCpu, fsyncsPerMessage, lockWaits, waitingForIndex, transactions: t }: Step): string {
   const c = r.counts;
   const pct = (x: number | null) => (x === null ? 'n/a' : `${Math.round(x * 100)}%`);
   const perSecond = (n: number | undefined) => (n === undefined ? 'n/a' : String(Math.round(n / (r.durationSeconds || 1))));
-  return `| ${r.offeredRate} | ${Math.round(r.throughput.sendsPerSecond)} | ${c.delivered}/${c.expectedDeliveries} | ${c.lost} | ${c.duplicated} | ${c.outOfOrder} | ${r.latency.p50Ms.toFixed(1)} | ${r.latency.p90Ms.toFixed(1)} | ${r.latency.p99Ms.toFixed(1)} | ${r.latency.maxMs.toFixed(1)} | ${pct(serverCpu)} | ${pct(mariadbCpu)} | ${fsyncsPerMessage.toFixed(2)} | ${waitingForIndex} | ${perSecond(r.reads?.sent)} | ${perSecond(r.reads?.eventsReceived)} |`;
+  return `| ${r.offeredRate} | ${Math.round(r.throughput.sendsPerSecond)} | ${c.delivered}/${c.expectedDeliveries} | ${c.lost} | ${c.duplicated} | ${c.outOfOrder} | ${r.latency.p50Ms.toFixed(1)} | ${r.latency.p90Ms.toFixed(1)} | ${r.latency.p99Ms.toFixed(1)} | ${r.latency.maxMs.toFixed(1)} | ${pct(serverCpu)} | ${pct(mariadbCpu)} | ${pct(driverCpu)} | ${fsyncsPerMessage.toFixed(2)} | ${lockWaits.count} / ${lockWaits.ms} | ${Math.round(t.count / (r.durationSeconds || 1))} | ${(t.messages / Math.max(t.count, 1)).toFixed(1)} | ${t.meanMs.toFixed(1)} / ≤ ${t.p99Ms} | ${t.loopP99Ms.toFixed(1)} | ${waitingForIndex} | ${perSecond(r.reads?.sent)} | ${perSecond(r.reads?.eventsReceived)} |`;
+}
+
+/** Opens the server's GET /metrics: what its message transactions did during each step. */
+const METRICS_TOKEN = 'bench-chat-e2e-metrics';
+
+/** The server's counters that say what its message writer did (a sum over workers is not attempted: one node's). */
+async function serverMetrics(base: string): Promise<Map<string, number>> {
+  const text = await (await fetch(`${base}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } })).text();
+  const values = new Map<string, number>();
+  for (const line of text.split('\n')) {
+    const m = /^(letschat_message_batch_seconds_(?:sum|count)|letschat_messages_stored_total|nodejs_eventloop_lag_p99_seconds) (\S+)$/.exec(line);
+    if (m) values.set(m[1], Number(m[2]));
+    const bucket = /^letschat_message_batch_seconds_bucket\{le="([^"]+)"\} (\S+)$/.exec(line);
+    if (bucket) values.set(`le ${bucket[1]}`, Number(bucket[2]));
+  }
+  return values;
+}
+
+function transactionsBetween(before: Map<string, number>, after: Map<string, number>): Step['transactions'] {
+  const delta = (k: string) => (after.get(k) ?? 0) - (before.get(k) ?? 0);
+  const count = delta('letschat_message_batch_seconds_count');
+  // The smallest bucket bound that holds 99% of the step's transactions.
+  const bounds = [...after.keys()].filter((k) => k.startsWith('le ') && k !== 'le +Inf').map((k) => Number(k.slice(3))).sort((a, b) => a - b);
+  const p99Bound = bounds.find((b) => delta(`le ${b}`) >= 0.99 * count);
+  return {
+    count,
+    p99Ms: p99Bound === undefined ? Infinity : p99Bound * 1000,
+    meanMs: (1000 * delta('letschat_message_batch_seconds_sum')) / Math.max(count, 1),
+    messages: delta('letschat_messages_stored_total'),
+    // The event loop's delay histogram restarts at each scrape: this is the step's. It holds the
+    // time between its samples, taken every 20 ms (server/src/observability/metrics.ts): the delay is beyond that.
+    loopP99Ms: Math.max(0, 1000 * (after.get('nodejs_eventloop_lag_p99_seconds') ?? 0) - 20),
+  };
 }
 
 async function main(): Promise<void> {
@@ -122,7 +161,7 @@ async function main(): Promise<void> {
   const redis = WORKERS > 1 ? await TestRedis.start() : null;
   const clusterEnv: Record<string, string> = redis ? { WORKERS: String(WORKERS), REDIS_URL: redis.url, PORT: String(await freePort()) } : {};
   const server = await startServer({
-    env: { DATABASE_URL: database.url, ...clusterEnv },
+    env: { DATABASE_URL: database.url, METRICS_TOKEN, ...clusterEnv },
     cpus: pinned ? '0' : undefined,
     nodeArgs: ['--cpu-prof', `--cpu-prof-dir=${PROFILE_DIR}`],
   }).catch(async (err) => {
@@ -169,14 +208,21 @@ async function main(): Promise<void> {
         const t0 = process.hrtime.bigint();
         const server0 = treeCpuMicros(serverPids);
         const db0 = dbPid ? processCpuMicros(dbPid) : 0;
+        const driver0 = process.cpuUsage();
+        const metrics0 = await serverMetrics(server.url);
         const fsyncs0 = await mariadbStatus(status, 'Innodb_data_fsyncs');
+        const lockWaits0 = await mariadbStatus(status, 'Innodb_row_lock_waits');
+        const lockMs0 = await mariadbStatus(status, 'Innodb_row_lock_time');
         const r = await drive(scenario, { schedule: { ratePerSecond: rate, durationSeconds: STEP_SECONDS, rampSeconds: 0 }, drainSeconds: 5, sendReads: READS, readIntervalMs: READ_INTERVAL_MS });
         const wallUs = Number(process.hrtime.bigint() - t0) / 1000;
         steps.push({
           report: r,
           serverCpu: (treeCpuMicros(serverPids) - server0) / wallUs,
           mariadbCpu: dbPid ? (processCpuMicros(dbPid) - db0) / wallUs : null,
+          driverCpu: ((d) => (d.user + d.system) / wallUs)(process.cpuUsage(driver0)),
           fsyncsPerMessage: ((await mariadbStatus(status, 'Innodb_data_fsyncs')) - fsyncs0) / Math.max(r.counts.sent, 1),
+          lockWaits: { count: (await mariadbStatus(status, 'Innodb_row_lock_waits')) - lockWaits0, ms: (await mariadbStatus(status, 'Innodb_row_lock_time')) - lockMs0 },
+          transactions: transactionsBetween(metrics0, await serverMetrics(server.url)),
           waitingForIndex: Number((await status('messages').where('indexed', 0).count<Array<{ n: number }>>({ n: '*' }))[0].n),
         });
         log(`${rate} msg/s: sent ${r.counts.sent}, lost ${r.counts.lost}, p99 ${r.latency.p99Ms.toFixed(1)} ms, ok ${r.ok}${r.loss ? ` ${lossText(r)}` : ''}`);
@@ -240,12 +286,12 @@ async function main(): Promise<void> {
         : 'Without /app/read (--reads false): the chat alone.',
       `${joined} of ${USERS} sessions joined their room${joined < USERS ? ` (failures: ${setupErrors.join('; ')})` : ''}.`,
       stopReason,
-      'CPU columns: share of one core used by the server process and by mariadbd during each step (including its drain). Fsyncs/msg: MariaDB InnoDB fsyncs (Innodb_data_fsyncs, server-wide) per message sent; innodb_flush_log_at_trx_commit=1 makes every commit durable before the message is broadcast (DESIGN.md: committed first). Waiting for the index: messages stored but not yet in the search index (MessageIndexer writes it after the commit, in a transaction of its own; search finds them with LIKE meanwhile) when the drain of the step ended.',
+      'CPU columns: share of one core used by the server process, by mariadbd and by this process (the load driver, on core 1 with whatever MariaDB runs there) during each step (including its drain). Fsyncs/msg: MariaDB InnoDB fsyncs (Innodb_data_fsyncs, server-wide) per message sent; innodb_flush_log_at_trx_commit=1 makes every commit durable before the message is broadcast (DESIGN.md: committed first). Waiting for the index: messages stored but not yet in the search index (MessageIndexer writes it after the commit, in a transaction of its own; search finds them with LIKE meanwhile) when the drain of the step ended.',
       ...(hot.length ? [`Server profile (node --cpu-prof over the whole run), top self time: ${hot.map((h) => `${h.name} ${h.selfPercent.toFixed(1)}%`).join('; ')}`] : []),
     ],
     detail: [
-      '| offered msg/s | achieved msg/s | delivered/expected | lost | dup | reordered | p50 ms | p90 ms | p99 ms | max ms | server CPU | MariaDB CPU | fsyncs/msg | waiting for the index | /app/read sent /s | read events received /s |',
-      '|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|',
+      '| offered msg/s | achieved msg/s | delivered/expected | lost | dup | reordered | p50 ms | p90 ms | p99 ms | max ms | server CPU | MariaDB CPU | driver CPU | fsyncs/msg | row lock waits / ms | message transactions /s | messages per transaction | transaction ms: mean / p99 within | event loop delay p99 ms | waiting for the index | /app/read sent /s | read events received /s |',
+      '|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|',
       ...steps.map(row),
     ].join('\n'),
   };

@@ -19,6 +19,7 @@ export class Metrics {
   private readonly calls: client.Counter<'outcome'>;
   private readonly stored: client.Counter;
   private readonly indexed: client.Counter;
+  private readonly batchSeconds: client.Histogram;
   private readonly pushes: client.Counter<'outcome'>;
 
   constructor() {
@@ -40,6 +41,13 @@ export class Metrics {
     this.stored = new client.Counter({ name: 'letschat_messages_stored_total', help: 'Chat messages committed', registers: [this.registry] });
     // Behind letschat_messages_stored_total by the messages waiting for the search index (system messages never go in).
     this.indexed = new client.Counter({ name: 'letschat_messages_indexed_total', help: 'Chat messages written to the search index after their commit', registers: [this.registry] });
+    // One transaction in flight stores the messages that queued meanwhile: its time is each message's wait.
+    this.batchSeconds = new client.Histogram({
+      name: 'letschat_message_batch_seconds',
+      help: 'Time of each message transaction (its count: transactions; messages stored: letschat_messages_stored_total)',
+      buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1],
+      registers: [this.registry],
+    });
     this.pushes = new client.Counter({
       name: 'letschat_pushes_total',
       help: 'Web Push sends by outcome: sent, gone (endpoint deleted), failed, dropped (too many in flight), coalesced (not sent)',
@@ -92,8 +100,9 @@ export class Metrics {
     this.httpDuration.observe({ method, route, status: String(status) }, seconds);
   }
 
-  messagesStored(count: number): void {
+  messagesStored(count: number, seconds: number): void {
     this.stored.inc(count);
+    this.batchSeconds.observe(seconds);
   }
 
   messagesIndexed(count: number): void {

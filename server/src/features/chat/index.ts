@@ -53,8 +53,8 @@ export function assembleChat(deps: Deps, users: UsersRepository, published?: Mes
   const roomEvents = new RoomEvents(publisher);
   const readMarkers = new ReadMarkers(new PresenceTracker(), rooms, members, roomEvents, clock, log);
   const indexer = new MessageIndexer(new WaitingMessages(db), clock, log, (count) => deps.metrics.messagesIndexed(count));
-  const writer = new MessageWriter(messages, log, (committed) => {
-    deps.metrics.messagesStored(committed.length);
+  const writer = new MessageWriter(messages, log, (committed, seconds) => {
+    deps.metrics.messagesStored(committed.length, seconds);
     indexer.add(committed.flatMap((c) => (c.message.senderId === null ? [] : [c.stored.id])));
   });
   const refresh = new RefreshSignals(publisher);
