@@ -9,8 +9,8 @@ import { messageGrams } from './message-grams';
 
 export interface IndexedText { messageId: number; roomId: number; content: string }
 
-/** Rows per statement: 3 bindings each, well under both databases' limits. */
-const CHUNK = 1000;
+/** Rows per statement: 3 bindings each (12,000: under SQLite's 32,766), about 100 KB of SQL (MariaDB's packets: 16 MiB). */
+const CHUNK = 4000;
 
 export async function indexMessages(trx: Knex | Knex.Transaction, messages: IndexedText[]): Promise<void> {
   const rows: number[] = [];

@@ -4,15 +4,20 @@
 // transaction of their own beside the next messages'. Until then a message waits (`indexed` 0)
 // and search finds it with LIKE, so it is found from its commit on, as before.
 //
-// Ids wait while one indexing transaction is in flight and then go together. A batch that fails,
+// Ids gather for a while (a transaction at most every `everyMs`): nobody waits for the index, and
+// each transaction costs the database a few round trips whatever its size, so fewer and larger is
+// cheaper (at 3000 msg/s, ~100 transactions a second became ~10). A batch that fails,
 // ids beyond the queue's bound, and messages whose node stopped or died before indexing them are
 // all left waiting in the database: a sweep indexes every message that has waited longer than a
 // while, whichever node stored it, at start and then periodically.
+import { performance } from 'node:perf_hooks';
 import type { Logger } from '../../log';
 import type { Clock } from '../types';
 import type { WaitingMessages } from './message-index-repository';
 
 export interface IndexerOptions {
+  /** A transaction starts at most this often. */
+  everyMs: number;
   /** Messages indexed in one transaction at most. */
   maxBatch: number;
   /** Ids held in memory at most; beyond, they wait for the sweep. */
@@ -23,7 +28,7 @@ export interface IndexerOptions {
   sweepAfterMs: number;
 }
 
-const DEFAULTS: IndexerOptions = { maxBatch: 200, maxQueued: 50_000, sweepEveryMs: 10_000, sweepAfterMs: 10_000 };
+const DEFAULTS: IndexerOptions = { everyMs: 100, maxBatch: 2_000, maxQueued: 50_000, sweepEveryMs: 10_000, sweepAfterMs: 10_000 };
 
 export class MessageIndexer {
   private readonly queue = new Set<number>();
@@ -31,6 +36,9 @@ export class MessageIndexer {
   private drained: Promise<void> = Promise.resolve();
   private sweeping: Promise<void> | null = null;
   private readonly timer: NodeJS.Timeout;
+  private lastStartMs = -Infinity;
+  /** Once stopped (shutdown), what is queued goes without waiting. */
+  private stopped = false;
   private readonly options: IndexerOptions;
 
   constructor(
@@ -55,7 +63,7 @@ export class MessageIndexer {
     }
     if (this.queue.size > 0 && !this.running) {
       this.running = true;
-      // Let the messages of this turn of the event loop join the first batch.
+      // Let the ids of this turn of the event loop join the first batch.
       this.drained = new Promise((done) => setImmediate(() => void this.drain().then(done, done)));
     }
   }
@@ -85,11 +93,16 @@ export class MessageIndexer {
 
   /** No more sweeps; what is queued still goes (await idle() for it). */
   stop(): void {
+    this.stopped = true;
     clearInterval(this.timer);
   }
 
   private async drain(): Promise<void> {
     while (this.queue.size > 0) {
+      // Until the next transaction may start, the ids of other commits join this one's.
+      const wait = this.lastStartMs + this.options.everyMs - performance.now();
+      if (wait > 0 && !this.stopped) await new Promise((r) => setTimeout(r, wait));
+      this.lastStartMs = performance.now();
       const batch = [...this.queue].slice(0, this.options.maxBatch);
       for (const id of batch) this.queue.delete(id);
       try {

@@ -28,7 +28,7 @@ class FakeWaiting {
 
 describe('MessageIndexer', () => {
   const log = pino({ level: 'silent' });
-  const idle = { sweepEveryMs: 3_600_000, sweepAfterMs: 10_000 };
+  const idle = { everyMs: 0, sweepEveryMs: 3_600_000, sweepAfterMs: 10_000 };
   const started: MessageIndexer[] = [];
   const indexer = (db: FakeWaiting, options = {}, onIndexed?: (n: number) => void): MessageIndexer => {
     const i = new MessageIndexer(db, () => 100_000, log, onIndexed, { ...idle, ...options });
@@ -51,6 +51,22 @@ describe('MessageIndexer', () => {
     expect(db.transactions).to.deep.equal([[1, 2, 3], [4, 5]]);
     expect(counted).to.deep.equal([3, 2]);
     expect(db.waiting.size).to.equal(0);
+  });
+
+  it('starts a transaction at most every everyMs: the ids of the commits between gather into the next', async () => {
+    const db = new FakeWaiting();
+    for (let id = 1; id <= 6; id++) db.waiting.set(id, 99_999);
+    const i = indexer(db, { everyMs: 1000 });
+    await i.idle();
+    i.add([1]);
+    await new Promise((r) => setTimeout(r, 20)); // the first transaction is done; the next waits
+    for (const id of [2, 3, 4]) {
+      i.add([id]);
+      await new Promise((r) => setTimeout(r, 10));
+    }
+    i.add([5, 6]);
+    await i.idle();
+    expect(db.transactions).to.deep.equal([[1], [2, 3, 4, 5, 6]]);
   });
 
   it('leaves a failed batch waiting for the sweep and goes on with the next', async () => {
