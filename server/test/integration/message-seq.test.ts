@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { api, type ChatHistoryResponse } from '../../../common/api';
 import { app, topics } from '../../../common/destinations';
 import type { ChatMessageEvent } from '../../../common/payloads';
-import { MessagesRepository, type NewMessage } from '../../src/features/chat/messages-repository';
+import { MessagesRepository, RoomGoneError, type NewMessage } from '../../src/features/chat/messages-repository';
 import type { RunningServer } from '../../src/main';
 import type { ApiClient } from '../support/api-client';
 import { forEachDatabase } from '../support/databases';
@@ -145,5 +145,29 @@ forEachDatabase('per-room sequence numbers', (db) => {
     expect((await echo.next()).json<ChatMessageEvent>()).to.deep.include({ content: 'to B', seq: 1 });
     expect((await history(a, first, '&page=0')).body.messages.map((m) => m.content)).to.deep.equal(['to B']);
     expect((await history(a, second, '&page=0')).body.messages.map((m) => m.content)).to.deep.equal(['to C']);
+  });
+
+  it('numbers a batch over several rooms in the order given, and stores nothing of a batch naming a room that is gone', async () => {
+    const a = await member('Batcher');
+    const b = await member('Batched');
+    const c = await member('Gone Soon');
+    const one = await roomOf(a, b);
+    const two = await roomOf(a, c);
+    const gone = await roomOf(b, c);
+    const repo = new MessagesRepository(nodes[0].db);
+    const say = (roomId: number, content: string): NewMessage => ({ roomId, senderId: a.user.userId, content, clientMsgId: null, leftUserId: null, addedUserEmail: null, systemEvent: null, atMs: now });
+    await repo.insertMany([say(one, 'x')]);
+    const stored = await repo.insertMany([say(two, 'p'), say(one, 'y'), say(two, 'q'), say(one, 'z'), say(two, 'r')]);
+    expect(stored.map((s) => s.seq)).to.deep.equal([1, 2, 2, 3, 3]);
+    const contentOf = async (id: number) => (await nodes[0].db('messages').where({ id }).first('content')).content as string;
+    expect(await Promise.all(stored.map((s) => contentOf(s.id)))).to.deep.equal(['p', 'y', 'q', 'z', 'r']);
+
+    await b.client.delete(`${api.leaveChat}?chatRoomId=${gone}`);
+    await c.client.delete(`${api.leaveChat}?chatRoomId=${gone}`);
+    const refused = await repo.insertMany([say(one, 'lost'), say(gone, 'nowhere')]).then(() => null, (err: unknown) => err);
+    expect(refused).to.be.instanceOf(RoomGoneError);
+    expect((refused as RoomGoneError).roomIds).to.deep.equal([gone]);
+    expect(((await nodes[0].db('messages').where({ room_id: one }).orderBy('seq').pluck('content')) as string[])).to.deep.equal(['x', 'y', 'z']);
+    expect(Number((await nodes[0].db('rooms').where({ id: one }).first('last_seq')).last_seq)).to.equal(3);
   });
 });

@@ -4,6 +4,7 @@
 // three characters; MariaDB has no n-gram parser) in time that does not grow with the messages.
 // The scoped LIKE it replaced stays as the baseline the bench measures it against.
 import type { Knex } from '../../db/knex';
+import { rowsOf } from '../../db/results';
 import { keywordGrams } from './message-grams';
 
 export interface SearchScope {
@@ -182,11 +183,6 @@ export class BigramSearch implements MessageSearchEngine {
   }
 }
 
-/** Rows of a raw statement: mysql2 answers [rows, fields], better-sqlite3 the rows. */
-function rowsOf<T>(result: unknown): T[] {
-  const r = result as unknown[];
-  return (Array.isArray(r[0]) ? r[0] : r) as T[];
-}
 
 /** The engine each database uses, chosen by measurement (bench/message-search.ts, docs/architecture.md §6a). */
 export function searchEngineFor(db: Knex): MessageSearchEngine {

@@ -4,6 +4,7 @@
 // message, and a room's commit order is its seq order. Rows are mapped to domain objects here.
 import type { SystemEvent } from '../../../../common/api';
 import type { Knex } from '../../db/knex';
+import { changedRows, rowsOf } from '../../db/results';
 import type { AttachmentFacts } from '../attachments/attachments-service';
 import { indexMessages, unindexMessage, type IndexedText } from './message-index-repository';
 
@@ -155,18 +156,13 @@ const toMessage = (r: MessageRow): Message => ({
 /** What an edit, a deletion or a reaction changed: the room's change counter it took. */
 export interface Change { changeSeq: number }
 
-/** Rows of a raw statement: mysql2 answers [rows, fields], better-sqlite3 the rows. */
-function rowsOf<T>(result: unknown): T[] {
-  const r = result as unknown[];
-  return (Array.isArray(r[0]) ? r[0] : r) as T[];
-}
 
 export class MessagesRepository {
   constructor(private readonly db: Knex) {}
 
   /**
    * Stores the messages in one transaction and answers each one's id and seq, in the order
-   * given. The rooms' rows are locked (in id order, so two writers cannot deadlock) while their
+   * given. The rooms' rows are locked (in id order, so two writers cannot deadlock) as their
    * counters move, so another writer's message to the same room waits for this commit and then
    * takes the next seq. A duplicate clientMsgId fails the whole transaction (nothing is stored,
    * no seq is used); a room that no longer exists fails it with RoomGoneError. People's messages
@@ -175,26 +171,41 @@ export class MessagesRepository {
    */
   async insertMany(messages: NewMessage[]): Promise<StoredMessage[]> {
     return this.db.transaction(async (trx) => {
-      const seqs = await this.takeSeqs(trx, messages);
-      const row = '(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)';
-      const bindings = messages.flatMap((m, i) => [
-        m.roomId, seqs[i], m.senderId, m.content, m.clientMsgId, m.leftUserId, m.addedUserEmail,
-        m.systemEvent === null ? null : JSON.stringify(m.systemEvent), m.atMs, m.replyToId ?? null, m.attachmentId ?? null,
-        // People's messages wait for the search index (MessageIndexer); system messages never go in it.
-        m.senderId === null ? 1 : 0,
-      ]);
+      const counts = await this.moveCounters(trx, messages);
+      // Each message's seq is read back from its room's counter, just moved by this transaction:
+      // the counter less the room's messages after it in the batch. (One statement fewer than
+      // reading the counters first, and the transaction is the one message write in flight.)
+      const after = new Map(counts);
+      const row = '(?, (select r.last_seq from rooms r where r.id = ?) - ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)';
+      const bindings = messages.flatMap((m) => {
+        const later = after.get(m.roomId)! - 1;
+        after.set(m.roomId, later);
+        return [
+          m.roomId, m.roomId, later, m.senderId, m.content, m.clientMsgId, m.leftUserId, m.addedUserEmail,
+          m.systemEvent === null ? null : JSON.stringify(m.systemEvent), m.atMs, m.replyToId ?? null, m.attachmentId ?? null,
+          // People's messages wait for the search index (MessageIndexer); system messages never go in it.
+          m.senderId === null ? 1 : 0,
+        ];
+      });
       const result = await trx.raw(
         `insert into messages (room_id, seq, sender_id, content, client_msg_id, left_user_id, added_user_email, system_event, created_at_ms, reply_to_id, attachment_id, indexed)
          values ${messages.map(() => row).join(', ')} returning id, room_id, seq`,
         bindings,
       );
-      const ids = new Map(rowsOf<{ id: number; room_id: number; seq: number }>(result).map((r) => [`${Number(r.room_id)}:${Number(r.seq)}`, Number(r.id)]));
-      const stored = messages.map((m, i) => {
-        const id = ids.get(`${m.roomId}:${seqs[i]}`);
-        if (id === undefined) throw new Error(`message ${seqs[i]} of room ${m.roomId} was not stored`);
-        return { id, seq: seqs[i] };
+      // Per room, the batch's messages in order hold its new seqs in order.
+      const perRoom = new Map<number, Array<{ id: number; seq: number }>>();
+      for (const r of rowsOf<{ id: number; room_id: number; seq: number }>(result)) {
+        const list = perRoom.get(Number(r.room_id)) ?? [];
+        list.push({ id: Number(r.id), seq: Number(r.seq) });
+        perRoom.set(Number(r.room_id), list);
+      }
+      for (const list of perRoom.values()) list.sort((a, b) => a.seq - b.seq);
+      const stored = messages.map((m) => {
+        const next = perRoom.get(m.roomId)?.shift();
+        if (next === undefined) throw new Error(`a message of room ${m.roomId} was not stored`);
+        return next;
       });
-      await this.authorsHaveRead(trx, messages, seqs);
+      await this.authorsHaveRead(trx, messages, stored.map((s) => s.seq));
       return stored;
     });
   }
@@ -224,24 +235,24 @@ export class MessagesRepository {
     );
   }
 
-  /** Moves each room's counter past its messages in this batch and answers their seqs, in order. */
-  private async takeSeqs(trx: Knex.Transaction, messages: NewMessage[]): Promise<number[]> {
-    const roomIds = [...new Set(messages.map((m) => m.roomId))].sort((a, b) => a - b);
-    // (SQLite runs one writer at a time already; knex leaves FOR UPDATE out there.)
-    const rows = (await trx('rooms').select('id', 'last_seq').whereIn('id', roomIds).orderBy('id').forUpdate()) as Array<{ id: number; last_seq: number }>;
-    const last = new Map(rows.map((r) => [Number(r.id), Number(r.last_seq)]));
-    const gone = roomIds.filter((id) => !last.has(id));
-    if (gone.length > 0) throw new RoomGoneError(gone);
-    const seqs = messages.map((m) => {
-      const seq = last.get(m.roomId)! + 1;
-      last.set(m.roomId, seq);
-      return seq;
-    });
-    await trx.raw(
-      `update rooms set last_seq = case id ${roomIds.map(() => 'when ? then ?').join(' ')} end where id in (${roomIds.map(() => '?').join(', ')})`,
-      [...roomIds.flatMap((id) => [id, last.get(id)!]), ...roomIds],
-    );
-    return seqs;
+  /**
+   * Moves each room's counter past its messages in this batch and answers how many each room
+   * has. The UPDATE locks the rooms' rows in id order (so two writers cannot deadlock) until the
+   * commit; a room that no longer exists fails the batch with RoomGoneError.
+   */
+  private async moveCounters(trx: Knex.Transaction, messages: NewMessage[]): Promise<Map<number, number>> {
+    const counts = new Map<number, number>();
+    for (const m of messages) counts.set(m.roomId, (counts.get(m.roomId) ?? 0) + 1);
+    const roomIds = [...counts.keys()].sort((a, b) => a - b);
+    const moved = changedRows(await trx.raw(
+      `update rooms set last_seq = last_seq + case id ${roomIds.map(() => 'when ? then ?').join(' ')} end where id in (${roomIds.map(() => '?').join(', ')})`,
+      [...roomIds.flatMap((id) => [id, counts.get(id)!]), ...roomIds],
+    ));
+    if (moved < roomIds.length) {
+      const found = new Set(((await trx('rooms').whereIn('id', roomIds).pluck('id')) as Array<number | string>).map(Number));
+      throw new RoomGoneError(roomIds.filter((id) => !found.has(id)));
+    }
+    return counts;
   }
 
   /** The id of the sender's message in the room with that clientMsgId, if one was stored. */

@@ -3,6 +3,7 @@
 // join it only to name a room's members.
 import { isDuplicateKey } from '../../db/errors';
 import type { Knex } from '../../db/knex';
+import { changedRows } from '../../db/results';
 import type { AfterCommit, RoomRemoval } from '../types';
 import { unindexRoom } from './message-index-repository';
 
@@ -61,11 +62,6 @@ const toMember = (r: MemberRow): RoomMember => ({
 });
 const msOrNull = (v: unknown): number | null => (v === null || v === undefined ? null : Number(v));
 
-/** Rows an UPDATE changed: mysql2 answers [ResultSetHeader, ...], better-sqlite3 {changes}. */
-function changedRows(result: unknown): number {
-  const header = (Array.isArray(result) ? result[0] : result) as { affectedRows?: number; changes?: number } | undefined;
-  return Number(header?.affectedRows ?? header?.changes ?? 0);
-}
 
 export class RoomsRepository {
   /** `roomRemovals`: other features' parts in deleting a room (removeMember). */
