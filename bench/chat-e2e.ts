@@ -12,6 +12,7 @@
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import knexFactory, { type Knex } from 'knex';
 import { drive } from '../protocol-harness/src/load/driver';
@@ -60,6 +61,8 @@ interface Step {
   mariadbCpu: number | null;
   /** Share of one core used by this process, the load driver (its own latency is in the figures). */
   driverCpu: number;
+  /** The driver's event-loop delay p99 (ms): how late it may see a delivery that had arrived. */
+  driverLoopP99Ms: number;
   /** MariaDB InnoDB fsyncs per message sent (durable commits cost one each, less with group commit). */
   fsyncsPerMessage: number;
   /** InnoDB row lock waits during the step and the time spent in them (server-wide). */
@@ -113,11 +116,11 @@ function lossText(r: LoadReport): string {
   return `(${l.receiversMissing} receivers missing deliveries, most: ${l.worst.map((w) => `client ${w.client} ${w.missing}${w.open ? '' : ' closed'}`).join(', ')}; ${l.messagesNobodyGot} messages reached nobody, ${l.unacknowledgedMissing} unacknowledged; ${l.late} arrived within 10 s after the drain)`;
 }
 
-function row({ report: r, serverCpu, mariadbCpu, driverCpu, fsyncsPerMessage, lockWaits, waitingForIndex, transactions: t }: Step): string {
+function row({ report: r, serverCpu, mariadbCpu, driverCpu, driverLoopP99Ms, fsyncsPerMessage, lockWaits, waitingForIndex, transactions: t }: Step): string {
   const c = r.counts;
   const pct = (x: number | null) => (x === null ? 'n/a' : `${Math.round(x * 100)}%`);
   const perSecond = (n: number | undefined) => (n === undefined ? 'n/a' : String(Math.round(n / (r.durationSeconds || 1))));
-  return `| ${r.offeredRate} | ${Math.round(r.throughput.sendsPerSecond)} | ${c.delivered}/${c.expectedDeliveries} | ${c.lost} | ${c.duplicated} | ${c.outOfOrder} | ${r.latency.p50Ms.toFixed(1)} | ${r.latency.p90Ms.toFixed(1)} | ${r.latency.p99Ms.toFixed(1)} | ${r.latency.maxMs.toFixed(1)} | ${pct(serverCpu)} | ${pct(mariadbCpu)} | ${pct(driverCpu)} | ${fsyncsPerMessage.toFixed(2)} | ${lockWaits.count} / ${lockWaits.ms} | ${Math.round(t.count / (r.durationSeconds || 1))} | ${(t.messages / Math.max(t.count, 1)).toFixed(1)} | ${t.meanMs.toFixed(1)} / ≤ ${t.p99Ms} | ${t.loopP99Ms.toFixed(1)} | ${waitingForIndex} | ${perSecond(r.reads?.sent)} | ${perSecond(r.reads?.eventsReceived)} |`;
+  return `| ${r.offeredRate} | ${Math.round(r.throughput.sendsPerSecond)} | ${c.delivered}/${c.expectedDeliveries} | ${c.lost} | ${c.duplicated} | ${c.outOfOrder} | ${r.latency.p50Ms.toFixed(1)} | ${r.latency.p90Ms.toFixed(1)} | ${r.latency.p99Ms.toFixed(1)} | ${r.latency.maxMs.toFixed(1)} | ${pct(serverCpu)} | ${pct(mariadbCpu)} | ${pct(driverCpu)} | ${driverLoopP99Ms.toFixed(1)} | ${fsyncsPerMessage.toFixed(2)} | ${lockWaits.count} / ${lockWaits.ms} | ${Math.round(t.count / (r.durationSeconds || 1))} | ${(t.messages / Math.max(t.count, 1)).toFixed(1)} | ${t.meanMs.toFixed(1)} / ≤ ${t.p99Ms} | ${t.loopP99Ms.toFixed(1)} | ${waitingForIndex} | ${perSecond(r.reads?.sent)} | ${perSecond(r.reads?.eventsReceived)} |`;
 }
 
 /** Opens the server's GET /metrics: what its message transactions did during each step. */
@@ -209,6 +212,8 @@ async function main(): Promise<void> {
         const server0 = treeCpuMicros(serverPids);
         const db0 = dbPid ? processCpuMicros(dbPid) : 0;
         const driver0 = process.cpuUsage();
+        const driverLoop = monitorEventLoopDelay({ resolution: 10 });
+        driverLoop.enable();
         const metrics0 = await serverMetrics(server.url);
         const fsyncs0 = await mariadbStatus(status, 'Innodb_data_fsyncs');
         const lockWaits0 = await mariadbStatus(status, 'Innodb_row_lock_waits');
@@ -220,6 +225,8 @@ async function main(): Promise<void> {
           serverCpu: (treeCpuMicros(serverPids) - server0) / wallUs,
           mariadbCpu: dbPid ? (processCpuMicros(dbPid) - db0) / wallUs : null,
           driverCpu: ((d) => (d.user + d.system) / wallUs)(process.cpuUsage(driver0)),
+          // The histogram holds the time between its samples, taken every 10 ms: the delay is beyond that.
+          driverLoopP99Ms: (driverLoop.disable(), Math.max(0, driverLoop.percentile(99) / 1e6 - 10)),
           fsyncsPerMessage: ((await mariadbStatus(status, 'Innodb_data_fsyncs')) - fsyncs0) / Math.max(r.counts.sent, 1),
           lockWaits: { count: (await mariadbStatus(status, 'Innodb_row_lock_waits')) - lockWaits0, ms: (await mariadbStatus(status, 'Innodb_row_lock_time')) - lockMs0 },
           transactions: transactionsBetween(metrics0, await serverMetrics(server.url)),
@@ -290,8 +297,8 @@ async function main(): Promise<void> {
       ...(hot.length ? [`Server profile (node --cpu-prof over the whole run), top self time: ${hot.map((h) => `${h.name} ${h.selfPercent.toFixed(1)}%`).join('; ')}`] : []),
     ],
     detail: [
-      '| offered msg/s | achieved msg/s | delivered/expected | lost | dup | reordered | p50 ms | p90 ms | p99 ms | max ms | server CPU | MariaDB CPU | driver CPU | fsyncs/msg | row lock waits / ms | message transactions /s | messages per transaction | transaction ms: mean / p99 within | event loop delay p99 ms | waiting for the index | /app/read sent /s | read events received /s |',
-      '|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|',
+      '| offered msg/s | achieved msg/s | delivered/expected | lost | dup | reordered | p50 ms | p90 ms | p99 ms | max ms | server CPU | MariaDB CPU | driver CPU | driver event loop delay p99 ms | fsyncs/msg | row lock waits / ms | message transactions /s | messages per transaction | transaction ms: mean / p99 within | event loop delay p99 ms | waiting for the index | /app/read sent /s | read events received /s |',
+      '|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|',
       ...steps.map(row),
     ].join('\n'),
   };
