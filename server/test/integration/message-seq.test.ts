@@ -2,6 +2,8 @@ import { expect } from 'chai';
 import { api, type ChatHistoryResponse } from '../../../common/api';
 import { app, topics } from '../../../common/destinations';
 import type { ChatMessageEvent } from '../../../common/payloads';
+import { isDuplicateKey } from '../../src/db/errors';
+import { oneTripTransactions } from '../../src/db/one-trip';
 import { MessagesRepository, RoomGoneError, type NewMessage } from '../../src/features/chat/messages-repository';
 import type { RunningServer } from '../../src/main';
 import type { ApiClient } from '../support/api-client';
@@ -154,20 +156,31 @@ forEachDatabase('per-room sequence numbers', (db) => {
     const one = await roomOf(a, b);
     const two = await roomOf(a, c);
     const gone = await roomOf(b, c);
-    const repo = new MessagesRepository(nodes[0].db);
-    const say = (roomId: number, content: string): NewMessage => ({ roomId, senderId: a.user.userId, content, clientMsgId: null, leftUserId: null, addedUserEmail: null, systemEvent: null, atMs: now });
-    await repo.insertMany([say(one, 'x')]);
-    const stored = await repo.insertMany([say(two, 'p'), say(one, 'y'), say(two, 'q'), say(one, 'z'), say(two, 'r')]);
-    expect(stored.map((s) => s.seq)).to.deep.equal([1, 2, 2, 3, 3]);
-    const contentOf = async (id: number) => (await nodes[0].db('messages').where({ id }).first('content')).content as string;
-    expect(await Promise.all(stored.map((s) => contentOf(s.id)))).to.deep.equal(['p', 'y', 'q', 'z', 'r']);
+    // As the server stores them: in one round trip on MariaDB.
+    const trips = oneTripTransactions(db.url(), nodes[0].db);
+    const repo = new MessagesRepository(nodes[0].db, trips);
+    try {
+      const say = (roomId: number, content: string, clientMsgId: string | null = null): NewMessage => ({ roomId, senderId: a.user.userId, content, clientMsgId, leftUserId: null, addedUserEmail: null, systemEvent: null, atMs: now });
+      await repo.insertMany([say(one, 'x')]);
+      const stored = await repo.insertMany([say(two, 'p'), say(one, 'y'), say(two, 'q'), say(one, 'z'), say(two, 'r')]);
+      expect(stored.map((s) => s.seq)).to.deep.equal([1, 2, 2, 3, 3]);
+      const contentOf = async (id: number) => (await nodes[0].db('messages').where({ id }).first('content')).content as string;
+      expect(await Promise.all(stored.map((s) => contentOf(s.id)))).to.deep.equal(['p', 'y', 'q', 'z', 'r']);
+      // A batch failing half-way (a retried clientMsgId) stores nothing, and the next one goes on.
+      await repo.insertMany([say(one, 'keyed', 'k-1')]);
+      const duplicate = await repo.insertMany([say(two, 's'), say(one, 'keyed again', 'k-1')]).then(() => null, (err: unknown) => err);
+      expect(isDuplicateKey(duplicate)).to.equal(true);
+      expect((await repo.insertMany([say(two, 's')])).map((s) => s.seq)).to.deep.equal([4]);
 
-    await b.client.delete(`${api.leaveChat}?chatRoomId=${gone}`);
-    await c.client.delete(`${api.leaveChat}?chatRoomId=${gone}`);
-    const refused = await repo.insertMany([say(one, 'lost'), say(gone, 'nowhere')]).then(() => null, (err: unknown) => err);
-    expect(refused).to.be.instanceOf(RoomGoneError);
-    expect((refused as RoomGoneError).roomIds).to.deep.equal([gone]);
-    expect(((await nodes[0].db('messages').where({ room_id: one }).orderBy('seq').pluck('content')) as string[])).to.deep.equal(['x', 'y', 'z']);
-    expect(Number((await nodes[0].db('rooms').where({ id: one }).first('last_seq')).last_seq)).to.equal(3);
+      await b.client.delete(`${api.leaveChat}?chatRoomId=${gone}`);
+      await c.client.delete(`${api.leaveChat}?chatRoomId=${gone}`);
+      const refused = await repo.insertMany([say(one, 'lost'), say(gone, 'nowhere')]).then(() => null, (err: unknown) => err);
+      expect(refused).to.be.instanceOf(RoomGoneError);
+      expect((refused as RoomGoneError).roomIds).to.deep.equal([gone]);
+      expect(((await nodes[0].db('messages').where({ room_id: one }).orderBy('seq').pluck('content')) as string[])).to.deep.equal(['x', 'y', 'z', 'keyed']);
+      expect(Number((await nodes[0].db('rooms').where({ id: one }).first('last_seq')).last_seq)).to.equal(4);
+    } finally {
+      await trips.close();
+    }
   });
 });

@@ -4,6 +4,7 @@
 import pino from 'pino';
 import { loadConfig } from '../../src/config';
 import { createDatabase, migrateLatest, type Knex } from '../../src/db/knex';
+import { stepByStep } from '../../src/db/one-trip';
 import type { MailMessage, Mailer } from '../../src/features/mail/mailer';
 import type { Deps } from '../../src/features/types';
 import { Metrics } from '../../src/observability/metrics';
@@ -71,9 +72,11 @@ export interface MemoryDeps extends Deps {
 /** Everything a feature factory takes, on a fresh in-memory database and a clock the test moves. */
 export async function memoryDeps(): Promise<MemoryDeps> {
   let now = Date.UTC(2026, 10, 24, 12, 0, 0);
+  const db = await memoryDatabase();
   return {
     config: loadConfig({ DATABASE_URL: 'sqlite::memory:', PUBLIC_URL: 'http://localhost:8080' }),
-    db: await memoryDatabase(),
+    db,
+    oneTrip: stepByStep(db),
     log: pino({ level: 'silent' }),
     clock: () => now,
     advance: (ms) => {

@@ -1,10 +1,11 @@
 // Messages. Concurrent messages are stored together in one transaction: the rooms' sequence
-// counters are taken under their row locks, then one multi-row INSERT ... RETURNING (valid on
-// SQLite and MariaDB 10.5+) stores them, so a burst costs a few round trips, not one per
-// message, and a room's commit order is its seq order. Rows are mapped to domain objects here.
+// counters are moved under their row locks, then one multi-row INSERT ... RETURNING (valid on
+// SQLite and MariaDB 10.5+) stores them, so a burst costs one round trip, not one per message,
+// and a room's commit order is its seq order. Rows are mapped to domain objects here.
 import type { SystemEvent } from '../../../../common/api';
 import type { Knex } from '../../db/knex';
-import { changedRows, rowsOf } from '../../db/results';
+import { stepByStep, type OneTrip, type Statement } from '../../db/one-trip';
+import { rowsOf } from '../../db/results';
 import type { AttachmentFacts } from '../attachments/attachments-service';
 import { indexMessages, unindexMessage, type IndexedText } from './message-index-repository';
 
@@ -158,7 +159,11 @@ export interface Change { changeSeq: number }
 
 
 export class MessagesRepository {
-  constructor(private readonly db: Knex) {}
+  /** `trips`: how the message transaction reaches the database (one round trip on MariaDB, db/one-trip.ts). */
+  constructor(
+    private readonly db: Knex,
+    private readonly trips: OneTrip = stepByStep(db),
+  ) {}
 
   /**
    * Stores the messages in one transaction and answers each one's id and seq, in the order
@@ -167,92 +172,87 @@ export class MessagesRepository {
    * takes the next seq. A duplicate clientMsgId fails the whole transaction (nothing is stored,
    * no seq is used); a room that no longer exists fails it with RoomGoneError. People's messages
    * are stored waiting for the search index (`indexed` 0), which MessageIndexer writes after
-   * this commit, in its own transaction.
+   * this commit, in its own transaction. Three statements (the counters, the messages, the
+   * authors' read positions), sent with BEGIN and COMMIT in one round trip on MariaDB.
    */
   async insertMany(messages: NewMessage[]): Promise<StoredMessage[]> {
-    return this.db.transaction(async (trx) => {
-      const counts = await this.moveCounters(trx, messages);
-      // Each message's seq is read back from its room's counter, just moved by this transaction:
-      // the counter less the room's messages after it in the batch. (One statement fewer than
-      // reading the counters first, and the transaction is the one message write in flight.)
-      const after = new Map(counts);
-      const row = '(?, (select r.last_seq from rooms r where r.id = ?) - ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)';
-      const bindings = messages.flatMap((m) => {
-        const later = after.get(m.roomId)! - 1;
-        after.set(m.roomId, later);
-        return [
-          m.roomId, m.roomId, later, m.senderId, m.content, m.clientMsgId, m.leftUserId, m.addedUserEmail,
-          m.systemEvent === null ? null : JSON.stringify(m.systemEvent), m.atMs, m.replyToId ?? null, m.attachmentId ?? null,
-          // People's messages wait for the search index (MessageIndexer); system messages never go in it.
-          m.senderId === null ? 1 : 0,
-        ];
-      });
-      const result = await trx.raw(
-        `insert into messages (room_id, seq, sender_id, content, client_msg_id, left_user_id, added_user_email, system_event, created_at_ms, reply_to_id, attachment_id, indexed)
-         values ${messages.map(() => row).join(', ')} returning id, room_id, seq`,
-        bindings,
-      );
-      // Per room, the batch's messages in order hold its new seqs in order.
-      const perRoom = new Map<number, Array<{ id: number; seq: number }>>();
-      for (const r of rowsOf<{ id: number; room_id: number; seq: number }>(result)) {
-        const list = perRoom.get(Number(r.room_id)) ?? [];
-        list.push({ id: Number(r.id), seq: Number(r.seq) });
-        perRoom.set(Number(r.room_id), list);
-      }
-      for (const list of perRoom.values()) list.sort((a, b) => a.seq - b.seq);
-      const stored = messages.map((m) => {
-        const next = perRoom.get(m.roomId)?.shift();
-        if (next === undefined) throw new Error(`a message of room ${m.roomId} was not stored`);
-        return next;
-      });
-      await this.authorsHaveRead(trx, messages, stored.map((s) => s.seq));
-      return stored;
+    const counts = new Map<number, number>();
+    for (const m of messages) counts.set(m.roomId, (counts.get(m.roomId) ?? 0) + 1);
+    const roomIds = [...counts.keys()].sort((a, b) => a - b);
+    // Each message's seq is read back from its room's counter, moved first by this transaction:
+    // the counter less the room's messages after it in the batch.
+    const after = new Map(counts);
+    const laterInRoom = messages.map((m) => {
+      const later = after.get(m.roomId)! - 1;
+      after.set(m.roomId, later);
+      return later;
+    });
+    const seqOf = '(select r.last_seq from rooms r where r.id = ?) - ?';
+    let results: unknown[];
+    try {
+      results = await this.trips.transaction([
+        // Locks the rooms' rows, in id order (so two writers cannot deadlock), until the commit.
+        {
+          sql: `update rooms set last_seq = last_seq + case id ${roomIds.map(() => 'when ? then ?').join(' ')} end where id in (${roomIds.map(() => '?').join(', ')})`,
+          bindings: [...roomIds.flatMap((id) => [id, counts.get(id)!]), ...roomIds],
+        },
+        {
+          sql: `insert into messages (room_id, seq, sender_id, content, client_msg_id, left_user_id, added_user_email, system_event, created_at_ms, reply_to_id, attachment_id, indexed)
+            values ${messages.map(() => `(?, ${seqOf}, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`).join(', ')} returning id, room_id, seq`,
+          bindings: messages.flatMap((m, i) => [
+            m.roomId, m.roomId, laterInRoom[i], m.senderId, m.content, m.clientMsgId, m.leftUserId, m.addedUserEmail,
+            m.systemEvent === null ? null : JSON.stringify(m.systemEvent), m.atMs, m.replyToId ?? null, m.attachmentId ?? null,
+            // People's messages wait for the search index (MessageIndexer); system messages never go in it.
+            m.senderId === null ? 1 : 0,
+          ]),
+        },
+        ...this.authorsHaveRead(messages, laterInRoom, seqOf),
+      ]);
+    } catch (err) {
+      // A room deleted meanwhile fails the INSERT (its foreign key): say which.
+      const found = new Set(((await this.db('rooms').whereIn('id', roomIds).pluck('id')) as Array<number | string>).map(Number));
+      const gone = roomIds.filter((id) => !found.has(id));
+      throw gone.length > 0 ? new RoomGoneError(gone) : err;
+    }
+    // Per room, the batch's messages in order hold its new seqs in order.
+    const perRoom = new Map<number, Array<{ id: number; seq: number }>>();
+    for (const r of rowsOf<{ id: number; room_id: number; seq: number }>(results[1])) {
+      const list = perRoom.get(Number(r.room_id)) ?? [];
+      list.push({ id: Number(r.id), seq: Number(r.seq) });
+      perRoom.set(Number(r.room_id), list);
+    }
+    for (const list of perRoom.values()) list.sort((a, b) => a.seq - b.seq);
+    return messages.map((m) => {
+      const next = perRoom.get(m.roomId)?.shift();
+      if (next === undefined) throw new Error(`a message of room ${m.roomId} was not stored`);
+      return next;
     });
   }
 
   /**
    * An author has read the room up to their own message: their read position moves with it, in
    * the same commit, so their unread count never counts their own messages. (The one write to
-   * room_members outside the rooms repository: it must commit with the message.)
+   * room_members outside the rooms repository: it must commit with the message.) The seq is
+   * read from the room's counter as the INSERT reads it.
    */
-  private async authorsHaveRead(trx: Knex.Transaction, messages: NewMessage[], seqs: number[]): Promise<void> {
-    const newest = new Map<string, { roomId: number; userId: number; seq: number; atMs: number }>();
+  private authorsHaveRead(messages: NewMessage[], laterInRoom: number[], seqOf: string): Statement[] {
+    const newest = new Map<string, { roomId: number; userId: number; later: number; atMs: number }>();
     messages.forEach((m, i) => {
       const userId = authorOf(m);
-      if (userId !== null) newest.set(`${m.roomId}:${userId}`, { roomId: m.roomId, userId, seq: seqs[i], atMs: m.atMs });
+      if (userId !== null) newest.set(`${m.roomId}:${userId}`, { roomId: m.roomId, userId, later: laterInRoom[i], atMs: m.atMs });
     });
     const positions = [...newest.values()];
-    if (positions.length === 0) return;
-    const when = positions.map(() => 'when room_id = ? and user_id = ? then ?').join(' ');
-    await trx.raw(
-      `update room_members set last_read_seq = case ${when} end, last_read_at_ms = case ${when} end
-       where ${positions.map(() => '(room_id = ? and user_id = ? and last_read_seq < ?)').join(' or ')}`,
-      [
-        ...positions.flatMap((p) => [p.roomId, p.userId, p.seq]),
+    if (positions.length === 0) return [];
+    return [{
+      sql: `update room_members set last_read_seq = case ${positions.map(() => `when room_id = ? and user_id = ? then ${seqOf}`).join(' ')} end,
+        last_read_at_ms = case ${positions.map(() => 'when room_id = ? and user_id = ? then ?').join(' ')} end
+        where ${positions.map(() => `(room_id = ? and user_id = ? and last_read_seq < ${seqOf})`).join(' or ')}`,
+      bindings: [
+        ...positions.flatMap((p) => [p.roomId, p.userId, p.roomId, p.later]),
         ...positions.flatMap((p) => [p.roomId, p.userId, p.atMs]),
-        ...positions.flatMap((p) => [p.roomId, p.userId, p.seq]),
+        ...positions.flatMap((p) => [p.roomId, p.userId, p.roomId, p.later]),
       ],
-    );
-  }
-
-  /**
-   * Moves each room's counter past its messages in this batch and answers how many each room
-   * has. The UPDATE locks the rooms' rows in id order (so two writers cannot deadlock) until the
-   * commit; a room that no longer exists fails the batch with RoomGoneError.
-   */
-  private async moveCounters(trx: Knex.Transaction, messages: NewMessage[]): Promise<Map<number, number>> {
-    const counts = new Map<number, number>();
-    for (const m of messages) counts.set(m.roomId, (counts.get(m.roomId) ?? 0) + 1);
-    const roomIds = [...counts.keys()].sort((a, b) => a - b);
-    const moved = changedRows(await trx.raw(
-      `update rooms set last_seq = last_seq + case id ${roomIds.map(() => 'when ? then ?').join(' ')} end where id in (${roomIds.map(() => '?').join(', ')})`,
-      [...roomIds.flatMap((id) => [id, counts.get(id)!]), ...roomIds],
-    ));
-    if (moved < roomIds.length) {
-      const found = new Set(((await trx('rooms').whereIn('id', roomIds).pluck('id')) as Array<number | string>).map(Number));
-      throw new RoomGoneError(roomIds.filter((id) => !found.has(id)));
-    }
-    return counts;
+    }];
   }
 
   /** The id of the sender's message in the room with that clientMsgId, if one was stored. */
