@@ -10,7 +10,7 @@ import { LocalThrottle, RedisThrottle } from './cluster/throttle';
 import { LISTENING, runWorkers, WORKER_FLAG } from './cluster/workers';
 import { loadConfig, withListeningPort, type Config } from './config';
 import { createDatabase, migrateLatest, ping, type Knex } from './db/knex';
-import { oneTripTransactions } from './db/one-trip';
+import { fewTripTransactions } from './db/few-trips';
 import { createFeatures } from './features';
 import type { Clock } from './features/types';
 import { createLogger, type Logger } from './log';
@@ -167,11 +167,11 @@ export async function start(initialConfig: Config, options: StartOptions = {}): 
   });
   cluster = new ClusterPublisher(broker, bus, log.child({ component: 'cluster' }));
   const presence: Presence = redisPresence ?? new LocalPresence((userId) => broker.connectionCount(userId));
-  const oneTrip = oneTripTransactions(config.databaseUrl, db);
+  const fewTrips = fewTripTransactions(config.databaseUrl, db);
   const metrics = new Metrics();
   metrics.observe({ stomp: broker.counters, openSockets: () => broker.sessionCount, connectedSessions: () => broker.connectedCount, db });
   const features = createFeatures({
-    config, db, oneTrip, log, clock, publisher: cluster, metrics,
+    config, db, fewTrips, log, clock, publisher: cluster, metrics,
     cluster: {
       signals: cluster,
       presence,
@@ -227,7 +227,7 @@ export async function start(initialConfig: Config, options: StartOptions = {}): 
       for (const f of features.list) await f.stop?.();
       redisPresence?.stop();
       await bus.close();
-      await oneTrip.close();
+      await fewTrips.close();
       await db.destroy();
       log.info('stopped');
     },

@@ -6,7 +6,7 @@ import type { Signals } from '../cluster/signals';
 import type { Throttle } from '../cluster/throttle';
 import type { Config } from '../config';
 import type { Knex } from '../db/knex';
-import type { OneTrip } from '../db/one-trip';
+import type { FewTrips } from '../db/few-trips';
 import type { Logger } from '../log';
 import type { Metrics } from '../observability/metrics';
 import type { Publisher, StompFeature } from '../stomp/api';
@@ -32,8 +32,8 @@ export type RoomRemoval = (trx: Transaction, roomId: number) => Promise<AfterCom
 export interface Deps {
   config: Config;
   db: Knex;
-  /** The message writer's transactions: one round trip each on MariaDB (db/one-trip.ts). */
-  oneTrip: OneTrip;
+  /** The message writer's transactions: one round trip each on MariaDB (db/few-trips.ts). */
+  fewTrips: FewTrips;
   log: Logger;
   clock: Clock;
   publisher: Publisher;

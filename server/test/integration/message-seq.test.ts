@@ -3,7 +3,7 @@ import { api, type ChatHistoryResponse } from '../../../common/api';
 import { app, topics } from '../../../common/destinations';
 import type { ChatMessageEvent } from '../../../common/payloads';
 import { isDuplicateKey } from '../../src/db/errors';
-import { oneTripTransactions } from '../../src/db/one-trip';
+import { fewTripTransactions } from '../../src/db/few-trips';
 import { MessagesRepository, RoomGoneError, type NewMessage } from '../../src/features/chat/messages-repository';
 import type { RunningServer } from '../../src/main';
 import type { ApiClient } from '../support/api-client';
@@ -157,7 +157,7 @@ forEachDatabase('per-room sequence numbers', (db) => {
     const two = await roomOf(a, c);
     const gone = await roomOf(b, c);
     // As the server stores them: in one round trip on MariaDB.
-    const trips = oneTripTransactions(db.url(), nodes[0].db);
+    const trips = fewTripTransactions(db.url(), nodes[0].db);
     const repo = new MessagesRepository(nodes[0].db, trips);
     try {
       const say = (roomId: number, content: string, clientMsgId: string | null = null): NewMessage => ({ roomId, senderId: a.user.userId, content, clientMsgId, leftUserId: null, addedUserEmail: null, systemEvent: null, atMs: now });

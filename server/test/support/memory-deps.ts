@@ -4,7 +4,7 @@
 import pino from 'pino';
 import { loadConfig } from '../../src/config';
 import { createDatabase, migrateLatest, type Knex } from '../../src/db/knex';
-import { stepByStep } from '../../src/db/one-trip';
+import { stepByStep } from '../../src/db/few-trips';
 import type { MailMessage, Mailer } from '../../src/features/mail/mailer';
 import type { Deps } from '../../src/features/types';
 import { Metrics } from '../../src/observability/metrics';
@@ -76,7 +76,7 @@ export async function memoryDeps(): Promise<MemoryDeps> {
   return {
     config: loadConfig({ DATABASE_URL: 'sqlite::memory:', PUBLIC_URL: 'http://localhost:8080' }),
     db,
-    oneTrip: stepByStep(db),
+    fewTrips: stepByStep(db),
     log: pino({ level: 'silent' }),
     clock: () => now,
     advance: (ms) => {

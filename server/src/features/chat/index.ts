@@ -46,7 +46,7 @@ export function assembleChat(deps: Deps, users: UsersRepository, published?: Mes
   const log = deps.log.child({ feature: 'chat' });
   // A room deleted (its last member left) takes its attachments and their bytes along.
   const rooms = new RoomsRepository(db, attachments ? [(trx, roomId) => attachments.removeRoom(trx, roomId)] : []);
-  const messages = new MessagesRepository(db, deps.oneTrip);
+  const messages = new MessagesRepository(db, deps.fewTrips);
   const { signals } = deps.cluster;
   const members = new MembersCache((roomId) => rooms.members(roomId), clock, undefined, (roomId) => signals.broadcast(MEMBERS_CHANGED, String(roomId)));
   signals.onSignal(MEMBERS_CHANGED, (roomId) => members.invalidateHere(Number(roomId)));

@@ -1,10 +1,10 @@
 // Messages. Concurrent messages are stored together in one transaction: the rooms' sequence
 // counters are moved under their row locks, then one multi-row INSERT ... RETURNING (valid on
-// SQLite and MariaDB 10.5+) stores them, so a burst costs one round trip, not one per message,
-// and a room's commit order is its seq order. Rows are mapped to domain objects here.
+// SQLite and MariaDB 10.5+) stores them, so a burst costs two round trips, not one per
+// message, and a room's commit order is its seq order. Rows are mapped to domain objects here.
 import type { SystemEvent } from '../../../../common/api';
 import type { Knex } from '../../db/knex';
-import { stepByStep, type OneTrip, type Statement } from '../../db/one-trip';
+import { stepByStep, type FewTrips, type Statement } from '../../db/few-trips';
 import { rowsOf } from '../../db/results';
 import type { AttachmentFacts } from '../attachments/attachments-service';
 import { indexMessages, unindexMessage, type IndexedText } from './message-index-repository';
@@ -159,11 +159,15 @@ export interface Change { changeSeq: number }
 
 
 export class MessagesRepository {
-  /** `trips`: how the message transaction reaches the database (one round trip on MariaDB, db/one-trip.ts). */
+  private readonly sqlite: boolean;
+
+  /** `trips`: how the message transaction reaches the database (two round trips on MariaDB, db/few-trips.ts). */
   constructor(
     private readonly db: Knex,
-    private readonly trips: OneTrip = stepByStep(db),
-  ) {}
+    private readonly trips: FewTrips = stepByStep(db),
+  ) {
+    this.sqlite = db.client.config.client === 'better-sqlite3';
+  }
 
   /**
    * Stores the messages in one transaction and answers each one's id and seq, in the order
@@ -172,85 +176,71 @@ export class MessagesRepository {
    * takes the next seq. A duplicate clientMsgId fails the whole transaction (nothing is stored,
    * no seq is used); a room that no longer exists fails it with RoomGoneError. People's messages
    * are stored waiting for the search index (`indexed` 0), which MessageIndexer writes after
-   * this commit, in its own transaction. Three statements (the counters, the messages, the
-   * authors' read positions), sent with BEGIN and COMMIT in one round trip on MariaDB.
+   * this commit, in its own transaction. Two round trips on MariaDB: BEGIN with the rooms'
+   * counters, locked; then their UPDATE, the INSERT, the authors' read positions and COMMIT.
    */
   async insertMany(messages: NewMessage[]): Promise<StoredMessage[]> {
-    const counts = new Map<number, number>();
-    for (const m of messages) counts.set(m.roomId, (counts.get(m.roomId) ?? 0) + 1);
-    const roomIds = [...counts.keys()].sort((a, b) => a - b);
-    // Each message's seq is read back from its room's counter, moved first by this transaction:
-    // the counter less the room's messages after it in the batch.
-    const after = new Map(counts);
-    const laterInRoom = messages.map((m) => {
-      const later = after.get(m.roomId)! - 1;
-      after.set(m.roomId, later);
-      return later;
-    });
-    const seqOf = '(select r.last_seq from rooms r where r.id = ?) - ?';
-    let results: unknown[];
-    try {
-      results = await this.trips.transaction([
-        // Locks the rooms' rows, in id order (so two writers cannot deadlock), until the commit.
+    const roomIds = [...new Set(messages.map((m) => m.roomId))].sort((a, b) => a - b);
+    const inList = roomIds.map(() => '?').join(', ');
+    return this.trips.transaction(async (trips) => {
+      // The rooms' rows locked in id order (so two writers cannot deadlock) until the commit.
+      // (SQLite runs one writer at a time already, and has no FOR UPDATE.)
+      const [locked] = await trips.send([{ sql: `select id, last_seq from rooms where id in (${inList}) order by id${this.sqlite ? '' : ' for update'}`, bindings: roomIds }]);
+      const last = new Map(rowsOf<{ id: number; last_seq: number }>(locked).map((r) => [Number(r.id), Number(r.last_seq)]));
+      const gone = roomIds.filter((id) => !last.has(id));
+      if (gone.length > 0) throw new RoomGoneError(gone);
+      const seqs = messages.map((m) => {
+        const seq = last.get(m.roomId)! + 1;
+        last.set(m.roomId, seq);
+        return seq;
+      });
+      const [, inserted] = await trips.send([
         {
-          sql: `update rooms set last_seq = last_seq + case id ${roomIds.map(() => 'when ? then ?').join(' ')} end where id in (${roomIds.map(() => '?').join(', ')})`,
-          bindings: [...roomIds.flatMap((id) => [id, counts.get(id)!]), ...roomIds],
+          sql: `update rooms set last_seq = case id ${roomIds.map(() => 'when ? then ?').join(' ')} end where id in (${inList})`,
+          bindings: [...roomIds.flatMap((id) => [id, last.get(id)!]), ...roomIds],
         },
         {
           sql: `insert into messages (room_id, seq, sender_id, content, client_msg_id, left_user_id, added_user_email, system_event, created_at_ms, reply_to_id, attachment_id, indexed)
-            values ${messages.map(() => `(?, ${seqOf}, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`).join(', ')} returning id, room_id, seq`,
+            values ${messages.map(() => '(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)').join(', ')} returning id, room_id, seq`,
           bindings: messages.flatMap((m, i) => [
-            m.roomId, m.roomId, laterInRoom[i], m.senderId, m.content, m.clientMsgId, m.leftUserId, m.addedUserEmail,
+            m.roomId, seqs[i], m.senderId, m.content, m.clientMsgId, m.leftUserId, m.addedUserEmail,
             m.systemEvent === null ? null : JSON.stringify(m.systemEvent), m.atMs, m.replyToId ?? null, m.attachmentId ?? null,
             // People's messages wait for the search index (MessageIndexer); system messages never go in it.
             m.senderId === null ? 1 : 0,
           ]),
         },
-        ...this.authorsHaveRead(messages, laterInRoom, seqOf),
-      ]);
-    } catch (err) {
-      // A room deleted meanwhile fails the INSERT (its foreign key): say which.
-      const found = new Set(((await this.db('rooms').whereIn('id', roomIds).pluck('id')) as Array<number | string>).map(Number));
-      const gone = roomIds.filter((id) => !found.has(id));
-      throw gone.length > 0 ? new RoomGoneError(gone) : err;
-    }
-    // Per room, the batch's messages in order hold its new seqs in order.
-    const perRoom = new Map<number, Array<{ id: number; seq: number }>>();
-    for (const r of rowsOf<{ id: number; room_id: number; seq: number }>(results[1])) {
-      const list = perRoom.get(Number(r.room_id)) ?? [];
-      list.push({ id: Number(r.id), seq: Number(r.seq) });
-      perRoom.set(Number(r.room_id), list);
-    }
-    for (const list of perRoom.values()) list.sort((a, b) => a.seq - b.seq);
-    return messages.map((m) => {
-      const next = perRoom.get(m.roomId)?.shift();
-      if (next === undefined) throw new Error(`a message of room ${m.roomId} was not stored`);
-      return next;
+        ...this.authorsHaveRead(messages, seqs),
+      ], true);
+      const ids = new Map(rowsOf<{ id: number; room_id: number; seq: number }>(inserted).map((r) => [`${Number(r.room_id)}:${Number(r.seq)}`, Number(r.id)]));
+      return messages.map((m, i) => {
+        const id = ids.get(`${m.roomId}:${seqs[i]}`);
+        if (id === undefined) throw new Error(`message ${seqs[i]} of room ${m.roomId} was not stored`);
+        return { id, seq: seqs[i] };
+      });
     });
   }
 
   /**
    * An author has read the room up to their own message: their read position moves with it, in
    * the same commit, so their unread count never counts their own messages. (The one write to
-   * room_members outside the rooms repository: it must commit with the message.) The seq is
-   * read from the room's counter as the INSERT reads it.
+   * room_members outside the rooms repository: it must commit with the message.)
    */
-  private authorsHaveRead(messages: NewMessage[], laterInRoom: number[], seqOf: string): Statement[] {
-    const newest = new Map<string, { roomId: number; userId: number; later: number; atMs: number }>();
+  private authorsHaveRead(messages: NewMessage[], seqs: number[]): Statement[] {
+    const newest = new Map<string, { roomId: number; userId: number; seq: number; atMs: number }>();
     messages.forEach((m, i) => {
       const userId = authorOf(m);
-      if (userId !== null) newest.set(`${m.roomId}:${userId}`, { roomId: m.roomId, userId, later: laterInRoom[i], atMs: m.atMs });
+      if (userId !== null) newest.set(`${m.roomId}:${userId}`, { roomId: m.roomId, userId, seq: seqs[i], atMs: m.atMs });
     });
     const positions = [...newest.values()];
     if (positions.length === 0) return [];
+    const when = positions.map(() => 'when room_id = ? and user_id = ? then ?').join(' ');
     return [{
-      sql: `update room_members set last_read_seq = case ${positions.map(() => `when room_id = ? and user_id = ? then ${seqOf}`).join(' ')} end,
-        last_read_at_ms = case ${positions.map(() => 'when room_id = ? and user_id = ? then ?').join(' ')} end
-        where ${positions.map(() => `(room_id = ? and user_id = ? and last_read_seq < ${seqOf})`).join(' or ')}`,
+      sql: `update room_members set last_read_seq = case ${when} end, last_read_at_ms = case ${when} end
+        where ${positions.map(() => '(room_id = ? and user_id = ? and last_read_seq < ?)').join(' or ')}`,
       bindings: [
-        ...positions.flatMap((p) => [p.roomId, p.userId, p.roomId, p.later]),
+        ...positions.flatMap((p) => [p.roomId, p.userId, p.seq]),
         ...positions.flatMap((p) => [p.roomId, p.userId, p.atMs]),
-        ...positions.flatMap((p) => [p.roomId, p.userId, p.roomId, p.later]),
+        ...positions.flatMap((p) => [p.roomId, p.userId, p.seq]),
       ],
     }];
   }
