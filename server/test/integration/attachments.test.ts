@@ -342,6 +342,11 @@ forEachDatabase('photos and files', (db) => {
     const keysOf = async (room: number) => ((await server.db('attachments').select('blob_key', 'thumb_key').where({ room_id: room })) as Array<{ blob_key: string; thumb_key: string | null }>)
       .flatMap((r) => [r.blob_key, r.thumb_key]).filter((k): k is string => k !== null);
     const indexRows = async (room: number) => Number((await server.db('message_bigrams').where({ room_id: room }).count({ n: '*' }).first())?.n);
+    // The index is written a moment after each commit (MessageIndexer): count it once it is.
+    for (let i = 0; (await server.db('messages').whereIn('room_id', [roomId, otherRoom]).where('indexed', 0).first('id')) !== undefined; i += 1) {
+      if (i === 200) throw new Error('the messages were not indexed within 10 s');
+      await new Promise((r) => setTimeout(r, 50));
+    }
     const chunksOf = async (keys: string[]) => Number((await server.db('attachment_chunks').whereIn('blob_key', keys).count({ n: '*' }).first())?.n);
     const roomKeys = await keysOf(roomId);
     expect(roomKeys, 'the photo, its thumbnail and the unsent file').to.have.length(3);
