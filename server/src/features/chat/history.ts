@@ -46,6 +46,7 @@ export async function chatHistory(deps: HistoryDeps, userId: number, roomId: num
   const found = await rooms.withMembers(roomId);
   const users = found?.members ?? [];
   const me = memberAmong(users, userId);
+  const { room } = found!;
   const [read, onlineNow] = await Promise.all([reading, online.onlineAmong(users.map((u) => u.id))]);
   // (Deleted with its last member between the two statements: as if asked a moment later.)
   if (!read) throw new NotAMemberError();
@@ -65,8 +66,8 @@ export async function chatHistory(deps: HistoryDeps, userId: number, roomId: num
   ]);
   const response: ChatHistoryResponse = {
     totalPages: Math.ceil(lastSeq / LIMITS.historyPageSize),
-    chatRoomName: viewerRoomName(found!.room.name, found!.room.renamed, users.filter((u) => u.id !== userId).map((u) => u.name)),
-    renamed: found!.room.renamed,
+    chatRoomName: viewerRoomName(room.name, room.renamed, users.filter((u) => u.id !== userId).map((u) => u.name)),
+    renamed: room.renamed,
     users: users.map((u) => ({
       userId: u.id, name: u.name, email: u.email,
       lastReadSeq: u.id === userId && (opening || catchingUp) ? Math.max(u.lastReadSeq, readUpTo) : u.lastReadSeq,

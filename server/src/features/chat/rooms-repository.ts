@@ -44,8 +44,6 @@ export interface RoomSummary {
 /** A room's row with its members, read in one statement (history). */
 export interface RoomWithMembers {
   room: Room;
-  /** The room's change counter (edits, deletions, reactions) as the statement saw it. */
-  lastChangeSeq: number;
   /** In the order they joined, with their read positions. */
   members: RoomMember[];
 }
@@ -135,17 +133,16 @@ export class RoomsRepository {
    * its messages; null when the room does not exist.
    */
   async withMembers(roomId: number): Promise<RoomWithMembers | null> {
-    const rows: Array<MemberRow & { room_name: string; last_seq: number; renamed: number | boolean; last_change_seq: number }> = await this.db('rooms as r')
+    const rows: Array<MemberRow & { room_name: string; last_seq: number; renamed: number | boolean }> = await this.db('rooms as r')
       .join('room_members as rm', 'rm.room_id', 'r.id')
       .join('users as u', 'u.id', 'rm.user_id')
-      .select('u.id', 'u.name', 'u.email', 'rm.last_read_seq', 'rm.last_read_at_ms', 'r.name as room_name', 'r.last_seq', 'r.renamed', 'r.last_change_seq')
+      .select('u.id', 'u.name', 'u.email', 'rm.last_read_seq', 'rm.last_read_at_ms', 'r.name as room_name', 'r.last_seq', 'r.renamed')
       .where('r.id', roomId)
       .orderBy([{ column: 'rm.joined_at_ms' }, { column: 'u.id' }]);
     if (rows.length === 0) return null;
     const [first] = rows;
     return {
       room: { name: first.room_name, lastSeq: Number(first.last_seq), renamed: Boolean(first.renamed) },
-      lastChangeSeq: Number(first.last_change_seq),
       members: rows.map(toMember),
     };
   }
