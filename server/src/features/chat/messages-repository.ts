@@ -6,6 +6,7 @@ import type { SystemEvent } from '../../../../common/api';
 import type { Knex } from '../../db/knex';
 import { stepByStep, type FewTrips, type Statement } from '../../db/few-trips';
 import { rowsOf } from '../../db/results';
+import { updateFromValues } from '../../db/update-from-values';
 import type { AttachmentFacts } from '../attachments/attachments-service';
 import { indexMessages, unindexMessage, type IndexedText } from './message-index-repository';
 
@@ -195,10 +196,14 @@ export class MessagesRepository {
         return seq;
       });
       const [, inserted] = await trips.send([
-        {
-          sql: `update rooms set last_seq = case id ${roomIds.map(() => 'when ? then ?').join(' ')} end where id in (${inList})`,
-          bindings: [...roomIds.flatMap((id) => [id, last.get(id)!]), ...roomIds],
-        },
+        updateFromValues(this.sqlite, {
+          table: 'rooms',
+          columns: ['id', 'last_seq'],
+          rows: roomIds.map((id) => [id, last.get(id)!]),
+          key: ['id'],
+          set: [['last_seq', 'last_seq']],
+          where: 't.last_seq < v.last_seq',
+        }),
         {
           sql: `insert into messages (room_id, seq, sender_id, content, client_msg_id, left_user_id, added_user_email, system_event, created_at_ms, reply_to_id, attachment_id, indexed)
             values ${messages.map(() => '(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)').join(', ')} returning id, room_id, seq`,
@@ -233,16 +238,14 @@ export class MessagesRepository {
     });
     const positions = [...newest.values()];
     if (positions.length === 0) return [];
-    const when = positions.map(() => 'when room_id = ? and user_id = ? then ?').join(' ');
-    return [{
-      sql: `update room_members set last_read_seq = case ${when} end, last_read_at_ms = case ${when} end
-        where ${positions.map(() => '(room_id = ? and user_id = ? and last_read_seq < ?)').join(' or ')}`,
-      bindings: [
-        ...positions.flatMap((p) => [p.roomId, p.userId, p.seq]),
-        ...positions.flatMap((p) => [p.roomId, p.userId, p.atMs]),
-        ...positions.flatMap((p) => [p.roomId, p.userId, p.seq]),
-      ],
-    }];
+    return [updateFromValues(this.sqlite, {
+      table: 'room_members',
+      columns: ['room_id', 'user_id', 'seq', 'at_ms'],
+      rows: positions.map((p) => [p.roomId, p.userId, p.seq, p.atMs]),
+      key: ['room_id', 'user_id'],
+      set: [['last_read_seq', 'seq'], ['last_read_at_ms', 'at_ms']],
+      where: 't.last_read_seq < v.seq',
+    })];
   }
 
   /** The id of the sender's message in the room with that clientMsgId, if one was stored. */

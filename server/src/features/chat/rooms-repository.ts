@@ -4,6 +4,7 @@
 import { isDuplicateKey } from '../../db/errors';
 import type { Knex } from '../../db/knex';
 import { changedRows } from '../../db/results';
+import { updateFromValues } from '../../db/update-from-values';
 import type { AfterCommit, RoomRemoval } from '../types';
 import { unindexRoom } from './message-index-repository';
 
@@ -244,19 +245,15 @@ export class RoomsRepository {
    */
   async markRead(positions: ReadPosition[]): Promise<number> {
     if (positions.length === 0) return 0;
-    const when = positions.map(() => 'when room_id = ? and user_id = ? then ?').join(' ');
-    const which = positions
-      .map(() => '(room_id = ? and user_id = ? and (last_read_seq < ? or (last_read_seq = ? and last_read_at_ms is null)))')
-      .join(' or ');
-    const result: unknown = await this.db.raw(
-      `update room_members set last_read_seq = case ${when} end, last_read_at_ms = case ${when} end where ${which}`,
-      [
-        ...positions.flatMap((p) => [p.roomId, p.userId, p.seq]),
-        ...positions.flatMap((p) => [p.roomId, p.userId, p.atMs]),
-        ...positions.flatMap((p) => [p.roomId, p.userId, p.seq, p.seq]),
-      ],
-    );
-    return changedRows(result);
+    const { sql, bindings } = updateFromValues(this.db.client.config.client === 'better-sqlite3', {
+      table: 'room_members',
+      columns: ['room_id', 'user_id', 'seq', 'at_ms'],
+      rows: positions.map((p) => [p.roomId, p.userId, p.seq, p.atMs]),
+      key: ['room_id', 'user_id'],
+      set: [['last_read_seq', 'seq'], ['last_read_at_ms', 'at_ms']],
+      where: 't.last_read_seq < v.seq or (t.last_read_seq = v.seq and t.last_read_at_ms is null)',
+    });
+    return changedRows(await this.db.raw(sql, bindings as Knex.RawBinding[]));
   }
 
   /** The members' stored read positions, and whether each has its time stamped. */
