@@ -11,6 +11,7 @@ export interface StompFrame {
 const NUL = 0;
 const LF = 10;
 const CR = 13;
+const DIGITS = /^[0-9]+$/;
 
 function escapeHeader(value: string): string {
   return value.replace(/[\\\r\n:]/g, (c) => (c === '\\' ? '\\\\' : c === '\r' ? '\\r' : c === '\n' ? '\\n' : '\\c'));
@@ -46,13 +47,17 @@ export class FrameReader {
       if (pos >= buf.length) return;
       const headerEnd = findHeaderEnd(buf, pos);
       if (headerEnd < 0) break;
-      const head = buf.toString('utf8', pos, headerEnd).split('\n');
-      const command = head[0].replace(/\r$/, '');
+      // Lines found with indexOf, not split and a regex per line: every delivery of every session passes here.
+      const head = buf.toString('utf8', pos, headerEnd);
+      let lineEnd = head.indexOf('\n');
+      if (lineEnd < 0) lineEnd = head.length;
+      const command = withoutCr(head, 0, lineEnd);
       const headers: Record<string, string> = {};
       const raw = command === 'CONNECTED';
-      for (let i = 1; i < head.length; i++) {
-        const line = head[i].replace(/\r$/, '');
-        if (!line) continue;
+      for (let start = lineEnd + 1; start < head.length; start = lineEnd + 1) {
+        lineEnd = head.indexOf('\n', start);
+        if (lineEnd < 0) lineEnd = head.length;
+        const line = withoutCr(head, start, lineEnd);
         const colon = line.indexOf(':');
         if (colon < 0) continue;
         const key = raw ? line.slice(0, colon) : unescapeHeader(line.slice(0, colon));
@@ -62,7 +67,7 @@ export class FrameReader {
       const start = bodyStartAfter(buf, headerEnd);
       let end: number;
       const length = headers['content-length'];
-      if (length !== undefined && /^[0-9]+$/.test(length)) {
+      if (length !== undefined && DIGITS.test(length)) {
         end = start + Number(length);
         if (end >= buf.length) break;
       } else {
@@ -75,6 +80,11 @@ export class FrameReader {
     // Copied: the chunk's memory belongs to the socket and may be reused.
     if (pos < buf.length) this.pending = Buffer.from(buf.subarray(pos));
   }
+}
+
+/** The line from `start` to `end` without the CR of a CRLF ending. */
+function withoutCr(text: string, start: number, end: number): string {
+  return text.slice(start, end > start && text.charCodeAt(end - 1) === CR ? end - 1 : end);
 }
 
 /** Index of the EOL ending the last header line (a blank line follows), or -1 if not yet received. */
