@@ -167,8 +167,8 @@ export async function start(initialConfig: Config, options: StartOptions = {}): 
   });
   cluster = new ClusterPublisher(broker, bus, log.child({ component: 'cluster' }));
   const presence: Presence = redisPresence ?? new LocalPresence((userId) => broker.connectionCount(userId));
-  const fewTrips = fewTripTransactions(config.databaseUrl, db);
   const metrics = new Metrics();
+  const fewTrips = fewTripTransactions(config.databaseUrl, db, (seconds) => metrics.writerTrip(seconds));
   metrics.observe({ stomp: broker.counters, openSockets: () => broker.sessionCount, connectedSessions: () => broker.connectedCount, db });
   const features = createFeatures({
     config, db, fewTrips, log, clock, publisher: cluster, metrics,

@@ -41,8 +41,11 @@ export function stepByStep(db: Knex): FewTrips {
   };
 }
 
-/** Batches in one round trip each on MariaDB (a pool of its own); on SQLite the statements one by one in `db`. */
-export function fewTripTransactions(databaseUrl: string, db: Knex): FewTrips {
+/**
+ * Batches in one round trip each on MariaDB (a pool of its own, each trip's time told to
+ * `onTrip`); on SQLite the statements one by one in `db`.
+ */
+export function fewTripTransactions(databaseUrl: string, db: Knex, onTrip: (seconds: number) => void = () => {}): FewTrips {
   if (!databaseUrl.startsWith('mysql:')) return stepByStep(db);
   // The writer has one transaction in flight at a time: two connections cover a reconnect.
   // trace off: mysql2's promise API otherwise captures a stack trace for every query (4% of the
@@ -57,7 +60,9 @@ export function fewTripTransactions(databaseUrl: string, db: Knex): FewTrips {
         const result = await work({
           async send(statements, last = false) {
             const sql = [...(begun ? [] : ['begin']), ...statements.map((s) => s.sql), ...(last ? ['commit'] : [])];
+            const started = performance.now();
             const [results] = await conn.query(sql.join(';\n'), statements.flatMap((s) => s.bindings));
+            onTrip((performance.now() - started) / 1000);
             // One statement answers its result alone; several, an array of them.
             const all = sql.length === 1 ? [results] : (results as unknown[]);
             const mine = all.slice(begun ? 0 : 1, last ? -1 : undefined);
