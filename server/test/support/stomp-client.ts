@@ -22,12 +22,11 @@
 import { Client, type IFrame, type IMessage, type StompHeaders } from '@stomp/stompjs';
 import WebSocket from 'ws';
 import { WEBSOCKET_PATH } from '../../../common/destinations';
+// A socket dropped before CONNECTED is opened again as the harness's clients (and the browser's) do.
+import { RECONNECT_BACKOFF_MS, RECONNECTS_BEFORE_CONNECTED } from '../../../protocol-harness/src/shared/stomp';
 import type { Frame } from '../../src/stomp/frame';
 import { StompParser } from '../../src/stomp/parser';
 
-/** A socket dropped before CONNECTED is opened again up to this many times, after 250 ms, 500 ms, … */
-const RECONNECTS_BEFORE_CONNECTED = 3;
-const RECONNECT_BACKOFF_MS = 250;
 
 /** Any running server: the product's RunningServer or a standalone STOMP server. */
 export interface HasUrl {
