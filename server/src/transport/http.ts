@@ -8,6 +8,7 @@ import type { Logger } from '../log';
 import { clientAddress } from './client-address';
 import { isClientRoute } from '../../../common/client-routes';
 import { HttpError } from './errors';
+import { noneMatch } from './conditional';
 import { answerRange } from './range';
 import { encodingHeaders, loadStatic, negotiate, type StaticFile } from './static-files';
 
@@ -154,6 +155,12 @@ function compilePattern(route: Route): PatternRoute {
 }
 
 
+/** 304 for a static file the client holds: its validators and Vary, no body. */
+function notModified(file: StaticFile, cache: Record<string, string>): Outgoing {
+  const { Vary } = encodingHeaders(file, null);
+  return { status: 304, headers: { ...cache, ...(Vary ? { Vary } : {}) }, setCookies: [], body: '' };
+}
+
 function json(status: number, value: unknown, headers: Record<string, string> = {}): Outgoing {
   return {
     status,
@@ -171,6 +178,11 @@ function errorBody(status: number, code: string, message: string, headers: Recor
 function streamed(reply: Reply, body: StreamedBody, requestHeaders: Record<string, string>): Outgoing {
   const headers: Record<string, string> = { 'Content-Type': body.contentType, 'Accept-Ranges': 'bytes', ...(body.etag ? { ETag: body.etag } : {}), ...reply.headers };
   const status = reply.status ?? 200;
+  // The client's copy is this very body: no need to send it again (If-None-Match wins over Range).
+  if (status === 200 && noneMatch(requestHeaders['if-none-match'], body.etag)) {
+    const { 'Content-Type': _type, 'Accept-Ranges': _ranges, ...kept } = headers;
+    return { status: 304, headers: kept, setCookies: reply.setCookies ?? [], body: '' };
+  }
   const answer = status === 200 ? answerRange(requestHeaders.range, requestHeaders['if-range'], body.size, body.etag) : { kind: 'whole' as const };
   if (answer.kind === 'unsatisfiable') {
     return errorBody(416, 'range_not_satisfiable', 'the range is past the end', { 'Accept-Ranges': 'bytes', 'Content-Range': `bytes */${body.size}` });
@@ -448,17 +460,10 @@ export class HttpTransport {
     const file = this.staticFiles.get(raw.path);
     const acceptEncoding = raw.headers['accept-encoding'];
     if (file && raw.path !== '/index.html') {
+      const cache = { 'Cache-Control': file.immutable ? 'public, max-age=31536000, immutable' : 'no-cache', ETag: file.etag };
+      if (noneMatch(raw.headers['if-none-match'], file.etag)) return notModified(file, cache);
       const { body, encoding } = negotiate(file, acceptEncoding);
-      return {
-        status: 200,
-        headers: {
-          'Content-Type': file.type,
-          'Cache-Control': file.immutable ? 'public, max-age=31536000, immutable' : 'no-cache',
-          ...encodingHeaders(file, encoding),
-        },
-        setCookies: [],
-        body,
-      };
+      return { status: 200, headers: { 'Content-Type': file.type, ...cache, ...encodingHeaders(file, encoding) }, setCookies: [], body };
     }
     // Every page answers index.html, and the client shows the screen; an address that is no
     // client route gets the same page (the client's 404 screen) with the status 404.
@@ -467,10 +472,13 @@ export class HttpTransport {
     if (!index) {
       return { status: 503, headers: { 'Content-Type': 'text/plain; charset=utf-8' }, setCookies: [], body: 'The client is not built. Run: make build\n' };
     }
+    // The page is revalidated on every visit (no-cache): usually answered with 304 and no body.
+    const cache = { 'Cache-Control': 'no-cache', ETag: index.etag };
+    if (status === 200 && noneMatch(raw.headers['if-none-match'], index.etag)) return notModified(index, cache);
     const { body, encoding } = negotiate(index, acceptEncoding);
     return {
       status,
-      headers: { 'Content-Type': index.type, 'Cache-Control': 'no-cache', 'Content-Security-Policy': PAGE_CSP, ...encodingHeaders(index, encoding) },
+      headers: { 'Content-Type': index.type, ...cache, 'Content-Security-Policy': PAGE_CSP, ...encodingHeaders(index, encoding) },
       setCookies: [],
       body,
     };

@@ -1,6 +1,7 @@
 // The built client, read once at start (it is small and never changes while serving), with the
 // brotli and gzip copies the build makes beside each file (`x.js.br`, `x.js.gz`), chosen by the
 // request's Accept-Encoding. Source maps are never served: they stay on disk for whoever debugs.
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import mime from 'mime-types';
@@ -14,6 +15,8 @@ export interface StaticFile {
   immutable: boolean;
   /** Pre-compressed copies made at build time. */
   encoded: Partial<Record<Encoding, Buffer>>;
+  /** A weak validator of the file's content, whichever copy is sent (they mean the same bytes). */
+  etag: string;
 }
 
 const ENCODED_SUFFIX: Record<string, Encoding> = { '.br': 'br', '.gz': 'gzip' };
@@ -42,8 +45,10 @@ export function loadStatic(dir: string): Map<string, StaticFile> {
     for (const [suffix, encoding] of Object.entries(ENCODED_SUFFIX)) {
       if (fs.existsSync(full + suffix)) encoded[encoding] = fs.readFileSync(full + suffix);
     }
+    const body = fs.readFileSync(full);
     files.set(urlOf(full), {
-      body: fs.readFileSync(full),
+      body,
+      etag: `W/"${createHash('sha256').update(body).digest('base64url').slice(0, 22)}"`,
       type: mime.contentType(path.extname(full)) || 'application/octet-stream',
       immutable: /\.[0-9a-f]{8,}\./.test(name),
       encoded,

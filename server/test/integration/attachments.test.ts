@@ -224,6 +224,17 @@ forEachDatabase('photos and files', (db) => {
     expect(etag).to.match(/^"[^"]+"$/);
     expect(Buffer.from(await whole.arrayBuffer()).equals(big)).to.equal(true);
 
+    // A reader that holds the file gets 304 and no body, with or without a Range.
+    for (const extra of [{}, { range: 'bytes=0-9' }] as Array<Record<string, string>>) {
+      const held = await fetch(server.url + att.url, { headers: { cookie: b.client.cookieHeader(), 'if-none-match': `"other", ${etag}`, ...extra } });
+      expect(held.status).to.equal(304);
+      expect(held.headers.get('etag')).to.equal(etag);
+      expect(held.headers.get('cache-control')).to.equal(whole.headers.get('cache-control'));
+      expect((await held.arrayBuffer()).byteLength).to.equal(0);
+    }
+    // Still members only: a stranger naming the ETag learns nothing.
+    expect((await fetch(server.url + att.url, { headers: { cookie: outsider.client.cookieHeader(), 'if-none-match': etag } })).status).to.equal(403);
+
     const cases: Array<[string, number, number]> = [
       ['bytes=0-9', 0, 9],
       ['bytes=262140-524300', 262140, 524300], // across two piece boundaries of the store

@@ -103,6 +103,31 @@ forEachDatabase('the client files', (db) => {
     }
   });
 
+  it('answers a revalidation of the page or a file it still holds with 304 and no body, whichever copy it had', async () => {
+    const revalidate = (pathname: string, ifNoneMatch: string, acceptEncoding = 'br') =>
+      fetch(server.url + pathname, { headers: { 'if-none-match': ifNoneMatch, 'accept-encoding': acceptEncoding } });
+    for (const pathname of ['/', '/chat-list', HASHED, '/favicon.svg']) {
+      const first = await get(server, pathname, 'identity');
+      const etag = first.headers.get('etag')!;
+      expect(etag, pathname).to.match(/^W\/"[^"]+"$/);
+      const again = await revalidate(pathname, etag);
+      expect(again.status, pathname).to.equal(304);
+      expect(again.headers.get('etag'), pathname).to.equal(etag);
+      expect(again.headers.get('cache-control'), pathname).to.equal(first.headers.get('cache-control'));
+      expect(again.headers.get('vary'), pathname).to.equal(first.headers.get('vary'));
+      expect((await again.arrayBuffer()).byteLength, pathname).to.equal(0);
+      // Another version: the whole body again.
+      const changed = await revalidate(pathname, 'W/"older"', 'identity');
+      expect(changed.status, pathname).to.equal(200);
+      expect(Buffer.from(await changed.arrayBuffer()).equals(first.body), pathname).to.equal(true);
+    }
+    // The page and a file differ; an unknown address stays a 404 with the page.
+    expect((await get(server, '/', 'identity')).headers.get('etag')).to.not.equal((await get(server, HASHED, 'identity')).headers.get('etag'));
+    const missing = await revalidate('/no-such-page', (await get(server, '/', 'identity')).headers.get('etag')!, 'identity');
+    expect(missing.status).to.equal(404);
+    expect(await missing.text()).to.equal(INDEX);
+  });
+
   it('serves a file without copies as it is, without Vary', async () => {
     const res = await get(server, '/favicon.svg', 'br, gzip');
     expect(res.status).to.equal(200);
