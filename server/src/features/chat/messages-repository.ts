@@ -347,13 +347,16 @@ export class MessagesRepository {
    * order. `limit` rows at most.
    */
   async page(roomId: number, which: HistoryQuery, limit: number): Promise<RoomPage | null> {
-    if ('beforeId' in which) return this.page(roomId, { beforeSeq: await this.seqAfterIdsBelow(roomId, which.beforeId) }, limit);
-    const range = 'changedSince' in which ? null : pageSeqRange(which, limit);
+    // The page before one of the room's messages: that message's seq is read by the page's own
+    // statement (a scalar subquery, evaluated once), so one round trip, not two.
+    const anchor = 'beforeId' in which ? this.db.raw('(select a.seq from messages as a where a.id = ? and a.room_id = ?)', [which.beforeId, roomId]) : null;
+    const range = 'changedSince' in which || 'beforeId' in which ? null : pageSeqRange(which, limit);
     const rows = (await withDetails(
       this.db('rooms as r').leftJoin('messages as m', (on) => {
         on.on('m.room_id', '=', 'r.id');
         if ('changedSince' in which) on.andOnVal('m.change_seq', '>', which.changedSince);
         else if (range) on.andOnVal('m.seq', '>=', Math.max(range.from, 1)).andOnVal('m.seq', '<=', range.to);
+        else if (anchor) on.andOn(this.db.raw('m.seq >= cast(? as signed) - ?', [anchor, limit])).andOn(this.db.raw('m.seq < ?', [anchor]));
         // (Signed: the counter is unsigned, and a page past the first message goes below zero.)
         else if ('page' in which) {
           on.andOn(this.db.raw('m.seq > cast(r.last_seq as signed) - ?', [(which.page + 1) * limit]))
@@ -361,12 +364,14 @@ export class MessagesRepository {
         }
       }),
     )
-      .select('r.last_seq as room_last_seq', 'r.last_change_seq as room_last_change_seq')
+      .select('r.last_seq as room_last_seq', 'r.last_change_seq as room_last_change_seq', ...(anchor ? [this.db.raw('? as anchor_seq', [anchor])] : []))
       .where('r.id', roomId)
       .orderBy('changedSince' in which ? 'm.change_seq' : 'm.seq', 'asc')
-      .limit(limit)) as Array<MessageRow & { room_last_seq: number; room_last_change_seq: number }>;
+      .limit(limit)) as Array<MessageRow & { room_last_seq: number; room_last_change_seq: number; anchor_seq?: number | null }>;
     if (rows.length === 0) return null;
     const [first] = rows;
+    // An id that is not one of the room's messages: the page before where it would be.
+    if ('beforeId' in which && first.anchor_seq == null) return this.page(roomId, { beforeSeq: await this.seqAfterIdsBelow(roomId, which.beforeId) }, limit);
     return {
       lastSeq: Number(first.room_last_seq),
       lastChangeSeq: Number(first.room_last_change_seq),
@@ -376,14 +381,11 @@ export class MessagesRepository {
   }
 
   /**
-   * The seq just after the room's messages with ids below `id`. In a room ids grow with seqs
-   * (both are taken under the room's row lock), so for one of its messages that is its own seq: a
-   * lookup by id. Only an id that is not one of the room's messages walks the room's messages
-   * from its newest down.
+   * The seq just after the room's messages with ids below `id`, for an id that is not one of the
+   * room's messages (for one of them it is its own seq: in a room ids grow with seqs, both taken
+   * under the room's row lock). Walks the room's messages from its newest down.
    */
   private async seqAfterIdsBelow(roomId: number, id: number): Promise<number> {
-    const own = (await this.db('messages').select('seq').where({ id, room_id: roomId }).first()) as { seq: number } | undefined;
-    if (own) return Number(own.seq);
     const below = (await this.db('messages').select('seq').where('room_id', roomId).where('id', '<', id).orderBy('seq', 'desc').first()) as { seq: number } | undefined;
     return below ? Number(below.seq) + 1 : 1;
   }
