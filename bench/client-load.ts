@@ -99,7 +99,10 @@ interface Load {
 }
 
 /** One cold load of `route` in a fresh context; optionally throttled and signed in. */
-async function load(browser: Browser, build: Build, route: string, options: { throttled: boolean; signedIn: boolean; expectsHistory?: boolean }): Promise<Load> {
+/** A request a signed-in page makes only once its STOMP subscription is confirmed (after the page may have gone quiet). */
+type AwaitedFetch = 'chatListFetches' | 'historyPage0Fetches';
+
+async function load(browser: Browser, build: Build, route: string, options: { throttled: boolean; signedIn: boolean; awaits?: AwaitedFetch }): Promise<Load> {
   const context = await browser.newContext({ baseURL: build.server.url, locale: 'ko-KR', viewport: { width: 390, height: 844 } });
   try {
     if (options.signedIn) {
@@ -133,12 +136,13 @@ async function load(browser: Browser, build: Build, route: string, options: { th
     }
     await page.goto(route, { waitUntil: 'load', timeout: 120_000 });
     await page.waitForLoadState('networkidle', { timeout: 120_000 }).catch(() => {});
-    if (options.expectsHistory) {
-      // A room asks for its history only once its STOMP subscription is confirmed, which can come
-      // after the page first went quiet: wait for that request, then for the page to go quiet again
-      // (a second, duplicate request would come then).
+    if (options.awaits) {
+      // A room asks for its history, and the list for the chats, only once its STOMP
+      // subscription is confirmed, which can come after the page first went quiet: wait for that
+      // request, then for the page to go quiet again (a second, duplicate request would come then).
+      const count = () => (options.awaits === 'chatListFetches' ? chatListFetches : historyPage0Fetches);
       const deadline = Date.now() + 60_000;
-      while (historyPage0Fetches === 0 && Date.now() < deadline) await page.waitForTimeout(100);
+      while (count() === 0 && Date.now() < deadline) await page.waitForTimeout(100);
       await page.waitForLoadState('networkidle', { timeout: 120_000 }).catch(() => {});
       await page.waitForTimeout(1000);
     }
@@ -192,7 +196,8 @@ async function measure(browser: Browser, build: Build) {
   const css: Record<string, { gzip: number; brotli: number }> = {};
   const fetches: Record<string, Load> = {};
   for (const route of routes) {
-    const loaded = await load(browser, build, route.path, { throttled: false, signedIn: route.signedIn, expectsHistory: route.name === '/chat-room' });
+    const awaits = route.name === '/chat-room' ? 'historyPage0Fetches' : route.name === '/chat-list' ? 'chatListFetches' : undefined;
+    const loaded = await load(browser, build, route.path, { throttled: false, signedIn: route.signedIn, awaits });
     bytes[route.name] = compressedSizes(build.dist, loaded.scripts);
     css[route.name] = compressedSizes(build.dist, loaded.stylesheets);
     fetches[route.name] = loaded;
