@@ -9,6 +9,7 @@ import { rowsOf } from '../../db/results';
 import { updateFromValues } from '../../db/update-from-values';
 import type { AttachmentFacts } from '../attachments/attachments-service';
 import { indexMessages, unindexMessage, type IndexedText } from './message-index-repository';
+import { readPositionsForward, type ReadPosition } from './rooms-repository';
 
 export interface Message {
   id: number;
@@ -227,25 +228,18 @@ export class MessagesRepository {
 
   /**
    * An author has read the room up to their own message: their read position moves with it, in
-   * the same commit, so their unread count never counts their own messages. (The one write to
-   * room_members outside the rooms repository: it must commit with the message.)
+   * the same commit, so their unread count never counts their own messages. (The rooms
+   * repository's statement, run here: it must commit with the message.)
    */
   private authorsHaveRead(messages: NewMessage[], seqs: number[]): Statement[] {
-    const newest = new Map<string, { roomId: number; userId: number; seq: number; atMs: number }>();
+    const newest = new Map<string, ReadPosition>();
     messages.forEach((m, i) => {
       const userId = authorOf(m);
       if (userId !== null) newest.set(`${m.roomId}:${userId}`, { roomId: m.roomId, userId, seq: seqs[i], atMs: m.atMs });
     });
     const positions = [...newest.values()];
     if (positions.length === 0) return [];
-    return [updateFromValues(this.sqlite, {
-      table: 'room_members',
-      columns: ['room_id', 'user_id', 'seq', 'at_ms'],
-      rows: positions.map((p) => [p.roomId, p.userId, p.seq, p.atMs]),
-      key: ['room_id', 'user_id'],
-      set: [['last_read_seq', 'seq'], ['last_read_at_ms', 'at_ms']],
-      where: 't.last_read_seq < v.seq',
-    })];
+    return [readPositionsForward(this.sqlite, positions, false)];
   }
 
   /** The id of the sender's message in the room with that clientMsgId, if one was stored. */

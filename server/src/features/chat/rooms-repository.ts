@@ -2,6 +2,7 @@
 // here; nothing else names these columns. Users are the accounts feature's table: queries here
 // join it only to name a room's members.
 import { isDuplicateKey } from '../../db/errors';
+import type { Statement } from '../../db/few-trips';
 import type { Knex } from '../../db/knex';
 import { changedRows } from '../../db/results';
 import { updateFromValues } from '../../db/update-from-values';
@@ -51,6 +52,23 @@ export interface RoomWithMembers {
 
 /** One member's read position to store: forward only. */
 export interface ReadPosition { roomId: number; userId: number; seq: number; atMs: number }
+
+/**
+ * The statement that moves members' read positions forward to the given seqs (one per member),
+ * never back; `stampUnread`: also stamps the time of a position already at its seq but never
+ * stamped (a member who read an empty room). Run by markRead, and in the message transaction for
+ * its authors.
+ */
+export function readPositionsForward(sqlite: boolean, positions: readonly ReadPosition[], stampUnread: boolean): Statement {
+  return updateFromValues(sqlite, {
+    table: 'room_members',
+    columns: ['room_id', 'user_id', 'seq', 'at_ms'],
+    rows: positions.map((p) => [p.roomId, p.userId, p.seq, p.atMs]),
+    key: ['room_id', 'user_id'],
+    set: [['last_read_seq', 'seq'], ['last_read_at_ms', 'at_ms']],
+    where: `t.last_read_seq < v.seq${stampUnread ? ' or (t.last_read_seq = v.seq and t.last_read_at_ms is null)' : ''}`,
+  });
+}
 
 export type NotificationClaim = { claimed: true; previousAtMs: number | null } | { claimed: false; lastAtMs: number };
 
@@ -245,14 +263,7 @@ export class RoomsRepository {
    */
   async markRead(positions: ReadPosition[]): Promise<number> {
     if (positions.length === 0) return 0;
-    const { sql, bindings } = updateFromValues(this.db.client.config.client === 'better-sqlite3', {
-      table: 'room_members',
-      columns: ['room_id', 'user_id', 'seq', 'at_ms'],
-      rows: positions.map((p) => [p.roomId, p.userId, p.seq, p.atMs]),
-      key: ['room_id', 'user_id'],
-      set: [['last_read_seq', 'seq'], ['last_read_at_ms', 'at_ms']],
-      where: 't.last_read_seq < v.seq or (t.last_read_seq = v.seq and t.last_read_at_ms is null)',
-    });
+    const { sql, bindings } = readPositionsForward(this.db.client.config.client === 'better-sqlite3', positions, true);
     return changedRows(await this.db.raw(sql, bindings as Knex.RawBinding[]));
   }
 
