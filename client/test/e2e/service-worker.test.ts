@@ -61,7 +61,10 @@ describe('the service worker in the browser', function () {
     await cdp.send('ServiceWorker.enable');
     await page.evaluate(async () => {
       await navigator.serviceWorker.register('/sw.js', { scope: '/' });
-      await navigator.serviceWorker.ready;
+      const { active } = await navigator.serviceWorker.ready;
+      // ready can resolve while the worker is still activating (claiming clients): a push is
+      // delivered to an activated worker, as a push service's would be long after registering.
+      if (active && active.state !== 'activated') await new Promise((resolve) => active.addEventListener('statechange', () => active.state === 'activated' && resolve(null)));
     });
     const origin = new URL(app.baseUrl).origin;
     const push = async (payload: PushPayload) =>
