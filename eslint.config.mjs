@@ -30,7 +30,7 @@ export default tseslint.config(
       // Without these the import rules never open a .ts file, and no-cycle silently finds nothing.
       'import-x/extensions': ['.ts', '.tsx', '.js'],
       'import-x/parsers': { '@typescript-eslint/parser': ['.ts', '.tsx'] },
-      'import-x/resolver-next': [createTypeScriptImportResolver({ project: 'tsconfig.json' })],
+      'import-x/resolver-next': [createTypeScriptImportResolver({ project: ['tsconfig.json', 'client/tsconfig.json', 'protocol-harness/tsconfig.json', 'bench/tsconfig.json', 'client/test/tsconfig.json'], noWarnOnMultipleProjects: true })],
     },
     rules: {
       // No import cycles, type-only imports included: a cycle of types is still a tangle.

@@ -100,9 +100,13 @@ export default (_env: unknown, argv: { mode?: Configuration['mode'] }): Configur
     },
     resolve: {
       extensions: ['.tsx', '.ts', '.js'],
-      // react-router's package exports name only its development build (warnings, dev checks);
-      // its production build sits beside it, the same API without them.
-      alias: mode === 'production' ? { 'react-router$': path.join(root, 'node_modules/react-router/dist/production/index.mjs') } : {},
+      alias: {
+        // The wire contract, as tsconfig.base.json names it.
+        '@common': path.join(root, 'common'),
+        // react-router's package exports name only its development build (warnings, dev checks);
+        // its production build sits beside it, the same API without them.
+        ...(mode === 'production' ? { 'react-router$': path.join(root, 'node_modules/react-router/dist/production/index.mjs') } : {}),
+      },
     },
     module: {
       rules: [

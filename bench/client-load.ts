@@ -12,7 +12,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import zlib from 'node:zlib';
 import type { Browser, Page } from 'playwright-core';
-import { api } from '../common/api';
+import { api } from '@common/api';
 import { launchChromium } from '../client/test/e2e/support/browser';
 import { emitResult, upperGoal, type Figure } from './lib/result';
 import { ROOT, startServer, type ServerProcess } from './lib/server-process';

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
-import { canApplyAnswer, canApplyOffer, toIceCandidate, toSessionDescription, withMatchingAddressTypes } from './signalling';
+import { canApplyAnswer, canApplyOffer, toIceCandidate, toSessionDescription, withMatchingAddressTypes, type SignalingState } from './signalling';
 
-const SIGNALLING_STATES: RTCSignalingState[] = ['stable', 'have-local-offer', 'have-remote-offer', 'have-local-pranswer', 'have-remote-pranswer', 'closed'];
+const SIGNALLING_STATES: SignalingState[] = ['stable', 'have-local-offer', 'have-remote-offer', 'have-local-pranswer', 'have-remote-pranswer', 'closed'];
 
 describe('signalling guards', () => {
   it('applies an offer only in stable or have-local-offer', () => {

@@ -3,14 +3,33 @@
 // browser client's call saga and the protocol harness's headless caller, so both apply the same
 // rule. The browser sends the RTCSessionDescriptionInit object and RTCIceCandidate.toJSON(); the
 // bare SDP or candidate string is accepted too. Pure: no RTCPeerConnection is touched here.
+// common/ runs without the DOM's types (the server has none), so the WebRTC shapes it uses are
+// declared here, structurally the same as the DOM's RTC*Init dictionaries.
+
+/** SignalingState. */
+export type SignalingState = 'stable' | 'have-local-offer' | 'have-remote-offer' | 'have-local-pranswer' | 'have-remote-pranswer' | 'closed';
+
+/** RTCSessionDescriptionInit, as this contract produces it. */
+export interface SessionDescriptionInit {
+  type: 'offer' | 'answer';
+  sdp: string;
+}
+
+/** RTCIceCandidateInit. */
+export interface IceCandidateInit {
+  candidate?: string;
+  sdpMid?: string | null;
+  sdpMLineIndex?: number | null;
+  usernameFragment?: string | null;
+}
 
 /** An offer applies only in the stable or have-local-offer signalling state. */
-export function canApplyOffer(state: RTCSignalingState): boolean {
+export function canApplyOffer(state: SignalingState): boolean {
   return state === 'stable' || state === 'have-local-offer';
 }
 
 /** An answer applies only in the have-local-offer signalling state. */
-export function canApplyAnswer(state: RTCSignalingState): boolean {
+export function canApplyAnswer(state: SignalingState): boolean {
   return state === 'have-local-offer';
 }
 
@@ -18,7 +37,7 @@ export function canApplyAnswer(state: RTCSignalingState): boolean {
  * The wire carries a session description either as the RTCSessionDescriptionInit object or as
  * the bare SDP text; both are accepted, anything else (or one of the other type) is refused (null).
  */
-export function toSessionDescription(sdp: unknown, type: 'offer' | 'answer'): RTCSessionDescriptionInit | null {
+export function toSessionDescription(sdp: unknown, type: 'offer' | 'answer'): SessionDescriptionInit | null {
   if (typeof sdp === 'string') return sdp ? { type, sdp: withMatchingAddressTypes(sdp) } : null;
   if (typeof sdp !== 'object' || sdp === null) return null;
   const o = sdp as { type?: unknown; sdp?: unknown };
@@ -44,7 +63,7 @@ export function withMatchingAddressTypes(sdp: string): string {
  * optional fields become null, the WebRTC default; a bare candidate string belongs to the
  * first (only) media section.
  */
-export function toIceCandidate(candidate: unknown): RTCIceCandidateInit | null {
+export function toIceCandidate(candidate: unknown): IceCandidateInit | null {
   if (typeof candidate === 'string') return { candidate, sdpMid: '0', sdpMLineIndex: 0 };
   if (typeof candidate !== 'object' || candidate === null) return null;
   const c = candidate as Record<string, unknown>;

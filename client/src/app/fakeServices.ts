@@ -8,7 +8,7 @@ import type { NotificationPermissionState, Notifier } from '../services/notifier
 import { createMemoryUnsentStore } from '../features/room/unsentStore';
 import type { Ringer, RingStart, RingTone } from '../services/ringer';
 import type { Notice } from '../sw/pushNotice';
-import type { PushSubscriptionRequest } from '../../../common/push';
+import type { PushSubscriptionRequest } from '@common/push';
 import type { RtcService } from '../services/rtc';
 import type { StompService, SubscriptionHandlers } from '../services/stomp';
 import type { NavigateOptions, Services } from './services';

@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { LIMITS } from '../../../common/rules';
+import { LIMITS } from '@common/rules';
 import { TextField } from './TextField';
 
 export interface ProfileValues {

@@ -2,7 +2,7 @@
 // saga reaches through its context (tests pass a fake): the Notification permission (asked only
 // when the user presses the in-app prompt), notifications for a hidden tab, the service worker
 // (/sw.js) and this device's push subscription, and the clicks on notifications.
-import type { PushSubscriptionRequest } from '../../../common/push';
+import type { PushSubscriptionRequest } from '@common/push';
 import type { Notice } from '../sw/pushNotice';
 import type { OpenMessage } from '../sw/serviceWorker';
 import { endBrowserPushSubscription } from './pushSubscription';

@@ -4,7 +4,7 @@
 // The library loads on the first connect, in a chunk of its own: screens without a live
 // connection (login, sign-up) never download it.
 import type { Client, IMessage, StompSubscription } from '@stomp/stompjs';
-import { WEBSOCKET_PATH } from '../../../common/destinations';
+import { WEBSOCKET_PATH } from '@common/destinations';
 
 export const DEFAULT_RECONNECT_DELAY_MS = 5000;
 const HEARTBEAT_MS = 10000;

@@ -1,7 +1,7 @@
 // Uploading a file into a room (docs/protocol.md, attachments) with XMLHttpRequest, because
 // fetch reports no upload progress: the raw file is the body, its name goes URL-encoded in
 // X-File-Name. The caller can cancel; the promise then rejects with UploadCancelled.
-import { api, type Attachment } from '../../../common/api';
+import { api, type Attachment } from '@common/api';
 
 export class UploadCancelled extends Error {
   constructor() {

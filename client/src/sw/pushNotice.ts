@@ -1,6 +1,6 @@
 // What a push message shows: the service worker's notification for each PushPayload kind, worded
 // from ko.ts. Pure, so it is tested without a service worker.
-import { shortenForPush, type PushPayload } from '../../../common/push';
+import { shortenForPush, type PushPayload } from '@common/push';
 import { ko } from '../i18n/ko';
 
 export interface Notice {

@@ -4,7 +4,7 @@
 import type { Page } from 'playwright-core';
 import { expect } from 'chai';
 import sharp from 'sharp';
-import { api } from '../../../common/api';
+import { api } from '@common/api';
 import { createUser, loginClient } from '../../../server/test/support/users';
 import { ko } from '../../src/i18n/ko';
 import { useE2eApp } from './support/app';

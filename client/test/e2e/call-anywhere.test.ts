@@ -5,7 +5,7 @@
 // Escape rejects.
 import { expect } from 'chai';
 import type { Page } from 'playwright-core';
-import { api } from '../../../common/api';
+import { api } from '@common/api';
 import { createUser, loginClient, type TestUser } from '../../../server/test/support/users';
 import { ko } from '../../src/i18n/ko';
 import { useE2eApp } from './support/app';

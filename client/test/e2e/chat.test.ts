@@ -3,7 +3,7 @@
 // (REST + STOMP), the built client and a real SMTP receiver.
 import { expect } from 'chai';
 import type { Page, WebSocketRoute } from 'playwright-core';
-import { api } from '../../../common/api';
+import { api } from '@common/api';
 import { createUser, loginClient, type TestUser } from '../../../server/test/support/users';
 import { ko } from '../../src/i18n/ko';
 import { useE2eApp } from './support/app';

@@ -9,7 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { expect } from 'chai';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { api, type ChatHistoryResponse } from '../../../common/api';
+import { api, type ChatHistoryResponse } from '@common/api';
 import type { RunningServer } from '../../../server/src/main';
 import { startTestServer } from '../../../server/test/support/test-server';
 import { createUser, loginClient, type TestUser } from '../../../server/test/support/users';

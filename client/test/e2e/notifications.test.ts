@@ -4,8 +4,8 @@
 // ends the device's push subscription on the server while the session still lasts.
 import { expect } from 'chai';
 import type { BrowserContext, Page, Worker } from 'playwright-core';
-import { api } from '../../../common/api';
-import { app as destinations } from '../../../common/destinations';
+import { api } from '@common/api';
+import { app as destinations } from '@common/destinations';
 import { connectStomp } from '../../../server/test/support/stomp-client';
 import { createUser, loginClient, type TestUser } from '../../../server/test/support/users';
 import { ko } from '../../src/i18n/ko';

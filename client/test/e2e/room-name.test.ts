@@ -3,7 +3,7 @@
 // messages, with no reopening; a renamed room keeps its name as members come and go.
 import type { Page } from 'playwright-core';
 import { expect } from 'chai';
-import { api } from '../../../common/api';
+import { api } from '@common/api';
 import { createUser, loginClient } from '../../../server/test/support/users';
 import { useE2eApp } from './support/app';
 

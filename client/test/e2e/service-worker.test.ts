@@ -3,7 +3,7 @@
 // browser's push service would) shows the notification the payload asks for.
 import { expect } from 'chai';
 import type { Page } from 'playwright-core';
-import type { PushPayload } from '../../../common/push';
+import type { PushPayload } from '@common/push';
 import { ko } from '../../src/i18n/ko';
 import { useE2eApp } from './support/app';
 

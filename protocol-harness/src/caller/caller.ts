@@ -3,11 +3,11 @@
 // driven by the scenario; the media part runs by itself like the browser client: on accepted
 // the caller offers, on an offer the callee answers, candidates flow both ways.
 import type { Client, IMessage } from '@stomp/stompjs';
-import { api, type IceServer, type UserSummary } from '../../../common/api';
-import { app, CALL_SIGNALS, queues, type CallSignal } from '../../../common/destinations';
-import { decodeCallEvent, parseJson } from '../../../common/events';
-import type { CallEvent } from '../../../common/payloads';
-import { toIceCandidate, toSessionDescription } from '../../../common/signalling';
+import { api, type IceServer, type UserSummary } from '@common/api';
+import { app, CALL_SIGNALS, queues, type CallSignal } from '@common/destinations';
+import { decodeCallEvent, parseJson } from '@common/events';
+import type { CallEvent } from '@common/payloads';
+import { toIceCandidate, toSessionDescription } from '@common/signalling';
 import { getJson, login, type Session } from '../shared/rest';
 import { connect } from '../shared/stomp';
 import { CallPeer } from './peer';

@@ -3,8 +3,8 @@
 // an offer only in stable/have-local-offer, an answer only in have-local-offer, remote
 // candidates held until the remote description exists, local candidates sent in batches.
 import wrtc from 'wrtc';
-import type { IceServer } from '../../../common/api';
-import { canApplyAnswer, canApplyOffer } from '../../../common/signalling';
+import type { IceServer } from '@common/api';
+import { canApplyAnswer, canApplyOffer } from '@common/signalling';
 import { AudioMeter, type SinkFrame } from './audio-meter';
 import { CandidateBatcher } from './candidates';
 import { TonePlayer } from './tone';

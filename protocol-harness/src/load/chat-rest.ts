@@ -1,6 +1,6 @@
 // The REST calls the chat load needs: log in (the harness's shared client keeps the session
 // cookie), create a room, invite into it.
-import { api, type CreateRoomResponse } from '../../../common/api';
+import { api, type CreateRoomResponse } from '@common/api';
 import { HttpStatusError, login as sharedLogin } from '../shared/rest';
 
 export interface Credentials {

@@ -2,7 +2,7 @@
 // member sends, every member of its group (the sender included) receives. Built once, it can
 // be driven several times (make bench raises the rate in steps on one set of sessions).
 import type { ReadFrame } from './read-throttle';
-import { app, topics, WEBSOCKET_PATH } from '../../../common/destinations';
+import { app, topics, WEBSOCKET_PATH } from '@common/destinations';
 import { addUser, createRoom, login, mapLimit, type Credentials, type LoggedInUser } from './chat-rest';
 import { Swarm } from './swarm';
 

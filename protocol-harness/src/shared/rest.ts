@@ -1,7 +1,7 @@
 // The REST side of a client: log in with e-mail and password, keep the session cookie, and make
 // authenticated JSON requests, as a browser tab would.
 import { parse as parseCookie } from 'cookie';
-import { api, type LoginResponse } from '../../../common/api';
+import { api, type LoginResponse } from '@common/api';
 
 export interface Session {
   /** The server's base URL, e.g. http://127.0.0.1:8080 */

@@ -2,7 +2,7 @@
 // on the upgrade request like a browser's. Built on @stomp/stompjs with `ws` as the socket.
 import { Client, Versions } from '@stomp/stompjs';
 import WebSocket from 'ws';
-import { WEBSOCKET_PATH } from '../../../common/destinations';
+import { WEBSOCKET_PATH } from '@common/destinations';
 
 export interface StompConnectOptions {
   /** Heart-beat interval each way in milliseconds (SPEC.md §9: 10000); 0 turns it off. */

@@ -2,7 +2,7 @@
 // and candidates reach neither party and the call keeps carrying audio; a forged userId is
 // refused with an ERROR.
 import { expect } from 'chai';
-import { app } from '../../../common/destinations';
+import { app } from '@common/destinations';
 import type { RunningServer } from '../../../server/src/main';
 import { forEachDatabase } from '../../../server/test/support/databases';
 import { startTestServer } from '../../../server/test/support/test-server';

@@ -10,7 +10,7 @@ import type { RunningServer } from '../../../server/src/main';
 import { createMysqlDatabase, databaseOf, NodeProcess, TestRedis } from '../../../server/test/support/cluster';
 import { connectStomp } from '../../../server/test/support/stomp-client';
 import { createUser, loginClient } from '../../../server/test/support/users';
-import { app, queues } from '../../../common/destinations';
+import { app, queues } from '@common/destinations';
 import { runScenario, SCENARIOS, type ScenarioName } from '../../src/caller/scenarios';
 import type { LoadReport } from '../../src/load/report';
 

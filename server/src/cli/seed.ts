@@ -1,6 +1,6 @@
 // Bulk creation of test users for QA and load tests: the shared password is hashed once and
 // rows go in by batches, so a thousand users take seconds.
-import { isValidName } from '../../../common/rules';
+import { isValidName } from '@common/rules';
 import { InvalidAccountInputError } from '../features/accounts/create-user';
 import { hashPassword } from '../features/accounts/passwords';
 import type { UsersRepository } from '../features/accounts/users-repository';

@@ -1,7 +1,7 @@
 // The two edges where domain refusals (errors.ts) become wire answers: one table for REST,
 // one rule for STOMP. Features throw domain errors; the assembly (index.ts) wraps every route
 // and handler with these, so the mapping lives here only.
-import { PayloadError } from '../../../common/payloads';
+import { PayloadError } from '@common/payloads';
 import { isDatabaseUnavailable } from '../db/errors';
 import { StompHandlerError, StompUnavailableError, type AppHandler } from '../stomp/api';
 import { HttpError } from '../transport/errors';

@@ -1,7 +1,7 @@
 // Reading a REST request's fields: JSON bodies, query strings, ids. Every field is checked
 // before a service sees it; a malformed one answers 400 through InvalidError. Ids may come as
 // numbers or numeric strings (query strings are always strings).
-import { toPositiveId } from '../../../common/rules';
+import { toPositiveId } from '@common/rules';
 import { InvalidError } from './errors';
 
 export type JsonObject = Record<string, unknown>;

@@ -1,7 +1,7 @@
 // Destination → handler, and SUBSCRIBE authorisation. One table of /app/... handlers built
 // from the features (the way Spring's @MessageMapping collects them); clients never publish
 // to /topic or /queue directly.
-import { parseSubscriptionDestination } from '../../../common/destinations';
+import { parseSubscriptionDestination } from '@common/destinations';
 import type { AppHandler, StompFeature, StompPrincipal } from './api';
 
 export interface HandlerRoute { kind: 'handler'; handler: AppHandler }

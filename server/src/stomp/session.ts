@@ -1,7 +1,7 @@
 // One STOMP connection: the protocol state machine from CONNECT to DISCONNECT. It knows the
 // socket only through StompSocket (which a uWS WebSocket satisfies as it is) and the broker
 // only through SessionHost, so it is tested without a network.
-import { PayloadError } from '../../../common/payloads';
+import { PayloadError } from '@common/payloads';
 import { StompHandlerError, StompUnavailableError, type StompPrincipal } from './api';
 import { CLIENT_COMMANDS, frame, serialize, type Frame, type StompVersion } from './frame';
 import { FRAMES_PER_TURN, FrameBudget, type BudgetLimits } from './budget';

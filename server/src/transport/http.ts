@@ -6,7 +6,7 @@ import type { HttpRequest as UwsRequest, HttpResponse as UwsResponse, TemplatedA
 import { parse as parseCookies, serialize as serializeCookie, type SerializeOptions } from 'cookie';
 import type { Logger } from '../log';
 import { clientAddress } from './client-address';
-import { isClientRoute } from '../../../common/client-routes';
+import { isClientRoute } from '@common/client-routes';
 import { HttpError } from './errors';
 import { noneMatch } from './conditional';
 import { answerRange } from './range';

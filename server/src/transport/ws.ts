@@ -2,7 +2,7 @@
 // the STOMP sessions. Lifecycle rules followed here are in LIFECYCLE.md beside this file.
 import type { HttpRequest, HttpResponse, TemplatedApp, us_socket_context_t, WebSocket, WebSocketBehavior } from 'uWebSockets.js';
 import { parse as parseCookies } from 'cookie';
-import { WEBSOCKET_PATH } from '../../../common/destinations';
+import { WEBSOCKET_PATH } from '@common/destinations';
 import type { Logger } from '../log';
 import type { Broker } from '../stomp/broker';
 import { intern } from '../stomp/intern';

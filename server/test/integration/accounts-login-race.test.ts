@@ -1,7 +1,7 @@
 // The login failure limit (10 per address in 15 minutes) must hold when the guesses arrive
 // together: each attempt is counted before its slow password check, not after it.
 import { expect } from 'chai';
-import { api } from '../../../common/api';
+import { api } from '@common/api';
 import type { RunningServer } from '../../src/main';
 import { ApiClient } from '../support/api-client';
 import { forEachDatabase } from '../support/databases';

@@ -1,6 +1,6 @@
 import crypto from 'node:crypto';
 import { expect } from 'chai';
-import { api } from '../../../common/api';
+import { api } from '@common/api';
 import type { RunningServer } from '../../src/main';
 import { ApiClient } from '../support/api-client';
 import { forEachDatabase } from '../support/databases';

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { api } from '../../../common/api';
+import { api } from '@common/api';
 import type { RunningServer } from '../../src/main';
 import { forEachDatabase } from '../support/databases';
 import { connectStomp } from '../support/stomp-client';

@@ -3,9 +3,9 @@
 // ICE-servers endpoint's TURN REST credentials.
 import crypto from 'node:crypto';
 import { expect } from 'chai';
-import { api, type IceServer } from '../../../common/api';
-import { app, CALL_SIGNALS, queues, type CallSignal } from '../../../common/destinations';
-import type { CallEvent } from '../../../common/payloads';
+import { api, type IceServer } from '@common/api';
+import { app, CALL_SIGNALS, queues, type CallSignal } from '@common/destinations';
+import type { CallEvent } from '@common/payloads';
 import type { RunningServer } from '../../src/main';
 import { ApiClient } from '../support/api-client';
 import { forEachDatabase } from '../support/databases';

@@ -1,7 +1,7 @@
 import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { expect } from 'chai';
-import { api } from '../../../common/api';
+import { api } from '@common/api';
 import { createDatabase, type Knex } from '../../src/db/knex';
 import type { RunningServer } from '../../src/main';
 import { ApiClient } from '../support/api-client';

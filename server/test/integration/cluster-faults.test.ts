@@ -3,9 +3,9 @@
 // Redis is back, cross-node delivery resumes, and what was decided elsewhere meanwhile (a leave,
 // a logout) takes effect here too.
 import { expect } from 'chai';
-import { api } from '../../../common/api';
-import { app, topics } from '../../../common/destinations';
-import type { ChatMessageEvent } from '../../../common/payloads';
+import { api } from '@common/api';
+import { app, topics } from '@common/destinations';
+import type { ChatMessageEvent } from '@common/payloads';
 import { useCluster, type NodeProcess } from '../support/cluster';
 
 async function until(what: string, check: () => Promise<boolean>, timeoutMs = 15_000): Promise<void> {

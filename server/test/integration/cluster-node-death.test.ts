@@ -4,9 +4,9 @@
 // history. Afterwards each reader holds every acknowledged message exactly once, in seq order,
 // and the room's history has each message once.
 import { expect } from 'chai';
-import { api, type ChatHistoryResponse, type ChatMessage } from '../../../common/api';
-import { app, topics } from '../../../common/destinations';
-import type { ChatMessageEvent } from '../../../common/payloads';
+import { api, type ChatHistoryResponse, type ChatMessage } from '@common/api';
+import { app, topics } from '@common/destinations';
+import type { ChatMessageEvent } from '@common/payloads';
 import type { ApiClient } from '../support/api-client';
 import { useCluster } from '../support/cluster';
 import type { Inbox } from '../support/stomp-client';

@@ -2,9 +2,9 @@
 // HAProxy with deploy/haproxy.cfg in front of three nodes on different ports.
 import http from 'node:http';
 import { expect } from 'chai';
-import { api } from '../../../common/api';
-import { app, topics } from '../../../common/destinations';
-import type { ChatMessageEvent } from '../../../common/payloads';
+import { api } from '@common/api';
+import { app, topics } from '@common/destinations';
+import type { ChatMessageEvent } from '@common/payloads';
 import { freePort, HaproxyProcess, NodeProcess, useCluster } from '../support/cluster';
 import { IN_CI } from '../support/databases';
 

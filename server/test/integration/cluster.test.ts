@@ -2,9 +2,9 @@
 // reaches the clients of the others exactly once and in order, and what ends on one node
 // (a subscription, a login session) ends on all.
 import { expect } from 'chai';
-import { api, type ChatHistoryResponse, type UserSummary } from '../../../common/api';
-import { app, topics } from '../../../common/destinations';
-import type { ChatMessageEvent } from '../../../common/payloads';
+import { api, type ChatHistoryResponse, type UserSummary } from '@common/api';
+import { app, topics } from '@common/destinations';
+import type { ChatMessageEvent } from '@common/payloads';
 import { useCluster, type ClusterPerson as Person, type NodeProcess } from '../support/cluster';
 
 describe('several nodes over Redis (MariaDB)', function () {

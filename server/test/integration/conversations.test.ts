@@ -1,6 +1,6 @@
 import { expect } from 'chai';
-import { api, type ChatHistoryResponse, type ChatSummary } from '../../../common/api';
-import { app, topics } from '../../../common/destinations';
+import { api, type ChatHistoryResponse, type ChatSummary } from '@common/api';
+import { app, topics } from '@common/destinations';
 import type { RunningServer } from '../../src/main';
 import type { ApiClient } from '../support/api-client';
 import { forEachDatabase } from '../support/databases';

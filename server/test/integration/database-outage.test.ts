@@ -2,9 +2,9 @@
 // retryable ERROR (close code 1013), never acknowledged; the client reconnects and sends again
 // with the same clientMsgId once the database is back, and the message is stored exactly once.
 import { expect } from 'chai';
-import { api, type ChatHistoryResponse } from '../../../common/api';
-import { app, topics } from '../../../common/destinations';
-import type { ChatMessageEvent } from '../../../common/payloads';
+import { api, type ChatHistoryResponse } from '@common/api';
+import { app, topics } from '@common/destinations';
+import type { ChatMessageEvent } from '@common/payloads';
 import type { RunningServer } from '../../src/main';
 import { createMysqlDatabase, TcpProxy } from '../support/cluster';
 import { connectStomp, StompErrorFrame } from '../support/stomp-client';

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
-import { api, type ChatHistoryResponse } from '../../../common/api';
-import { app } from '../../../common/destinations';
+import { api, type ChatHistoryResponse } from '@common/api';
+import { app } from '@common/destinations';
 import type { RunningServer } from '../../src/main';
 import { forEachDatabase } from '../support/databases';
 import { connectStomp, type TestStomp } from '../support/stomp-client';

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { expect } from 'chai';
 import { simpleParser } from 'mailparser';
 import pino from 'pino';
-import { api } from '../../../common/api';
+import { api } from '@common/api';
 import { loadConfig } from '../../src/config';
 import { createMailer } from '../../src/features/mail/mailer';
 import type { RunningServer } from '../../src/main';

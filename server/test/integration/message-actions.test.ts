@@ -1,10 +1,10 @@
 import { expect } from 'chai';
-import { api, type ChatHistoryResponse, type ChatMessage, type ChatSummary } from '../../../common/api';
-import { app, topics } from '../../../common/destinations';
-import { decodeChatMessage, decodeRoomEvent } from '../../../common/events';
-import type { RoomEvent } from '../../../common/payloads';
-import { LIMITS } from '../../../common/rules';
-import { DELETED_MESSAGE_TEXT } from '../../../common/system-text';
+import { api, type ChatHistoryResponse, type ChatMessage, type ChatSummary } from '@common/api';
+import { app, topics } from '@common/destinations';
+import { decodeChatMessage, decodeRoomEvent } from '@common/events';
+import type { RoomEvent } from '@common/payloads';
+import { LIMITS } from '@common/rules';
+import { DELETED_MESSAGE_TEXT } from '@common/system-text';
 import type { RunningServer } from '../../src/main';
 import type { ApiClient } from '../support/api-client';
 import { forEachDatabase } from '../support/databases';

@@ -4,8 +4,8 @@
 // is taken by the sweep.
 import { expect } from 'chai';
 import pino from 'pino';
-import { api, type MessageSearchResponse } from '../../../common/api';
-import { app } from '../../../common/destinations';
+import { api, type MessageSearchResponse } from '@common/api';
+import { app } from '@common/destinations';
 import { messageGrams } from '../../src/features/chat/message-grams';
 import { indexWaiting, WaitingMessages } from '../../src/features/chat/message-index-repository';
 import { MessageIndexer } from '../../src/features/chat/message-indexer';

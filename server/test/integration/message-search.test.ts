@@ -1,6 +1,6 @@
 import { expect } from 'chai';
-import { api, type MessageSearchResponse } from '../../../common/api';
-import { app } from '../../../common/destinations';
+import { api, type MessageSearchResponse } from '@common/api';
+import { app } from '@common/destinations';
 import type { RunningServer } from '../../src/main';
 import type { ApiClient } from '../support/api-client';
 import { forEachDatabase } from '../support/databases';

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
-import { api, type ChatHistoryResponse } from '../../../common/api';
-import { app, topics } from '../../../common/destinations';
-import type { ChatMessageEvent } from '../../../common/payloads';
+import { api, type ChatHistoryResponse } from '@common/api';
+import { app, topics } from '@common/destinations';
+import type { ChatMessageEvent } from '@common/payloads';
 import { isDuplicateKey } from '../../src/db/errors';
 import { fewTripTransactions } from '../../src/db/few-trips';
 import { MessagesRepository, RoomGoneError, type NewMessage } from '../../src/features/chat/messages-repository';

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
-import { api, type ChatHistoryResponse, type ChatSummary } from '../../../common/api';
-import { app, topics } from '../../../common/destinations';
-import type { ChatMessageEvent } from '../../../common/payloads';
+import { api, type ChatHistoryResponse, type ChatSummary } from '@common/api';
+import { app, topics } from '@common/destinations';
+import type { ChatMessageEvent } from '@common/payloads';
 import type { RunningServer } from '../../src/main';
 import { type ApiClient } from '../support/api-client';
 import { forEachDatabase } from '../support/databases';

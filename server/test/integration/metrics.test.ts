@@ -1,7 +1,7 @@
 // GET /metrics: Prometheus text for the operator holding METRICS_TOKEN, nothing for anyone else.
 import { expect } from 'chai';
-import { api } from '../../../common/api';
-import { app, topics } from '../../../common/destinations';
+import { api } from '@common/api';
+import { app, topics } from '@common/destinations';
 import type { RunningServer } from '../../src/main';
 import { ApiClient } from '../support/api-client';
 import { forEachDatabase } from '../support/databases';

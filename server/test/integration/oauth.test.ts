@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 import { expect } from 'chai';
 import { OAuth2Server } from 'oauth2-mock-server';
-import { api, type OAuthProvider } from '../../../common/api';
+import { api, type OAuthProvider } from '@common/api';
 import type { RunningServer } from '../../src/main';
 import { ApiClient, type ApiResponse } from '../support/api-client';
 import { forEachDatabase } from '../support/databases';

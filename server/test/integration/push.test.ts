@@ -4,10 +4,10 @@
 // offline members hear of new messages (at most once per room a minute), and endpoints the push
 // service calls gone, or deleted, or of a logged-out session, are rung no more.
 import { expect } from 'chai';
-import { api } from '../../../common/api';
-import { app, queues } from '../../../common/destinations';
-import type { CallEvent } from '../../../common/payloads';
-import type { PushPayload } from '../../../common/push';
+import { api } from '@common/api';
+import { app, queues } from '@common/destinations';
+import type { CallEvent } from '@common/payloads';
+import type { PushPayload } from '@common/push';
 import type { RunningServer } from '../../src/main';
 import type { ApiClient } from '../support/api-client';
 import { forEachDatabase } from '../support/databases';

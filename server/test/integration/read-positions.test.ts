@@ -1,8 +1,8 @@
 import { expect } from 'chai';
-import { api, type ChatHistoryResponse, type ChatSummary } from '../../../common/api';
-import { app, topics } from '../../../common/destinations';
-import { decodeRoomEvent } from '../../../common/events';
-import type { ChatMessageEvent, RoomEvent } from '../../../common/payloads';
+import { api, type ChatHistoryResponse, type ChatSummary } from '@common/api';
+import { app, topics } from '@common/destinations';
+import { decodeRoomEvent } from '@common/events';
+import type { ChatMessageEvent, RoomEvent } from '@common/payloads';
 import type { RunningServer } from '../../src/main';
 import type { ApiClient } from '../support/api-client';
 import { forEachDatabase } from '../support/databases';

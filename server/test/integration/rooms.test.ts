@@ -1,6 +1,6 @@
 import { expect } from 'chai';
-import { api, type ChatHistoryResponse, type ChatSummary, type UserSummary } from '../../../common/api';
-import { LIMITS } from '../../../common/rules';
+import { api, type ChatHistoryResponse, type ChatSummary, type UserSummary } from '@common/api';
+import { LIMITS } from '@common/rules';
 import type { RunningServer } from '../../src/main';
 import { MessagesRepository } from '../../src/features/chat/messages-repository';
 import { ApiClient } from '../support/api-client';

@@ -6,7 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import { expect } from 'chai';
-import { clientPaths } from '../../../common/client-routes';
+import { clientPaths } from '@common/client-routes';
 import type { RunningServer } from '../../src/main';
 import { forEachDatabase } from '../support/databases';
 import { startTestServer } from '../support/test-server';

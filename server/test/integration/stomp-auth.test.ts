@@ -6,7 +6,7 @@ import { forEachDatabase } from '../support/databases';
 import { connectStomp, openRawStomp, StompErrorFrame, UpgradeRefused, type RawStomp } from '../support/stomp-client';
 import { startTestServer } from '../support/test-server';
 import { newLoggedInUser } from '../support/users';
-import { app, queues, topics } from '../../../common/destinations';
+import { app, queues, topics } from '@common/destinations';
 
 const CONNECT = 'CONNECT\naccept-version:1.2\n\n\0';
 

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
-import { api, type ChatHistoryResponse, type Preferences, type UserSummary } from '../../../common/api';
-import { app, topics } from '../../../common/destinations';
-import { decodeRoomEvent } from '../../../common/events';
+import { api, type ChatHistoryResponse, type Preferences, type UserSummary } from '@common/api';
+import { app, topics } from '@common/destinations';
+import { decodeRoomEvent } from '@common/events';
 import type { RunningServer } from '../../src/main';
 import type { ApiClient } from '../support/api-client';
 import { forEachDatabase } from '../support/databases';

@@ -6,7 +6,7 @@ import crypto from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { decrypt } from 'http_ece';
-import type { PushSubscriptionRequest } from '../../../common/push';
+import type { PushSubscriptionRequest } from '@common/push';
 
 export interface ReceivedPush {
   path: string;

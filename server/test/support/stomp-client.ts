@@ -21,7 +21,7 @@
 // openRawStomp rejects with an UpgradeRefused carrying the HTTP status when the upgrade fails.
 import { Client, type IFrame, type IMessage, type StompHeaders } from '@stomp/stompjs';
 import WebSocket from 'ws';
-import { WEBSOCKET_PATH } from '../../../common/destinations';
+import { WEBSOCKET_PATH } from '@common/destinations';
 // A socket dropped before CONNECTED is opened again as the harness's clients (and the browser's) do.
 import { RECONNECT_BACKOFF_MS, RECONNECTS_BEFORE_CONNECTED } from '../../../protocol-harness/src/shared/stomp';
 import type { Frame } from '../../src/stomp/frame';

@@ -1,7 +1,7 @@
 // Users for integration tests: created through the accounts code (verified, hashed like real
 // ones) and logged in through the real REST login, so clients hold a real session cookie.
 import crypto from 'node:crypto';
-import { api } from '../../../common/api';
+import { api } from '@common/api';
 import type { RunningServer } from '../../src/main';
 import { createVerifiedUser } from '../../src/features/accounts/create-user';
 import { UsersRepository } from '../../src/features/accounts/users-repository';

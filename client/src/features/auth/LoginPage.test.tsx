@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
-import { api } from '../../../../common/api';
+import { api } from '@common/api';
 import { createFakeServices, httpError } from '../../app/fakeServices';
 import { renderApp } from '../../app/renderApp.test-support';
 import LoginPage from './LoginPage';

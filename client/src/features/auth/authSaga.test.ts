@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { api } from '../../../../common/api';
+import { api } from '@common/api';
 import { allFeatures } from '../../app/allFeatures';
 import { createAppStore } from '../../app/store';
 import { createFakeServices, eventually, type FakeNotifier, httpError } from '../../app/fakeServices';

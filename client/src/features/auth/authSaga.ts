@@ -2,8 +2,8 @@
 import type { SagaIterator, Task } from 'redux-saga';
 import { call, delay, fork, join, put, take, takeEvery, takeLeading } from 'redux-saga/effects';
 import type { PayloadAction } from '@reduxjs/toolkit';
-import { api, type LoginRequest, type LoginResponse, type OAuthProvider, type OAuthStartResponse } from '../../../../common/api';
-import { LIMITS } from '../../../../common/rules';
+import { api, type LoginRequest, type LoginResponse, type OAuthProvider, type OAuthStartResponse } from '@common/api';
+import { LIMITS } from '@common/rules';
 import { paths } from '../../app/paths';
 import { service } from '../../app/sagaContext';
 import { isHttpStatus } from '../../services/http';

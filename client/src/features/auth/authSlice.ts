@@ -1,6 +1,6 @@
 // Login screen state (SPEC.md §4 login status): idle → logging in → welcome, or an error line.
 import { createSlice, type PayloadAction } from '@reduxjs/toolkit';
-import type { LoginRequest, LoginResponse, OAuthProvider } from '../../../../common/api';
+import type { LoginRequest, LoginResponse, OAuthProvider } from '@common/api';
 
 /** What the status line under the login form says. */
 export type LoginStatus =

@@ -2,8 +2,8 @@
 // navigation, collapses to the call bar and hangs up from there.
 import { act, cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
 import { expect } from 'chai';
-import { api } from '../../../../common/api';
-import { app, queues } from '../../../../common/destinations';
+import { api } from '@common/api';
+import { app, queues } from '@common/destinations';
 import { AppShell } from '../../app/AppShell';
 import { createFakeServices, FakeStomp } from '../../app/fakeServices';
 import { renderApp } from '../../app/renderApp.test-support';

@@ -2,8 +2,8 @@
 // elements come from CallHost, which AppShell mounts above this page.
 import { useEffect, useState, type FormEvent } from 'react';
 import { Navigate } from 'react-router-dom';
-import type { UserSummary } from '../../../../common/api';
-import { LIMITS } from '../../../../common/rules';
+import type { UserSummary } from '@common/api';
+import { LIMITS } from '@common/rules';
 import { useAppDispatch, useAppSelector } from '../../app/hooks';
 import { paths } from '../../app/paths';
 import { BackButton } from '../../components/BackButton';

@@ -2,7 +2,7 @@
 // with them and the shared HTTP and STOMP fakes (app/fakeServices.ts). Used only by the call tests.
 import { configureStore } from '@reduxjs/toolkit';
 import createSagaMiddleware from 'redux-saga';
-import { api } from '../../../../common/api';
+import { api } from '@common/api';
 import { FakeHttp, FakeRinger, FakeStomp, memoryStorage } from '../../app/fakeServices';
 import type { Microphone, Peer, PeerEvent, RtcService } from '../../services/rtc';
 import { callSaga } from './callSaga';

@@ -2,8 +2,8 @@
 // call phase, what a connection state means for the call, and the timer text. Which signal
 // applies in which RTC signalling state is common/signalling.ts, shared with the harness.
 // No I/O here: the saga asks, these functions answer.
-import type { CallSignal } from '../../../../common/destinations';
-import type { CallEvent } from '../../../../common/payloads';
+import type { CallSignal } from '@common/destinations';
+import type { CallEvent } from '@common/payloads';
 
 /** Where this user's call stands. `outgoing`: initiated, waiting for the peer's answer. */
 export type CallPhase = 'idle' | 'outgoing' | 'incoming' | 'connecting' | 'connected';

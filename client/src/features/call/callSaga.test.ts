@@ -1,6 +1,6 @@
 import { expect } from 'chai';
-import { api } from '../../../../common/api';
-import { app, queues } from '../../../../common/destinations';
+import { api } from '@common/api';
+import { app, queues } from '@common/destinations';
 import { eventually, FakeHttp, settle } from '../../app/fakeServices';
 import { ko } from '../../i18n/ko';
 import { createCallTestStore } from './callFakes.test-support';

@@ -6,12 +6,12 @@
 import type { PayloadAction } from '@reduxjs/toolkit';
 import { buffers, eventChannel, type EventChannel, type SagaIterator, type Task } from 'redux-saga';
 import { call, cancel, cancelled, delay, flush, fork, put, race, select, take, takeEvery, takeLatest } from 'redux-saga/effects';
-import { api, type IceServer, type UserSummary } from '../../../../common/api';
-import { app, CALL_SIGNALS, queues, type CallSignal } from '../../../../common/destinations';
-import { decodeCallEvent } from '../../../../common/events';
-import type { CallEvent } from '../../../../common/payloads';
-import { isSearchableKeyword, LIMITS } from '../../../../common/rules';
-import { canApplyAnswer, canApplyOffer, toIceCandidate, toSessionDescription } from '../../../../common/signalling';
+import { api, type IceServer, type UserSummary } from '@common/api';
+import { app, CALL_SIGNALS, queues, type CallSignal } from '@common/destinations';
+import { decodeCallEvent } from '@common/events';
+import type { CallEvent } from '@common/payloads';
+import { isSearchableKeyword, LIMITS } from '@common/rules';
+import { canApplyAnswer, canApplyOffer, toIceCandidate, toSessionDescription } from '@common/signalling';
 import { service } from '../../app/sagaContext';
 import { ko } from '../../i18n/ko';
 import type { RingStart, RingTone } from '../../services/ringer';

@@ -2,7 +2,7 @@
 // the timer, and the /call screen's name search. The RTC objects live in services/rtc.ts.
 import { createSlice, type PayloadAction } from '@reduxjs/toolkit';
 import type { RingTone } from '../../services/ringer';
-import type { UserSummary } from '../../../../common/api';
+import type { UserSummary } from '@common/api';
 import { canStartCall, isCallActive, type CallPeer, type CallPhase } from './callRules';
 
 export type CallRole = 'caller' | 'callee';

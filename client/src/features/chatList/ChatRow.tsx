@@ -1,7 +1,7 @@
 // One room in the chat list: name, unread count (or dot), last message (or an invitation to start) and
 // how long ago it was sent.
 import { Link } from 'react-router-dom';
-import type { ChatSummary } from '../../../../common/api';
+import type { ChatSummary } from '@common/api';
 import { cx } from '../../components/classNames';
 import { ko } from '../../i18n/ko';
 import { chatRoomPath } from '../room/roomPaths';

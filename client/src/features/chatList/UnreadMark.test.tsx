@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { cleanup, render, screen } from '@testing-library/react';
 import { MemoryRouter } from 'react-router-dom';
-import type { ChatMessage, ChatSummary } from '../../../../common/api';
+import type { ChatMessage, ChatSummary } from '@common/api';
 import { MessageList } from '../room/MessageList';
 import { ChatRow } from './ChatRow';
 

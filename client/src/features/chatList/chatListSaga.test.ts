@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import sinon from 'sinon';
-import { api, type ChatSummary } from '../../../../common/api';
-import { topics } from '../../../../common/destinations';
+import { api, type ChatSummary } from '@common/api';
+import { topics } from '@common/destinations';
 import { logoutRequested } from '../auth/authSlice';
 import { eventually, FakeHttp, refuse, settle } from '../../app/fakeServices';
 import { createChatTestStore } from '../room/chatFakes.test-support';

@@ -4,9 +4,9 @@
 import type { EventChannel, SagaIterator } from 'redux-saga';
 import { buffers, eventChannel } from 'redux-saga';
 import { all, call, delay, put, race, take, takeEvery } from 'redux-saga/effects';
-import { api, type ChatSummary, type NameAndEmail, type UserIdResponse } from '../../../../common/api';
-import { topics } from '../../../../common/destinations';
-import { isRefreshSignal } from '../../../../common/events';
+import { api, type ChatSummary, type NameAndEmail, type UserIdResponse } from '@common/api';
+import { topics } from '@common/destinations';
+import { isRefreshSignal } from '@common/events';
 import { paths } from '../../app/paths';
 import { service } from '../../app/sagaContext';
 import type { StompService } from '../../services/stomp';

@@ -1,8 +1,8 @@
 // The chat list screen (SPEC.md §2, §4): the user's name and e-mail, the rooms (null while
 // loading) and the count of new-message signals for the tab title.
 import { createSlice, type PayloadAction } from '@reduxjs/toolkit';
-import type { ChatSummary, NameAndEmail } from '../../../../common/api';
-import { DELETED_MESSAGE_TEXT } from '../../../../common/system-text';
+import type { ChatSummary, NameAndEmail } from '@common/api';
+import { DELETED_MESSAGE_TEXT } from '@common/system-text';
 
 export interface ChatListState {
   chats: ChatSummary[] | null;

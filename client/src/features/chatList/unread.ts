@@ -1,6 +1,6 @@
 // SPEC.md §4: a room is unread when it has a last message and either the user has never read it
 // or that message is later than the user's read marker.
-import type { ChatSummary } from '../../../../common/api';
+import type { ChatSummary } from '@common/api';
 
 export function isUnread(chat: Pick<ChatSummary, 'lastMessage' | 'lastMessageTime' | 'lastReadAt'>): boolean {
   if (chat.lastMessage === null || chat.lastMessageTime === null) return false;

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { api } from '../../../../common/api';
+import { api } from '@common/api';
 import { eventually, FakeHttp, refuse, settle } from '../../app/fakeServices';
 import { createChatTestStore } from '../room/chatFakes.test-support';
 import { addRequested, inviteSearchSubmitted } from './inviteSlice';

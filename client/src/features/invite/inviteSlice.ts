@@ -1,7 +1,7 @@
 // /add-user-to-chat (SPEC.md §2 invite, §3 chat-room search): search results with isInChat.
 import { createSlice, type PayloadAction } from '@reduxjs/toolkit';
-import type { RoomSearchResponse, UserSummary } from '../../../../common/api';
-import { isSearchableKeyword } from '../../../../common/rules';
+import type { RoomSearchResponse, UserSummary } from '@common/api';
+import { isSearchableKeyword } from '@common/rules';
 
 export interface InviteCandidate extends UserSummary {
   isInChat: boolean;

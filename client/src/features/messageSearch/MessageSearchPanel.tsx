@@ -4,7 +4,7 @@
 // around it (/chat-room?cri=N&seq=S), or, in the room, scrolls to it when it is already held.
 import { useEffect, useId, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
 import { useNavigate } from 'react-router-dom';
-import { LIMITS } from '../../../../common/rules';
+import { LIMITS } from '@common/rules';
 import { useAppDispatch, useAppSelector } from '../../app/hooks';
 import { cx } from '../../components/classNames';
 import { ko } from '../../i18n/ko';

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import type { MessageSearchResult } from '../../../../common/api';
+import type { MessageSearchResult } from '@common/api';
 import { excerptAround, highlightParts } from './highlight';
 import { messageSearchReducer, moreRequested, resultsLoaded, searchFailed, searchRequested } from './messageSearchSlice';
 

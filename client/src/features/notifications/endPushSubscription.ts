@@ -4,8 +4,8 @@
 // notifications, room and call code with it.
 import type { SagaIterator } from 'redux-saga';
 import { call, getContext } from 'redux-saga/effects';
-import { api } from '../../../../common/api';
-import type { PushUnsubscribeRequest } from '../../../../common/push';
+import { api } from '@common/api';
+import type { PushUnsubscribeRequest } from '@common/push';
 import { service } from '../../app/sagaContext';
 import type { Notifier } from '../../services/notifier';
 import { isHttpStatus } from '../../services/http';

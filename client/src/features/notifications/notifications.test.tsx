@@ -1,6 +1,6 @@
 import { act, cleanup, fireEvent, screen } from '@testing-library/react';
 import { expect } from 'chai';
-import { api, type ChatSummary } from '../../../../common/api';
+import { api, type ChatSummary } from '@common/api';
 import { createFakeServices, eventually, type FakeNotifier, type FakeStomp, settle, type FakeServices } from '../../app/fakeServices';
 import { renderApp } from '../../app/renderApp.test-support';
 import { allFeatures } from '../../app/allFeatures';
@@ -9,7 +9,7 @@ import { AppShell } from '../../app/AppShell';
 import { CallHost, CallStrip } from '../call/CallHost';
 import { NotificationsHost } from './NotificationsHost';
 import { UID_KEY } from '../auth/uid';
-import { topics } from '../../../../common/destinations';
+import { topics } from '@common/destinations';
 import { callActions } from '../call/callSlice';
 import { chatsLoaded } from '../chatList/chatListSlice';
 import { messageReceived, roomOpened } from '../room/roomSlice';

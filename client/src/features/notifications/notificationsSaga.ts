@@ -8,8 +8,8 @@
 import type { PayloadAction } from '@reduxjs/toolkit';
 import { eventChannel, type EventChannel, type SagaIterator, type Task } from 'redux-saga';
 import { call, cancel, fork, put, select, take, takeEvery } from 'redux-saga/effects';
-import { api, type ChatMessage } from '../../../../common/api';
-import type { PushPublicKeyResponse, PushSubscriptionRequest } from '../../../../common/push';
+import { api, type ChatMessage } from '@common/api';
+import type { PushPublicKeyResponse, PushSubscriptionRequest } from '@common/push';
 import { service } from '../../app/sagaContext';
 import type { NotificationPermissionState } from '../../services/notifier';
 import { incomingCallNotice, messageNotice, type Notice } from '../../sw/pushNotice';

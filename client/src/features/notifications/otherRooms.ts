@@ -9,9 +9,9 @@
 import type { PayloadAction } from '@reduxjs/toolkit';
 import { buffers, eventChannel, type EventChannel, type SagaIterator } from 'redux-saga';
 import { actionChannel, call, delay, race, select, take } from 'redux-saga/effects';
-import { api, type ChatSummary } from '../../../../common/api';
-import { topics } from '../../../../common/destinations';
-import { isRefreshSignal } from '../../../../common/events';
+import { api, type ChatSummary } from '@common/api';
+import { topics } from '@common/destinations';
+import { isRefreshSignal } from '@common/events';
 import { paths } from '../../app/paths';
 import { service } from '../../app/sagaContext';
 import type { StompService } from '../../services/stomp';

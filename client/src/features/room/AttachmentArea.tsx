@@ -5,7 +5,7 @@
 // one that finished offline goes out when the connection returns). Files over 25 MiB are
 // refused before uploading.
 import { useCallback, useEffect, useRef, useState, type ClipboardEvent, type DragEvent, type ReactNode } from 'react';
-import { LIMITS } from '../../../../common/rules';
+import { LIMITS } from '@common/rules';
 import { useAppDispatch } from '../../app/hooks';
 import { ko } from '../../i18n/ko';
 import { UploadCancelled, UploadRefused, uploadAttachment, type Upload } from '../../services/upload';

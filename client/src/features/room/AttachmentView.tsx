@@ -2,7 +2,7 @@
 // and height, so the list does not jump when it loads) and a tap opens the full image over the
 // room; any other file is a card with its name and size that downloads it.
 import { useEffect, useState } from 'react';
-import type { Attachment } from '../../../../common/api';
+import type { Attachment } from '@common/api';
 import { ko } from '../../i18n/ko';
 
 /** The thumbnail's box: the image's proportions within 240 px. */

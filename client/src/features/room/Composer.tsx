@@ -2,7 +2,7 @@
 // input is not sent. Enter that finishes a Korean IME composition does not send. The box grows
 // with its text up to 6 lines, then scrolls; near the limit it shows how much is used.
 import { useEffect, useId, useLayoutEffect, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
-import { LIMITS, isSendableMessage } from '../../../../common/rules';
+import { LIMITS, isSendableMessage } from '@common/rules';
 import { ko } from '../../i18n/ko';
 import { SendIcon } from './icons';
 

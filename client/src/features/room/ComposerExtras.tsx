@@ -2,8 +2,8 @@
 // cancel) above the input, and the composer in edit mode for one's own message (Enter saves,
 // Shift+Enter breaks the line, Escape or '수정 취소' leaves it unchanged).
 import { useEffect, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
-import type { ReplyQuote } from '../../../../common/api';
-import { LIMITS, isSendableMessage } from '../../../../common/rules';
+import type { ReplyQuote } from '@common/api';
+import { LIMITS, isSendableMessage } from '@common/rules';
 import { ko } from '../../i18n/ko';
 import { SendIcon } from './icons';
 

@@ -3,8 +3,8 @@
 // chips under the bubble (tap one to give or take back one's own), and the message menu. All
 // text is rendered as text, never as HTML.
 import { useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
-import type { ReactionSummary, ReplyQuote } from '../../../../common/api';
-import { REACTIONS, type Reaction } from '../../../../common/rules';
+import type { ReactionSummary, ReplyQuote } from '@common/api';
+import { REACTIONS, type Reaction } from '@common/rules';
 import { cx } from '../../components/classNames';
 import { ko } from '../../i18n/ko';
 import { quoteOf } from './messageChanges';

@@ -4,7 +4,7 @@
 // '새 메시지 ↓' pill. Pending sends read '전송 중', failed ones offer 재전송 and 삭제. Content is
 // rendered as text (with its links), never as HTML.
 import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
-import type { ChatMessage } from '../../../../common/api';
+import type { ChatMessage } from '@common/api';
 import { cx } from '../../components/classNames';
 import { ko } from '../../i18n/ko';
 import { AttachmentView } from './AttachmentView';

@@ -1,7 +1,7 @@
 // The room's header: back to the list, the room name (tap to rename: O confirms, X cancels; at
 // most 50 characters, blank is not submitted) and the sidebar toggle.
 import { useState, type FormEvent, type KeyboardEvent, type ReactNode } from 'react';
-import { LIMITS, isValidRoomName } from '../../../../common/rules';
+import { LIMITS, isValidRoomName } from '@common/rules';
 import { paths } from '../../app/paths';
 import { BackButton } from '../../components/BackButton';
 import { ko } from '../../i18n/ko';

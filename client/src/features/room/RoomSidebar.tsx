@@ -2,7 +2,7 @@
 // notification (confirm; idle, sending, done) and leave (confirm); the renaming tip.
 import { useEffect, useRef } from 'react';
 import { Link } from 'react-router-dom';
-import type { UserSummary } from '../../../../common/api';
+import type { UserSummary } from '@common/api';
 import { useDialog } from '../../components/dialogs';
 import { ko } from '../../i18n/ko';
 import { Avatar } from './Avatar';

@@ -1,7 +1,7 @@
 // The open room's live state beside the messages (issue 11): who is typing now and who is
 // online, from the room-events topic (and history's online). Reset when a room opens.
 import { createSlice, type PayloadAction } from '@reduxjs/toolkit';
-import type { UserSummary } from '../../../../common/api';
+import type { UserSummary } from '@common/api';
 import { historyLoaded, messageReceived, roomOpened } from './roomSlice';
 
 export interface Typer {

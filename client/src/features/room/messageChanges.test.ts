@@ -1,6 +1,6 @@
 import { expect } from 'chai';
-import type { ChatMessage } from '../../../../common/api';
-import { DELETED_MESSAGE_TEXT } from '../../../../common/system-text';
+import type { ChatMessage } from '@common/api';
+import { DELETED_MESSAGE_TEXT } from '@common/system-text';
 import { canDeleteForEveryone, quoteOf } from './messageChanges';
 import {
   aroundLoaded,

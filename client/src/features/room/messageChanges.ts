@@ -4,9 +4,9 @@
 // *Reconnecting*). Events can arrive out of counter order, so an edit applies only when it is
 // newer than what the message shows; a reaction names one user and one emoji, so applying it
 // again, or late, leaves the same set; a deletion is final.
-import type { ChatMessage, ReplyQuote } from '../../../../common/api';
-import { LIMITS, type Reaction } from '../../../../common/rules';
-import { DELETED_MESSAGE_TEXT } from '../../../../common/system-text';
+import type { ChatMessage, ReplyQuote } from '@common/api';
+import { LIMITS, type Reaction } from '@common/rules';
+import { DELETED_MESSAGE_TEXT } from '@common/system-text';
 
 export interface EditedChange { messageId: number; content: string; editedAt: string; changeSeq: number }
 export interface DeletedChange { messageId: number; changeSeq: number }

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import sinon from 'sinon';
 import { cleanup, fireEvent, render, screen, within } from '@testing-library/react';
-import type { ChatMessage } from '../../../../common/api';
+import type { ChatMessage } from '@common/api';
 import { ko } from '../../i18n/ko';
 import { EditComposer } from './ComposerExtras';
 import type { MessageActionHandlers } from './MessageExtras';

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import type { ChatMessage } from '../../../../common/api';
+import type { ChatMessage } from '@common/api';
 import { layoutMessages } from './messageLayout';
 
 function at(messageId: number, iso: string, senderId: number | null = 2): ChatMessage {

@@ -1,6 +1,6 @@
 // How a room's messages are laid out (pure, so it is tested without a browser): day dividers,
 // centred system messages, and runs of one sender's messages that share a name and a time.
-import type { Attachment, ChatMessage, ReactionSummary, ReplyQuote } from '../../../../common/api';
+import type { Attachment, ChatMessage, ReactionSummary, ReplyQuote } from '@common/api';
 import { isSystemMessage, systemMessageText, type PendingMessage } from './messages';
 
 export type MessageItem =

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import type { ChatMessage, UserSummary } from '../../../../common/api';
+import type { ChatMessage, UserSummary } from '@common/api';
 import { applyToParticipants, isSystemMessage, leaverOf, mergeMessages, systemMessageText, unconfirmed, type PendingMessage } from './messages';
 
 function msg(messageId: number, extra: Partial<ChatMessage> = {}): ChatMessage {

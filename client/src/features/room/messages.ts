@@ -1,8 +1,8 @@
 // Pure rules for a room's message list: ordering, de-duplication, pending sends and what system
 // messages mean for the participant list (SPEC.md §3, §4; issue 4: never lost, duplicated or
 // reordered).
-import type { Attachment, ChatMessage, ReplyQuote, UserSummary } from '../../../../common/api';
-import { systemEventText } from '../../../../common/system-text';
+import type { Attachment, ChatMessage, ReplyQuote, UserSummary } from '@common/api';
+import { systemEventText } from '@common/system-text';
 
 /** A message the user sent that the server has not echoed back yet. */
 export interface PendingMessage {

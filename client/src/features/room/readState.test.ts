@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import sinon from 'sinon';
-import { api, type ChatHistoryResponse, type ChatMessage, type RoomUser } from '../../../../common/api';
-import { app, topics } from '../../../../common/destinations';
+import { api, type ChatHistoryResponse, type ChatMessage, type RoomUser } from '@common/api';
+import { app, topics } from '@common/destinations';
 import { eventually, FakeHttp, settle, type RecordedRequest } from '../../app/fakeServices';
 import { createChatTestStore } from './chatFakes.test-support';
 import { advance, countLabel, fromRoomUsers, unreadBy } from './readCounts';

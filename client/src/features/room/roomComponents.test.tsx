@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import sinon from 'sinon';
 import { cleanup, fireEvent, render, screen, within } from '@testing-library/react';
 import { MemoryRouter } from 'react-router-dom';
-import type { ChatMessage, ChatSummary } from '../../../../common/api';
+import type { ChatMessage, ChatSummary } from '@common/api';
 import { settle } from '../../app/fakeServices';
 import { DialogProvider, DialogQueue } from '../../components/dialogs';
 import { ChatRow } from '../chatList/ChatRow';

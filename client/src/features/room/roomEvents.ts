@@ -2,9 +2,9 @@
 // fetch what was missed) and "disconnected". Buffered without limit: no message may be dropped
 // while the saga is busy fetching.
 import { buffers, eventChannel, type EventChannel } from 'redux-saga';
-import type { ChatMessage } from '../../../../common/api';
-import { topics } from '../../../../common/destinations';
-import { decodeChatMessage } from '../../../../common/events';
+import type { ChatMessage } from '@common/api';
+import { topics } from '@common/destinations';
+import { decodeChatMessage } from '@common/events';
 import type { StompService } from '../../services/stomp';
 
 export type RoomEvent = { type: 'message'; message: ChatMessage } | { type: 'subscribed' } | { type: 'disconnected' };

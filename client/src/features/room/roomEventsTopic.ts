@@ -3,12 +3,12 @@
 // events of types this client does not know are ignored.
 import { buffers, eventChannel, type EventChannel, type SagaIterator } from 'redux-saga';
 import { call, delay, fork, put, select, take } from 'redux-saga/effects';
-import type { ChatMessage } from '../../../../common/api';
-import { LIMITS } from '../../../../common/rules';
-import { api, type Preferences } from '../../../../common/api';
-import { app, topics } from '../../../../common/destinations';
-import { decodeRoomEvent } from '../../../../common/events';
-import type { RoomEvent } from '../../../../common/payloads';
+import type { ChatMessage } from '@common/api';
+import { LIMITS } from '@common/rules';
+import { api, type Preferences } from '@common/api';
+import { app, topics } from '@common/destinations';
+import { decodeRoomEvent } from '@common/events';
+import type { RoomEvent } from '@common/payloads';
 import { service } from '../../app/sagaContext';
 import type { StompService } from '../../services/stomp';
 import { presenceChanged, typingExpired, typingSeen } from './liveSlice';

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import sinon from 'sinon';
-import { api, type Attachment, type ChatHistoryResponse, type ChatMessage, type UserSummary } from '../../../../common/api';
-import { app, topics } from '../../../../common/destinations';
+import { api, type Attachment, type ChatHistoryResponse, type ChatMessage, type UserSummary } from '@common/api';
+import { app, topics } from '@common/destinations';
 import { eventually, FakeHttp, refuse, settle, type RecordedRequest } from '../../app/fakeServices';
 import { createChatTestStore } from './chatFakes.test-support';
 import {

@@ -5,9 +5,9 @@
 import type { PayloadAction } from '@reduxjs/toolkit';
 import { buffers, channel, type Channel, type EventChannel, type SagaIterator } from 'redux-saga';
 import { call, cancelled, delay, flush, fork, put, race, select, take } from 'redux-saga/effects';
-import { api, type ChatHistoryResponse, type ChatMessage } from '../../../../common/api';
-import { app } from '../../../../common/destinations';
-import { LIMITS, isSendableMessage, isValidRoomName } from '../../../../common/rules';
+import { api, type ChatHistoryResponse, type ChatMessage } from '@common/api';
+import { app } from '@common/destinations';
+import { LIMITS, isSendableMessage, isValidRoomName } from '@common/rules';
 import { paths } from '../../app/paths';
 import { service } from '../../app/sagaContext';
 import { isHttpStatus } from '../../services/http';

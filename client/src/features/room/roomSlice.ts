@@ -2,10 +2,10 @@
 // messages in messageId order, the user's sends still waiting for their echo, paging, presence
 // and the e-mail notification button.
 import { createSlice, type PayloadAction } from '@reduxjs/toolkit';
-import type { Attachment, ChatHistoryResponse, ChatMessage, ReplyQuote, RoomUser } from '../../../../common/api';
-import type { Reaction } from '../../../../common/rules';
+import type { Attachment, ChatHistoryResponse, ChatMessage, ReplyQuote, RoomUser } from '@common/api';
+import type { Reaction } from '@common/rules';
 import { applyChangedMessages, applyDeleted, applyEdited, applyReaction, type DeletedChange, type EditedChange, type ReactionChange } from './messageChanges';
-import { viewerRoomName } from '../../../../common/room-names';
+import { viewerRoomName } from '@common/room-names';
 import { applyToParticipants, isSystemMessage, mergeMessages, newestMessageId, newestSeq, oldestMessageId, unconfirmed, type PendingMessage } from './messages';
 
 export type RoomStatus = 'idle' | 'loading' | 'ready';

@@ -1,8 +1,8 @@
 // Sends the server has not confirmed yet, kept in local storage per user and room so that a
 // failed message survives a reload of the page until it is sent or deleted. A reply keeps its
 // quote and a photo or file its attachment, so the send after the reload is the same message.
-import { decodeAttachment, decodeReplyQuote } from '../../../../common/events';
-import { LIMITS } from '../../../../common/rules';
+import { decodeAttachment, decodeReplyQuote } from '@common/events';
+import { LIMITS } from '@common/rules';
 import type { PendingMessage } from './messages';
 
 export interface UnsentStore {

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
-import { api } from '../../../../common/api';
+import { api } from '@common/api';
 import { createFakeServices, eventually, httpError, type FakeRoute } from '../../app/fakeServices';
 import { HttpError } from '../../services/http';
 import { renderApp } from '../../app/renderApp.test-support';

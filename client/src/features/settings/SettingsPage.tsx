@@ -1,6 +1,6 @@
 import { useEffect, useId, useState, type FormEvent } from 'react';
 import { Navigate, useLocation } from 'react-router-dom';
-import type { NameAndEmail } from '../../../../common/api';
+import type { NameAndEmail } from '@common/api';
 import { useAppDispatch, useAppSelector } from '../../app/hooks';
 import { BackLink } from '../../components/BackLink';
 import { Button } from '../../components/Button';

@@ -2,7 +2,7 @@
 import type { PayloadAction } from '@reduxjs/toolkit';
 import type { SagaIterator } from 'redux-saga';
 import { call, put, takeLatest } from 'redux-saga/effects';
-import { api, type Preferences } from '../../../../common/api';
+import { api, type Preferences } from '@common/api';
 import { service } from '../../app/sagaContext';
 import { preferencesActions } from './preferencesSlice';
 

@@ -1,7 +1,7 @@
 // The user's preferences (issue 11): whether others see them typing. Loaded when the settings
 // screen opens, saved on each toggle; the switch is disabled while either runs.
 import { createSlice, type PayloadAction } from '@reduxjs/toolkit';
-import type { Preferences } from '../../../../common/api';
+import type { Preferences } from '@common/api';
 
 export interface PreferencesState {
   /** Null until loaded. */

@@ -2,8 +2,8 @@
 import type { SagaIterator } from 'redux-saga';
 import { call, delay, put, takeLeading } from 'redux-saga/effects';
 import type { PayloadAction } from '@reduxjs/toolkit';
-import { api, type UpdateInfoRequest, type UpdateInfoResponse } from '../../../../common/api';
-import { isValidName, LIMITS } from '../../../../common/rules';
+import { api, type UpdateInfoRequest, type UpdateInfoResponse } from '@common/api';
+import { isValidName, LIMITS } from '@common/rules';
 import { paths } from '../../app/paths';
 import { service } from '../../app/sagaContext';
 import { HttpError, NetworkError } from '../../services/http';

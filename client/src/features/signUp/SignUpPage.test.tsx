@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
-import { api } from '../../../../common/api';
+import { api } from '@common/api';
 import { createFakeServices } from '../../app/fakeServices';
 import { renderApp } from '../../app/renderApp.test-support';
 import SignUpPage from './SignUpPage';

@@ -1,5 +1,5 @@
 import { useEffect, useId, useState, type FormEvent } from 'react';
-import { LIMITS } from '../../../../common/rules';
+import { LIMITS } from '@common/rules';
 import { useAppDispatch, useAppSelector } from '../../app/hooks';
 import { BackLink } from '../../components/BackLink';
 import { Button } from '../../components/Button';

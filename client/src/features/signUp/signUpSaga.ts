@@ -2,8 +2,8 @@
 // clicks during it are ignored (the submit guard); each branch checks the phase it may run in.
 import type { SagaIterator } from 'redux-saga';
 import { call, delay, put, select, take } from 'redux-saga/effects';
-import { api, type SignUpRequest, type SignUpResponse } from '../../../../common/api';
-import { isValidName, LIMITS, normalizeEmail } from '../../../../common/rules';
+import { api, type SignUpRequest, type SignUpResponse } from '@common/api';
+import { isValidName, LIMITS, normalizeEmail } from '@common/rules';
 import { paths } from '../../app/paths';
 import { service } from '../../app/sagaContext';
 import { HttpError, NetworkError } from '../../services/http';

@@ -1,6 +1,6 @@
 // The search box of the search screens: max 255 characters, Enter or the button submits.
 import { useState, type FormEvent } from 'react';
-import { LIMITS } from '../../../../common/rules';
+import { LIMITS } from '@common/rules';
 import { Button } from '../../components/Button';
 import { SearchIcon } from '../room/icons';
 

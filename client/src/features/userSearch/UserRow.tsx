@@ -1,6 +1,6 @@
 // A user found by a search: initial, name and e-mail, and what can be done with them.
 import type { ReactNode } from 'react';
-import type { UserSummary } from '../../../../common/api';
+import type { UserSummary } from '@common/api';
 import { Avatar } from '../room/Avatar';
 import { WithPresence } from '../room/PresenceDot';
 

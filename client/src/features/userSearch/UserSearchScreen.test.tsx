@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { cleanup, fireEvent, render, screen, within } from '@testing-library/react';
 import { MemoryRouter } from 'react-router-dom';
-import type { UserSummary } from '../../../../common/api';
+import type { UserSummary } from '@common/api';
 import { UserSearchScreen } from './UserSearchScreen';
 
 const KIM: UserSummary = { userId: 2, name: '김철수', email: 'kim@example.com' };

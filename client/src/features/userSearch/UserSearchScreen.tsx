@@ -3,7 +3,7 @@
 // what this screen lets you do with them. The pages import the stylesheet (chat.css), so this
 // renders in the node tests too.
 import type { ReactNode } from 'react';
-import type { UserSummary } from '../../../../common/api';
+import type { UserSummary } from '@common/api';
 import { BackButton } from '../../components/BackButton';
 import { useDocumentTitle } from '../../components/documentTitle';
 import { ko } from '../../i18n/ko';

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import sinon from 'sinon';
-import { api } from '../../../../common/api';
+import { api } from '@common/api';
 import { eventually, FakeHttp, refuse, settle } from '../../app/fakeServices';
 import { createChatTestStore } from '../room/chatFakes.test-support';
 import { SEARCH_FAILURE_EXIT_MS } from './userSearchSaga';

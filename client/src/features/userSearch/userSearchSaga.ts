@@ -2,8 +2,8 @@
 import type { PayloadAction } from '@reduxjs/toolkit';
 import type { SagaIterator } from 'redux-saga';
 import { call, delay, put, takeLatest, takeLeading } from 'redux-saga/effects';
-import { api, type CreateRoomResponse, type UserSummary } from '../../../../common/api';
-import { isSearchableKeyword } from '../../../../common/rules';
+import { api, type CreateRoomResponse, type UserSummary } from '@common/api';
+import { isSearchableKeyword } from '@common/rules';
 import { paths } from '../../app/paths';
 import { service } from '../../app/sagaContext';
 import { ko } from '../../i18n/ko';

@@ -1,7 +1,7 @@
 // /find-user (SPEC.md §2 user search): the results of the last search.
 import { createSlice, type PayloadAction } from '@reduxjs/toolkit';
-import type { UserSummary } from '../../../../common/api';
-import { isSearchableKeyword } from '../../../../common/rules';
+import type { UserSummary } from '@common/api';
+import { isSearchableKeyword } from '@common/rules';
 
 export interface UserSearchState {
   results: UserSummary[];

@@ -1,6 +1,6 @@
 // REST routes of the accounts feature: login, logout, who am I, profile.
-import { api, type LoginResponse, type NameAndEmail, type Preferences, type UpdateInfoResponse, type UserIdResponse } from '../../../../common/api';
-import { LIMITS } from '../../../../common/rules';
+import { api, type LoginResponse, type NameAndEmail, type Preferences, type UpdateInfoResponse, type UserIdResponse } from '@common/api';
+import { LIMITS } from '@common/rules';
 import { SESSION_COOKIE, userOf, type Route } from '../../transport/http';
 import type { AccountsService } from './accounts-service';
 import { MAX_PASSWORD_LENGTH } from './passwords';

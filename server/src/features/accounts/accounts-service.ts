@@ -1,6 +1,6 @@
 // Account rules: logging in (with the per-address failure limit), sessions, profile reads and
 // updates. Routes decode input and call exactly one of these.
-import { isValidName, normalizeEmail, normalizeName } from '../../../../common/rules';
+import { isValidName, normalizeEmail, normalizeName } from '@common/rules';
 import { ForbiddenError, InvalidError, RateLimitedError, UnauthenticatedError } from '../errors';
 import type { Publisher } from '../../stomp/api';
 import type { Clock } from '../types';

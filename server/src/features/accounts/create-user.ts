@@ -1,6 +1,6 @@
 // Creating a verified user: shared by sign-up, OAuth, the admin CLI and test support, so all
 // of them apply the same rules.
-import { isValidEmail, isValidName, normalizeEmail, normalizeName } from '../../../../common/rules';
+import { isValidEmail, isValidName, normalizeEmail, normalizeName } from '@common/rules';
 import { hashPassword } from './passwords';
 import type { User, UsersRepository } from './users-repository';
 

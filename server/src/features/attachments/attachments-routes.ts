@@ -2,8 +2,8 @@
 // service; downloads stream the stored bytes out with headers that keep the browser from
 // running anything (nosniff from the transport, a sandbox CSP, attachment unless an image),
 // whole or the one byte range asked for (the transport answers Range from the size).
-import { api } from '../../../../common/api';
-import { LIMITS, toPositiveId } from '../../../../common/rules';
+import { api } from '@common/api';
+import { LIMITS, toPositiveId } from '@common/rules';
 import { userOf, type RequestContext, type Route } from '../../transport/http';
 import { InvalidError, NotFoundError } from '../errors';
 import { idField } from '../request-fields';

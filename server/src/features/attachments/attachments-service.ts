@@ -1,7 +1,7 @@
 // Photos and files (docs/protocol.md, attachments): uploading into a room, downloading by its
 // members, claiming one for a message (once, by its uploader, in its room) and removing it
 // with the message deleted for everyone.
-import { api, type Attachment } from '../../../../common/api';
+import { api, type Attachment } from '@common/api';
 import type { Logger } from '../../log';
 import { ForbiddenError, InvalidError, NotAMemberError, NotFoundError } from '../errors';
 import type { AfterCommit, Clock, Transaction } from '../types';

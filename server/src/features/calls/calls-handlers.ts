@@ -1,8 +1,8 @@
 // STOMP /app/call/* handlers: decode the frame, check that any userId it names is the
 // session's own user, and hand the signal to the call service. The sender is always the
 // session's user; the service adds it to what the peer receives.
-import { app } from '../../../../common/destinations';
-import { decode } from '../../../../common/payloads';
+import { app } from '@common/destinations';
+import { decode } from '@common/payloads';
 import type { Logger } from '../../log';
 import type { AppHandler, StompPrincipal } from '../../stomp/api';
 import { ForbiddenError, InvalidError } from '../errors';

@@ -1,6 +1,6 @@
 // GET /api/call/ice-servers: the STUN and TURN servers a signed-in caller may use, with TURN
 // credentials that expire (TURN_TTL) and name the user.
-import { api } from '../../../../common/api';
+import { api } from '@common/api';
 import type { Clock } from '../types';
 import { userOf, type Route } from '../../transport/http';
 import { iceServersFor, type IceServerSettings } from './turn-credentials';

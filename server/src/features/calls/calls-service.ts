@@ -11,8 +11,8 @@
 // The state lives in a CallStore: this process's memory alone, or Redis for a cluster, where
 // the parties may be connected to different nodes. Every change is a compare-and-set on the
 // store, so two nodes racing (an accept against the ring timeout) cannot both win.
-import type { CallSignal } from '../../../../common/destinations';
-import type { CallEvent } from '../../../../common/payloads';
+import type { CallSignal } from '@common/destinations';
+import type { CallEvent } from '@common/payloads';
 import { InvalidError } from '../errors';
 import { MemoryCallStore, type Call, type CallStore } from './call-store';
 

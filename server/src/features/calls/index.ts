@@ -1,6 +1,6 @@
 // The calls feature assembled: the call state (in memory, or in Redis for a cluster), its STOMP
 // handlers, the ICE-servers route, and the hang-up when a party's last connection anywhere drops.
-import { queues } from '../../../../common/destinations';
+import { queues } from '@common/destinations';
 import type { Deps, ServerFeature } from '../types';
 import type { UsersRepository } from '../accounts/users-repository';
 import type { CallStore } from './call-store';

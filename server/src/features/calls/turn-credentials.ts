@@ -3,7 +3,7 @@
 // "{expiry}:{userId}", the credential the base64 HMAC-SHA1 of that username keyed with the
 // shared secret. No fixed TURN credential ever leaves the server.
 import crypto from 'node:crypto';
-import type { IceServer } from '../../../../common/api';
+import type { IceServer } from '@common/api';
 
 export interface TurnCredentials {
   username: string;

@@ -2,9 +2,9 @@
 // and an explicit read (which move the read position), typing, and editing, deleting and
 // reacting to a message. The sender is the connection's user: a senderId or userId naming
 // someone else is refused, never trusted.
-import { app } from '../../../../common/destinations';
-import { decode } from '../../../../common/payloads';
-import { hasForbiddenCharacters, isSendableCaption, isSendableMessage, LIMITS } from '../../../../common/rules';
+import { app } from '@common/destinations';
+import { decode } from '@common/payloads';
+import { hasForbiddenCharacters, isSendableCaption, isSendableMessage, LIMITS } from '@common/rules';
 import type { AppHandler, StompPrincipal } from '../../stomp/api';
 import { ForbiddenError, InvalidError } from '../errors';
 import type { ChatDeps } from './chat-deps';

@@ -2,10 +2,10 @@
 // user's read marker and how many messages they have not read, newest activity first. Rooms no
 // one renamed are named from the user's side (common/room-names.ts). A newest message deleted for
 // everyone reads as '삭제된 메시지입니다.'.
-import type { ChatSummary } from '../../../../common/api';
-import { DELETED_MESSAGE_TEXT } from '../../../../common/system-text';
+import type { ChatSummary } from '@common/api';
+import { DELETED_MESSAGE_TEXT } from '@common/system-text';
 import type { ChatDeps } from './chat-deps';
-import { viewerRoomName } from '../../../../common/room-names';
+import { viewerRoomName } from '@common/room-names';
 
 const iso = (ms: number | null): string | null => (ms === null ? null : new Date(ms).toISOString());
 

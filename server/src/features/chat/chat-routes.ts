@@ -1,7 +1,7 @@
 // REST of chat (SPEC.md §7): chat list, user search, create, history, rename, leave, invite
 // search, add user, e-mail notification; ours: message search. Each route decodes its fields,
 // calls one rule, replies.
-import { api } from '../../../../common/api';
+import { api } from '@common/api';
 import { userOf, type Route } from '../../transport/http';
 import { idField, objectBody, pageField, stringField } from '../request-fields';
 import { InvalidError } from '../errors';

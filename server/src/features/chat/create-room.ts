@@ -2,7 +2,7 @@
 // named after both. Issue 11: a two-person room of the same two that no one renamed is
 // reopened instead of made again, and only the caller's list refreshes: the target hears of the
 // room with its first message, so creating it raises no count on their tab.
-import { topics } from '../../../../common/destinations';
+import { topics } from '@common/destinations';
 import { ForbiddenError, InvalidError } from '../errors';
 import type { ChatDeps } from './chat-deps';
 

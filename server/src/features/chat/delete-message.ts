@@ -2,7 +2,7 @@
 // hours of sending it. The text is emptied in the database, the message keeps its place (and
 // seq) in the room, and the room hears {type: "deleted"}. Deleting it again changes nothing and
 // is not an error: a client retrying after a lost RECEIPT must not be told it failed.
-import { LIMITS } from '../../../../common/rules';
+import { LIMITS } from '@common/rules';
 import { InvalidError } from '../errors';
 import type { MessageActionDeps } from './edit-message';
 import { memberAndMessage } from './message-lookup';

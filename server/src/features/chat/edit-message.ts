@@ -1,7 +1,7 @@
 // Editing one's own message (docs/protocol.md /app/edit-message): the same rules as a new
 // message (1 to 3000 characters after trimming, no control or bidi-override characters); a
 // deleted message stays deleted. The room hears {type: "edited"} on its room-events topic.
-import { hasForbiddenCharacters, isSendableMessage, LIMITS } from '../../../../common/rules';
+import { hasForbiddenCharacters, isSendableMessage, LIMITS } from '@common/rules';
 import { InvalidError } from '../errors';
 import type { AttachmentPort } from '../attachments/attachments-service';
 import type { Clock } from '../types';

@@ -13,9 +13,9 @@
 // as that statement saw them, so the change counter answered always describes the messages
 // answered. A non-member's page is read and thrown away. Reactions are read after the page, by
 // its messages, and only in a room whose change counter ever moved (every reaction moves it).
-import type { ChatHistoryResponse, ReactionSummary } from '../../../../common/api';
-import { viewerRoomName } from '../../../../common/room-names';
-import { LIMITS } from '../../../../common/rules';
+import type { ChatHistoryResponse, ReactionSummary } from '@common/api';
+import { viewerRoomName } from '@common/room-names';
+import { LIMITS } from '@common/rules';
 import { NotAMemberError } from '../errors';
 import { memberAmong } from './membership';
 import type { HistoryQuery, Message, MessagesRepository } from './messages-repository';

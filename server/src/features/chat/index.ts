@@ -1,7 +1,7 @@
 // Chat, assembled: rooms, members, messages and read markers share the repositories, the
 // members cache and the message writer. One factory, one feature for features/index.ts.
 import { RefreshSignals } from './refresh-signals';
-import { parseSubscriptionDestination } from '../../../../common/destinations';
+import { parseSubscriptionDestination } from '@common/destinations';
 import type { StompPrincipal } from '../../stomp/api';
 import type { UsersRepository } from '../accounts/users-repository';
 import type { Deps, ServerFeature } from '../types';

@@ -2,7 +2,7 @@
 // empty is deleted with its messages, their search index rows and its attachments
 // (RoomsRepository.removeMember). The leaver's own tabs get the leave message before their
 // subscriptions to the room end (so they close the room), and their chat list refreshes.
-import { topics } from '../../../../common/destinations';
+import { topics } from '@common/destinations';
 import { NotAMemberError } from '../errors';
 import type { ChatDeps } from './chat-deps';
 import { requireMember } from './membership';

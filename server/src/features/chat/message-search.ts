@@ -3,11 +3,11 @@
 // empty, just '%', too long or holding control characters finds nothing (and is no error).
 // Asking within a room the caller is not in is refused. A search walks the index in every room
 // of the caller, so one user runs at most SEARCHES_AT_ONCE at a time on a node (429 beyond).
-import type { MessageSearchResponse } from '../../../../common/api';
-import { isSearchableKeyword, LIMITS } from '../../../../common/rules';
+import type { MessageSearchResponse } from '@common/api';
+import { isSearchableKeyword, LIMITS } from '@common/rules';
 import { NotAMemberError, RateLimitedError } from '../errors';
 import type { MessageSearchEngine } from './message-search-repository';
-import { viewerRoomName } from '../../../../common/room-names';
+import { viewerRoomName } from '@common/room-names';
 import type { RoomsRepository } from './rooms-repository';
 
 export interface MessageSearchDeps {

@@ -2,7 +2,7 @@
 // counters are moved under their row locks, then one multi-row INSERT ... RETURNING (valid on
 // SQLite and MariaDB 10.5+) stores them, so a burst costs two round trips, not one per
 // message, and a room's commit order is its seq order. Rows are mapped to domain objects here.
-import type { SystemEvent } from '../../../../common/api';
+import type { SystemEvent } from '@common/api';
 import type { Knex } from '../../db/knex';
 import { stepByStep, type FewTrips, type Statement } from '../../db/few-trips';
 import { rowsOf } from '../../db/results';

@@ -1,6 +1,6 @@
 // The room's e-mail notification: one mail to each other member, each addressed to that member
 // alone, at most once per room every 3 minutes (kept in the database so every node agrees).
-import { LIMITS } from '../../../../common/rules';
+import { LIMITS } from '@common/rules';
 import { RateLimitedError, UpstreamFailedError } from '../errors';
 import type { Mailer } from '../mail/mailer';
 import type { Clock } from '../types';

@@ -1,8 +1,8 @@
 // Reactions on messages: one row per (message, user, emoji). Setting or clearing one is a change
 // of its message (the room's change counter moves, docs/protocol.md changedSince), so it runs
 // inside MessagesRepository.change; setting twice or clearing what is not there changes nothing.
-import type { ReactionSummary } from '../../../../common/api';
-import type { Reaction } from '../../../../common/rules';
+import type { ReactionSummary } from '@common/api';
+import type { Reaction } from '@common/rules';
 import type { Knex } from '../../db/knex';
 import type { Change, MessagesRepository } from './messages-repository';
 

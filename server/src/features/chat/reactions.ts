@@ -2,7 +2,7 @@
 // message of the room, not on a deleted one. Idempotent: setting twice is once, and only a real
 // change is told to the room ({type: "reaction"}).
 import { InvalidError } from '../errors';
-import type { Reaction } from '../../../../common/rules';
+import type { Reaction } from '@common/rules';
 import type { MessageActionDeps } from './edit-message';
 import { memberAndMessage } from './message-lookup';
 import type { ReactionsRepository } from './reactions-repository';

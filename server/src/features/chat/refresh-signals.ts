@@ -4,7 +4,7 @@
 // client needs; one per message would make each member of a busy room reload their whole list
 // for every message. Per node: with several nodes a user may get one from each.
 import type { Publisher } from '../../stomp/api';
-import { topics } from '../../../../common/destinations';
+import { topics } from '@common/destinations';
 
 export const REFRESH_INTERVAL_MS = 1000;
 

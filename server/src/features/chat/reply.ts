@@ -1,9 +1,9 @@
 // Replies (docs/protocol.md replyTo): a message may reply to one message of the same room, not a
 // deleted one. The quote is read with the reply, so it shows the original as it is now: at
 // most 100 characters of its text, or the deleted text once it is deleted for everyone.
-import type { ReplyQuote } from '../../../../common/api';
-import { LIMITS } from '../../../../common/rules';
-import { DELETED_MESSAGE_TEXT } from '../../../../common/system-text';
+import type { ReplyQuote } from '@common/api';
+import { LIMITS } from '@common/rules';
+import { DELETED_MESSAGE_TEXT } from '@common/system-text';
 import { InvalidError } from '../errors';
 import type { MessagesRepository, RepliedMessage } from './messages-repository';
 

@@ -3,9 +3,9 @@
 // the changes of messages (edited, deleted, reactions). The one
 // place these events are published, so a cluster bus can carry them from here. Read events
 // are coalesced per member: at most one a second, the newest position winning.
-import { topics } from '../../../../common/destinations';
-import type { RoomEvent } from '../../../../common/payloads';
-import { LIMITS, type Reaction } from '../../../../common/rules';
+import { topics } from '@common/destinations';
+import type { RoomEvent } from '@common/payloads';
+import { LIMITS, type Reaction } from '@common/rules';
 import type { Publisher } from '../../stomp/api';
 
 /**

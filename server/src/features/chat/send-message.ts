@@ -2,11 +2,11 @@
 // committed first (taking the room's next seq), then published in seq order, so receivers see a
 // room's messages in seq order and nothing is broadcast that was not stored.
 import type { RefreshSignals } from './refresh-signals';
-import { topics } from '../../../../common/destinations';
+import { topics } from '@common/destinations';
 import { toAttachment, type AttachmentFacts, type AttachmentPort } from '../attachments/attachments-service';
 import { isDuplicateKey } from '../../db/errors';
 import { InvalidError } from '../errors';
-import type { ChatMessageEvent } from '../../../../common/payloads';
+import type { ChatMessageEvent } from '@common/payloads';
 import type { Publisher } from '../../stomp/api';
 import type { Clock } from '../types';
 import { memberAmong } from './membership';

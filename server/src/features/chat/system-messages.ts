@@ -1,8 +1,8 @@
 // The kernel's system messages: what the room is told when it is renamed, someone is added or
 // someone leaves. Each carries the original product's exact Korean text (its client parses
 // it) and the same facts as structured fields (systemEvent) that our client renders from.
-import type { SystemEvent } from '../../../../common/api';
-import { systemText } from '../../../../common/system-text';
+import type { SystemEvent } from '@common/api';
+import { systemText } from '@common/system-text';
 import type { ChatUser } from './rooms-repository';
 
 export interface SystemMessage {

@@ -3,7 +3,7 @@
 // when the user turned it off in the settings. A non-member is refused. The interval holds
 // across nodes (a user's tabs may be on different nodes): this node's memory decides first,
 // then the cluster's throttle.
-import { LIMITS } from '../../../../common/rules';
+import { LIMITS } from '@common/rules';
 import type { Throttle } from '../../cluster/throttle';
 import type { UsersRepository } from '../accounts/users-repository';
 import type { Clock } from '../types';

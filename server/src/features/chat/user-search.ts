@@ -2,8 +2,8 @@
 // without a query, and so does one of a single character; names match by substring, e-mail
 // addresses only whole or by their whole local part. The invite screen also learns who is
 // already in the room.
-import type { RoomSearchResponse, UserSummary } from '../../../../common/api';
-import { isSearchableKeyword, LIMITS } from '../../../../common/rules';
+import type { RoomSearchResponse, UserSummary } from '@common/api';
+import { isSearchableKeyword, LIMITS } from '@common/rules';
 import { InvalidError } from '../errors';
 import type { ChatDeps } from './chat-deps';
 import { requireMember } from './membership';

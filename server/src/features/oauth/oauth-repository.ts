@@ -1,5 +1,5 @@
 // OAuth identities (provider, subject) → user, and pending logins (state digest → PKCE verifier).
-import type { OAuthProvider } from '../../../../common/api';
+import type { OAuthProvider } from '@common/api';
 import type { Knex } from '../../db/knex';
 
 export class OAuthRepository {

@@ -1,5 +1,5 @@
 // GET /api/oauth/{google,kakao}/login → {url}; GET /api/oauth/{provider}/callback → redirect.
-import { OAUTH_PROVIDERS, api, type OAuthProvider, type OAuthStartResponse } from '../../../../common/api';
+import { OAUTH_PROVIDERS, api, type OAuthProvider, type OAuthStartResponse } from '@common/api';
 import type { Logger } from '../../log';
 import { cookie, type RequestContext, type Route } from '../../transport/http';
 import type { AccountsService } from '../accounts/accounts-service';

@@ -1,8 +1,8 @@
 // Sign-in with Google or Kakao (authorisation code + PKCE S256). Start hands out the
 // provider's URL with a one-time state; finish checks that state against the browser's
 // cookie, exchanges the code, reads the profile and finds or makes the local account.
-import { api, type OAuthProvider } from '../../../../common/api';
-import { isValidEmail } from '../../../../common/rules';
+import { api, type OAuthProvider } from '@common/api';
+import { isValidEmail } from '@common/rules';
 import type { Clock } from '../types';
 import type { Config, OAuthClientConfig } from '../../config';
 import { randomToken, sha256Hex, timingSafeEqualStrings } from '../accounts/tokens';

@@ -1,7 +1,7 @@
 // What Google's and Kakao's user-info endpoints say about a person, reduced to what we need.
 // Pure functions: they only read JSON.
-import type { OAuthProvider } from '../../../../common/api';
-import { LIMITS, isValidName, normalizeEmail, normalizeName } from '../../../../common/rules';
+import type { OAuthProvider } from '@common/api';
+import { LIMITS, isValidName, normalizeEmail, normalizeName } from '@common/rules';
 
 export interface OAuthProfile {
   /** The provider's stable id for the person. */

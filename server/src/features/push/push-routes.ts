@@ -1,6 +1,6 @@
 // REST routes of Web Push: the server's public key, and this device's subscription.
-import { api } from '../../../../common/api';
-import type { PushPublicKeyResponse } from '../../../../common/push';
+import { api } from '@common/api';
+import type { PushPublicKeyResponse } from '@common/push';
 import { userOf, type Route } from '../../transport/http';
 import type { PushService } from './push-service';
 

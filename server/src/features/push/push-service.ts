@@ -9,7 +9,7 @@ import {
   PushSubscriptionError,
   shortenForPush,
   type PushPayload,
-} from '../../../../common/push';
+} from '@common/push';
 import type { Logger } from '../../log';
 import { InvalidError } from '../errors';
 import type { Clock } from '../types';

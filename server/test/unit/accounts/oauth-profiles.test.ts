@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { isValidName } from '../../../../common/rules';
+import { isValidName } from '@common/rules';
 import { codeChallengeS256 } from '../../../src/features/oauth/pkce';
 import { ProfileError, displayName, googleProfile, kakaoProfile } from '../../../src/features/oauth/profiles';
 

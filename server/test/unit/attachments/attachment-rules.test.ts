@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import sharp from 'sharp';
-import { api } from '../../../../common/api';
-import { decodeAttachment } from '../../../../common/events';
+import { api } from '@common/api';
+import { decodeAttachment } from '@common/events';
 import { contentDisposition } from '../../../src/features/attachments/attachments-routes';
 import { cleanContentType, cleanFileName, servedType } from '../../../src/features/attachments/attachments-service';
 import { rechunk } from '../../../src/features/attachments/blob-store';

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
-import type { CallSignal } from '../../../../common/destinations';
-import type { CallEvent } from '../../../../common/payloads';
+import type { CallSignal } from '@common/destinations';
+import type { CallEvent } from '@common/payloads';
 import { UsersRepository } from '../../../src/features/accounts/users-repository';
 import { CallService, type CallPorts } from '../../../src/features/calls/calls-service';
 import { memoryDatabase } from '../../support/memory-deps';

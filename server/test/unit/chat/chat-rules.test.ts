@@ -1,8 +1,8 @@
 // Chat's rules through the real repositories on SQLite :memory:, without HTTP or STOMP: what
 // each rule stores, what it publishes and what it refuses.
 import { expect } from 'chai';
-import type { ChatMessage } from '../../../../common/api';
-import { topics } from '../../../../common/destinations';
+import type { ChatMessage } from '@common/api';
+import { topics } from '@common/destinations';
 import { UsersRepository } from '../../../src/features/accounts/users-repository';
 import { chatList } from '../../../src/features/chat/chat-list';
 import { createRoom } from '../../../src/features/chat/create-room';

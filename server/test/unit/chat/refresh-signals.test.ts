@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import sinon from 'sinon';
-import { topics } from '../../../../common/destinations';
+import { topics } from '@common/destinations';
 import { RefreshSignals } from '../../../src/features/chat/refresh-signals';
 
 describe('RefreshSignals', () => {

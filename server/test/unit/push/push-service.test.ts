@@ -2,7 +2,7 @@
 // coalescing per member and room, endpoints that are gone, and the bound on pushes in flight.
 import { expect } from 'chai';
 import pino from 'pino';
-import type { PushPayload } from '../../../../common/push';
+import type { PushPayload } from '@common/push';
 import type { Knex } from '../../../src/db/knex';
 import { PushRepository, type StoredPushSubscription } from '../../../src/features/push/push-repository';
 import { MAX_PUSHES_IN_FLIGHT, MESSAGE_PUSH_WINDOW_MS, PushService, type PushOutcome, type PushSender } from '../../../src/features/push/push-service';
