@@ -111,7 +111,7 @@ async function loaded(url: string): Promise<number[][] | null> {
   try {
     const [{ n }] = await db('messages').count<Array<{ n: number }>>({ n: '*' });
     if (Number(n) !== MESSAGES) return null;
-    const rows: { room_id: number; user_id: number }[] = await db('room_members').select('room_id', 'user_id').orderBy(['room_id', 'joined_at_ms', 'user_id']);
+    const rows = await db('room_members').select<{ room_id: number; user_id: number }[]>('room_id', 'user_id').orderBy(['room_id', 'joined_at_ms', 'user_id']);
     const byRoom = new Map<number, number[]>();
     for (const r of rows) byRoom.set(r.room_id, [...(byRoom.get(r.room_id) ?? []), r.user_id]);
     return [...byRoom].map(([roomId, users]) => [roomId, ...users]);

@@ -80,7 +80,7 @@ function* sentences(seed: number): Generator<string> {
   }
 }
 
-const isSqlite = (db: Knex) => db.client.config.client === 'better-sqlite3';
+const isSqlite = (db: Knex) => (db.client as Knex.Client).config.client === 'better-sqlite3';
 
 interface Loaded { seconds: number; indexRows: number }
 
@@ -102,7 +102,8 @@ async function load(db: Knex): Promise<Loaded> {
   // MariaDB: the index goes in without its key, then the key is built once, sorted (far faster
   // than 40 million inserts in key order into a 128 MiB buffer pool); the table ends the same.
   if (!sqlite) await db.raw('alter table message_bigrams drop primary key');
-  const conn = sqlite ? ((await db.client.acquireConnection()) as BetterSqlite) : null;
+  const client = db.client as Knex.Client;
+  const conn = sqlite ? ((await client.acquireConnection()) as BetterSqlite) : null;
   try {
     if (conn) conn.pragma('cache_size = -1000000');
     const insertMessage = conn?.prepare('insert into messages (id, room_id, seq, sender_id, content, created_at_ms) values (?, ?, ?, ?, ?, ?)');
@@ -132,7 +133,7 @@ async function load(db: Knex): Promise<Loaded> {
       }
     }
   } finally {
-    if (conn) db.client.releaseConnection(conn);
+    if (conn) await client.releaseConnection(conn);
   }
   if (!sqlite) await db.raw('alter table message_bigrams add primary key (gram, room_id, message_id)');
   await db.raw(sqlite ? 'analyze' : 'analyze table messages, message_bigrams, room_members');

@@ -8,7 +8,7 @@ import type { Knex } from 'knex';
 // The unique key of a retried SEND becomes (sender, room, clientMsgId): the same clientMsgId in
 // another room is another message. History, the chat list's newest message and unread counts
 // all go through (room_id, seq), which replaces the (room_id, id) index.
-const isSqlite = (knex: Knex) => knex.client.config.client === 'better-sqlite3';
+const isSqlite = (knex: Knex) => (knex.client as Knex.Client).config.client === 'better-sqlite3';
 
 export async function up(knex: Knex): Promise<void> {
   await knex.schema.alterTable('rooms', (t) => {

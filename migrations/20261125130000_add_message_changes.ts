@@ -12,7 +12,7 @@ import type { Knex } from 'knex';
 // - `message_reactions`: one row per (message, user, emoji). On MariaDB the emoji column is
 //   compared in binary: utf8mb4_general_ci treats every character outside the BMP as equal,
 //   which would make 👍 and 😂 the same key.
-const isSqlite = (knex: Knex) => knex.client.config.client === 'better-sqlite3';
+const isSqlite = (knex: Knex) => (knex.client as Knex.Client).config.client === 'better-sqlite3';
 
 export async function up(knex: Knex): Promise<void> {
   await knex.schema.alterTable('messages', (t) => {

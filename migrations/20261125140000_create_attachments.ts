@@ -7,7 +7,7 @@ import type { Knex } from 'knex';
 // - `attachment_chunks`: the database blob store's rows (the default store): a file in pieces of
 //   at most 256 KiB, in order `n`, so that every node of a cluster reads the same files and no
 //   row comes near MariaDB's max_allowed_packet. MEDIUMBLOB on MariaDB (BLOB stops at 64 KiB).
-const isSqlite = (knex: Knex) => knex.client.config.client === 'better-sqlite3';
+const isSqlite = (knex: Knex) => (knex.client as Knex.Client).config.client === 'better-sqlite3';
 
 export async function up(knex: Knex): Promise<void> {
   await knex.schema.createTable('attachments', (t) => {

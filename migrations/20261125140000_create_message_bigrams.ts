@@ -11,7 +11,7 @@ import type { Knex } from 'knex';
 // The existing messages are indexed here. Migrations are compiled one file each (no imports
 // from server/), so the gram rules are copied below, frozen as they were; a unit test keeps
 // them equal to the server's.
-const isSqlite = (knex: Knex) => knex.client.config.client === 'better-sqlite3';
+const isSqlite = (knex: Knex) => (knex.client as Knex.Client).config.client === 'better-sqlite3';
 
 const PLANE = 0x110000;
 const SPACES = new Set([

@@ -12,7 +12,7 @@ import type { Knex } from 'knex';
 // and attachments point at; a lookup by id now goes through its unique index to the row. The
 // (room_id, seq) unique index becomes the key itself. SQLite is left as it is: its tables are
 // ordered by rowid, and `id` is that rowid (AUTOINCREMENT needs it).
-const isSqlite = (knex: Knex) => knex.client.config.client === 'better-sqlite3';
+const isSqlite = (knex: Knex) => (knex.client as Knex.Client).config.client === 'better-sqlite3';
 
 export async function up(knex: Knex): Promise<void> {
   if (isSqlite(knex)) return;

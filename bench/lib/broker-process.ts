@@ -26,7 +26,7 @@ export function startBrokerProcess(options: { exposeGc?: boolean; env?: Record<s
     readline.createInterface({ input: child.stdout! }).on('line', (line) => {
       let entry: { msg?: string; port?: number };
       try {
-        entry = JSON.parse(line);
+        entry = JSON.parse(line) as typeof entry;
       } catch {
         return;
       }

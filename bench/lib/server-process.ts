@@ -55,7 +55,7 @@ export function startServer(options: StartServerOptions = {}): Promise<ServerPro
       if (recentLog.length > KEEP_LINES) recentLog.shift();
       let entry: { msg?: string; port?: number; url?: string };
       try {
-        entry = JSON.parse(line);
+        entry = JSON.parse(line) as typeof entry;
       } catch {
         return;
       }

@@ -117,7 +117,7 @@ export class DeliveryLedger {
     this.latency.record(atUs - m.sentAtUs);
 
     let seen = this.highestSeen.get(receiver);
-    if (!seen) this.highestSeen.set(receiver, (seen = new Map()));
+    if (!seen) this.highestSeen.set(receiver, (seen = new Map<number, number>()));
     const highest = seen.get(sender);
     if (highest !== undefined && seq < highest) this.counts.outOfOrder++;
     else seen.set(sender, seq);
