@@ -31,7 +31,7 @@ const { values: args } = parseArgs({
     rooms: { type: 'string', default: '100' },
     'step-seconds': { type: 'string', default: '8' },
     rates: { type: 'string', default: '250,500,1000,1500,2000,2500,3000,4000,5000,6000,8000' },
-    // Issue 11: every receiver sends /app/read for what it receives and listens to its room's
+    // Every receiver sends /app/read for what it receives and listens to its room's
     // events, as the browser client does (the newest seq at once, then at most once a second);
     // --reads per-message sends one for every message, --reads false measures the chat alone.
     reads: { type: 'string', default: 'true' },
@@ -46,7 +46,7 @@ const ROOMS = Number(args.rooms);
 const STEP_SECONDS = Number(args['step-seconds']);
 const RATES = args.rates.split(',').map(Number);
 const P99_LIMIT_MS = 100;
-// Issue 11: with every receiver sending /app/read, 3000 msg/s at p99 ≤ 50 ms.
+// The goal: with every receiver sending /app/read, 3000 msg/s at p99 ≤ 50 ms.
 const GOAL_RATE = 3000;
 const GOAL_P99_MS = 50;
 const PASSWORD = 'bench-load-pass';
@@ -288,8 +288,8 @@ async function main(): Promise<void> {
       `After a 3 s warm-up (not reported), each step offers the rate for ${STEP_SECONDS} s (open loop, senders round robin over all sessions), then waits up to 5 s for stragglers; a message is delivered to all ${USERS / ROOMS} members of its room, the sender included. Latency is send → delivery on the same machine clock.`,
       READS
         ? (READ_INTERVAL_MS > 0
-          ? 'Issue 11: every session also subscribes to its room\'s events topic, and sends /app/read {chatRoomId, seq} (no receipt) for the messages of others it receives as the browser client does while looking at the room: the first at once, then at most one a second with the newest seq (--reads per-message sends one per message).'
-          : 'Issue 11: every session also subscribes to its room\'s events topic, and sends /app/read {chatRoomId, seq} (no receipt) for every message of another it receives (--reads per-message: the most a client could send; the browser client sends at most one a second).') + ' The server batches read positions into one UPDATE per round trip and coalesces read events to one a second per member; the last two columns are their traffic per second of the step (the drain included in the count). Before issue 11 (bench/results of 2026-11-21, no reads): 3000 msg/s at p99 23.6 ms.'
+          ? 'Every session also subscribes to its room\'s events topic, and sends /app/read {chatRoomId, seq} (no receipt) for the messages of others it receives as the browser client does while looking at the room: the first at once, then at most one a second with the newest seq (--reads per-message sends one per message).'
+          : 'Every session also subscribes to its room\'s events topic, and sends /app/read {chatRoomId, seq} (no receipt) for every message of another it receives (--reads per-message: the most a client could send; the browser client sends at most one a second).') + ' The server batches read positions into one UPDATE per round trip and coalesces read events to one a second per member; the last two columns are their traffic per second of the step (the drain included in the count). Before issue 11 (bench/results of 2026-11-21, no reads): 3000 msg/s at p99 23.6 ms.'
         : 'Without /app/read (--reads false): the chat alone.',
       `${joined} of ${USERS} sessions joined their room${joined < USERS ? ` (failures: ${setupErrors.join('; ')})` : ''}.`,
       stopReason,

@@ -1,4 +1,4 @@
-// REST paths, request and response types (SPEC.md §3 and §7).
+// REST paths, request and response types (docs/spec.md §3 and §7).
 
 export const api = {
   login: '/api/user/login',

@@ -1,4 +1,4 @@
-// The client's routes (SPEC.md §2), named once: the client routes and links with them, and the
+// The client's routes (docs/spec.md §2), named once: the client routes and links with them, and the
 // server answers any other page address with HTTP 404 (the client then shows its 404 page).
 export const clientPaths = {
   entry: '/',

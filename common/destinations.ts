@@ -1,4 +1,4 @@
-// Every STOMP destination of SPEC.md §7: builders and patterns. No other file spells these
+// Every STOMP destination of docs/spec.md §7: builders and patterns. No other file spells these
 // out as literals.
 
 export const CALL_SIGNALS = ['incoming', 'accepted', 'rejected', 'offer', 'answer', 'ice-candidate', 'hangup'] as const;

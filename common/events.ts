@@ -1,4 +1,4 @@
-// Decoders for everything the server sends (SPEC.md §7 subscriptions, and our additions in
+// Decoders for everything the server sends (docs/spec.md §7 subscriptions, and our additions in
 // docs/protocol.md). Clients trust the shape of nothing they did not check: each decoder takes
 // a MESSAGE body already parsed as JSON and answers the typed event, or null when the body is
 // not one. Unknown extra fields are ignored. Used by the browser client and the harness alike.

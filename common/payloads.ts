@@ -1,4 +1,4 @@
-// STOMP payload types (SPEC.md §3, §7) and their runtime decoders. A decoder returns the typed
+// STOMP payload types (docs/spec.md §3, §7) and their runtime decoders. A decoder returns the typed
 // payload or throws PayloadError with a message fit for a STOMP ERROR frame.
 import type { ChatMessage } from './api';
 import { isReaction, REACTIONS, toPositiveId, type Reaction } from './rules';

@@ -1,4 +1,4 @@
-// How a room is named for the one looking at it (issue 11): a room someone renamed keeps that
+// How a room is named for the one looking at it: a room someone renamed keeps that
 // name for everyone; one no one renamed is named after the viewer's company: the other member's
 // name in a two-person room, up to three names and "외 N명" in a group. A room the viewer is alone
 // in keeps its stored name.

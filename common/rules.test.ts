@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { hasForbiddenCharacters, isSearchableKeyword, isSendableMessage, isValidEmail, isValidName, isValidRoomName, normalizeName, toPositiveId } from './rules';
 
-describe('validation rules (SPEC.md §5)', () => {
+describe('validation rules (docs/spec.md §5)', () => {
   it('accepts names that start with a letter or - . \' and continue with letters, spaces or - . \'', () => {
     for (const ok of ['Kim', '김철수', "O'Brien", '-dash', '.dot', 'Mary Ann', 'ㄱㄴ', 'a'.repeat(100)]) {
       expect(isValidName(ok), ok).to.equal(true);

@@ -1,4 +1,4 @@
-// Validation rules and limits from SPEC.md §5 and §9. Shared by client and server so both
+// Validation rules and limits from docs/spec.md §5 and §9. Shared by client and server so both
 // sides refuse exactly the same input.
 
 export const LIMITS = {
@@ -45,7 +45,7 @@ export function isReaction(value: unknown): value is Reaction {
 }
 
 // Starts with an English or Korean letter or one of - . ' and continues with letters, spaces or
-// - . ' (SPEC.md §5). Korean covers syllables and compatibility jamo. The only whitespace is the
+// - . ' (docs/spec.md §5). Korean covers syllables and compatibility jamo. The only whitespace is the
 // ASCII space, and not at the end: CR, LF, tab, U+00A0, U+2028 or U+FEFF would let "Alice\uFEFF"
 // pass for "Alice".
 const NAME_PATTERN = /^[A-Za-z\u3131-\u318E\uAC00-\uD7A3\-.'](?:[A-Za-z\u3131-\u318E\uAC00-\uD7A3 \-.']*[A-Za-z\u3131-\u318E\uAC00-\uD7A3\-.'])?$/;
@@ -98,7 +98,7 @@ export function normalizeEmail(email: string): string {
 }
 
 /**
- * A search keyword that is empty or only % after trimming sends no request (SPEC.md §5); one
+ * A search keyword that is empty or only % after trimming sends no request (docs/spec.md §5); one
  * with control characters finds nobody either (SQLite's LIKE stops at a NUL and would match all).
  */
 export function isSearchableKeyword(keyword: string): boolean {

@@ -1,4 +1,4 @@
-// Which signalling message applies in which RTCPeerConnection signalling state (SPEC.md §4 Call),
+// Which signalling message applies in which RTCPeerConnection signalling state (docs/spec.md §4 Call),
 // and how the wire's loosely typed sdp and candidate fields become WebRTC values. Shared by the
 // browser client's call saga and the protocol harness's headless caller, so both apply the same
 // rule. The browser sends the RTCSessionDescriptionInit object and RTCIceCandidate.toJSON(); the

@@ -1,4 +1,4 @@
-// The exact Korean texts of SPEC.md's system messages (rename, add, leave). The server stores
+// The exact Korean texts of docs/spec.md's system messages (rename, add, leave). The server stores
 // them as a system message's `content` (the original client parses them); our client renders
 // the same text from the message's structured `systemEvent`, never by parsing Korean.
 import type { SystemEvent } from './api';

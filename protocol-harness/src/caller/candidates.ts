@@ -1,4 +1,4 @@
-// Local ICE candidates leave the way the browser client sends them (SPEC.md §9): queued, and
+// Local ICE candidates leave the way the browser client sends them (docs/spec.md §9): queued, and
 // the queue flushed at once and then every 250 ms, 60 times (15 s). A candidate found after
 // that window is sent on its own at once, so none is lost. The numbers are the client's (common/rules.ts).
 import { LIMITS } from '@common/rules';

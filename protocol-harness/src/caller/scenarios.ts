@@ -1,5 +1,5 @@
 // The call scenarios: two (for busy, three) headless callers go through one flow against a
-// running server, and every expectation of SPEC.md §4 Call and issue 5's server rules is
+// running server, and every expectation of docs/spec.md §4 Call and of our server's call rules (docs/protocol.md) is
 // checked from what each side observes. A report lists the expectations that held, the one
 // that failed, the timings and the audio measured.
 import type { AudioReport } from './audio-meter';

@@ -30,7 +30,7 @@ export interface DriveOptions {
   interrupt?: AbortSignal;
   onProgress?: (sample: ProgressSample) => void;
   progressEveryMs?: number;
-  /** Issue 11: every receiver sends /app/read for the messages of this run it receives from another. */
+  /** Every receiver sends /app/read for the messages of this run it receives from another. */
   sendReads?: boolean;
   /**
    * With sendReads: at most one /app/read per session in this many ms, the newest seq, as the

@@ -36,7 +36,7 @@ export interface LoadReport {
    * the drain (late, not lost: a late arrival is in `late`, still counted in `lost`).
    */
   loss?: Omit<LossDetail, 'worst'> & { worst: Array<{ client: number; missing: number; open: boolean }>; late: number };
-  /** Issue 11: /app/read frames sent by the receivers, and read events delivered on the room-events topics. */
+  /** /app/read frames sent by the receivers, and read events delivered on the room-events topics. */
   reads?: { sent: number; eventsReceived: number };
   /** Nothing lost, duplicated, reordered, misdelivered or refused, and no connection failed. */
   ok: boolean;

@@ -16,7 +16,7 @@ export interface Scenario {
   destination(client: number): string;
   body(client: number, messageId: string): string;
   /**
-   * Issue 11: the /app/read a client sends for a message it received from someone else (the
+   * The /app/read a client sends for a message it received from someone else (the
    * driver asks for no other), as our browser client does while looking at the room; null for a
    * body that is no chat message.
    */

@@ -5,7 +5,7 @@ import WebSocket from 'ws';
 import { WEBSOCKET_PATH } from '@common/destinations';
 
 export interface StompConnectOptions {
-  /** Heart-beat interval each way in milliseconds (SPEC.md §9: 10000); 0 turns it off. */
+  /** Heart-beat interval each way in milliseconds (docs/spec.md §9: 10000); 0 turns it off. */
   heartbeatMs?: number;
   /** How long to wait for CONNECTED, per socket opened. */
   connectTimeoutMs?: number;
