@@ -38,6 +38,7 @@ export interface OpenMessage {
   url: string;
 }
 
+// `self` is typed as the DOM's Window here (see above): the cast is the one way to name its real type.
 const sw = self as unknown as ServiceWorkerScope;
 
 sw.addEventListener('install', (event) => event.waitUntil(sw.skipWaiting()));
