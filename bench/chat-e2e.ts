@@ -293,7 +293,7 @@ async function main(): Promise<void> {
         : 'Without /app/read (--reads false): the chat alone.',
       `${joined} of ${USERS} sessions joined their room${joined < USERS ? ` (failures: ${setupErrors.join('; ')})` : ''}.`,
       stopReason,
-      'CPU columns: share of one core used by the server process, by mariadbd and by this process (the load driver, on core 1 with whatever MariaDB runs there) during each step (including its drain). Fsyncs/msg: MariaDB InnoDB fsyncs (Innodb_data_fsyncs, server-wide) per message sent; innodb_flush_log_at_trx_commit=1 makes every commit durable before the message is broadcast (DESIGN.md: committed first). Waiting for the index: messages stored but not yet in the search index (MessageIndexer writes it after the commit, in a transaction of its own; search finds them with LIKE meanwhile) when the drain of the step ended.',
+      'CPU columns: share of one core used by the server process, by mariadbd and by this process (the load driver, on core 1 with whatever MariaDB runs there) during each step (including its drain). Fsyncs/msg: MariaDB InnoDB fsyncs (Innodb_data_fsyncs, server-wide) per message sent; innodb_flush_log_at_trx_commit=1 makes every commit durable before the message is broadcast (docs/architecture.md §6: committed first). Waiting for the index: messages stored but not yet in the search index (MessageIndexer writes it after the commit, in a transaction of its own; search finds them with LIKE meanwhile) when the drain of the step ended.',
       ...(hot.length ? [`Server profile (node --cpu-prof over the whole run), top self time: ${hot.map((h) => `${h.name} ${h.selfPercent.toFixed(1)}%`).join('; ')}`] : []),
     ],
     detail: [

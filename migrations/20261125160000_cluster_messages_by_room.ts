@@ -6,7 +6,7 @@ import type { Knex } from 'knex';
 // history read (a page, before or after a seq) is a (room_id, seq) range: with that as the
 // primary key it reads one or two pages. Measured on 1,000,000 messages in 100 rooms, with a
 // buffer pool smaller than the table (MariaDB's default 128 MiB): 101 rows after a random seq,
-// p50 1.7 → 0.6 ms and p99 6.5 → 1–2.8 ms, the statement alone (docs/scale-model.md).
+// p50 1.7 → 0.6 ms and p99 6.5 → 1–2.8 ms, the statement alone (docs/benchmarks.md).
 //
 // `id` stays the messages' public identity, AUTO_INCREMENT, unique, and what replies, reactions
 // and attachments point at; a lookup by id now goes through its unique index to the row. The
