@@ -41,7 +41,7 @@ class WriteUpPlugin {
 
 const LINKED_CSS = /(styles[\\/]global|features[\\/]call[\\/]call)\.css$/;
 /** The chat screens' stylesheets, files too, linked by the first chat screen (app/routes.tsx, app/stylesheet.ts). */
-const LAZY_LINKED_CSS = /features[\\/](room[\\/]chat|room[\\/]reads|room[\\/]messageActions|room[\\/]attachments|messageSearch[\\/]messageSearch|notifications[\\/]notifications)\.css$/;
+const LAZY_LINKED_CSS = /(styles[\\/]chat|features[\\/](room[\\/]reads|room[\\/]messageActions|room[\\/]attachments|messageSearch[\\/]messageSearch|notifications[\\/]notifications))\.css$/;
 
 /** Links the stylesheets emitted as files (LINKED_CSS) from index.html's head, global first. */
 class LinkedStylesheetsPlugin {

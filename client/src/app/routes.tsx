@@ -7,13 +7,13 @@ import { ScreenSkeleton } from '../components/ScreenSkeleton';
 import { AppShell } from './AppShell';
 import { EntryRedirect } from './EntryRedirect';
 import notificationsCss from '../features/notifications/notifications.css';
-import chatCss from '../features/room/chat.css';
+import chatCss from '../styles/chat.css';
 import readsCss from '../features/room/reads.css';
 import messageActionsCss from '../features/room/messageActions.css';
 import attachmentsCss from '../features/room/attachments.css';
 import messageSearchCss from '../features/messageSearch/messageSearch.css';
 import { lazyWithFeatures } from './lazyWithFeatures';
-import { paths } from './paths';
+import { paths } from '../kernel/paths';
 import { lazySignedInHosts } from './signedInHosts';
 
 const LoginPage = lazy(() => import(/* webpackChunkName: "login" */ '../features/auth/LoginPage'));

@@ -7,7 +7,7 @@ import { app, queues } from '@common/destinations';
 import { AppShell } from '../../app/AppShell';
 import { createFakeServices, FakeStomp } from '../../app/fakeServices';
 import { renderApp } from '../../app/renderApp.test-support';
-import { UID_KEY } from '../auth/uid';
+import { UID_KEY } from '../../services/uid';
 import { NotificationsHost } from '../notifications/NotificationsHost';
 import { FakeRtc } from './callFakes.test-support';
 import { CallHost, CallStrip } from './CallHost';

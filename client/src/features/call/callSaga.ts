@@ -12,7 +12,7 @@ import { decodeCallEvent } from '@common/events';
 import type { CallEvent } from '@common/payloads';
 import { isSearchableKeyword, LIMITS } from '@common/rules';
 import { canApplyAnswer, canApplyOffer, toIceCandidate, toSessionDescription } from '@common/signalling';
-import { service } from '../../app/sagaContext';
+import { service } from '../../kernel/sagaContext';
 import { ko } from '../../i18n/ko';
 import type { RingStart, RingTone } from '../../services/ringer';
 import type { Microphone, Peer, PeerEvent } from '../../services/rtc';

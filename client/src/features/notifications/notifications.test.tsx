@@ -8,7 +8,7 @@ import { createAppStore } from '../../app/store';
 import { AppShell } from '../../app/AppShell';
 import { CallHost, CallStrip } from '../call/CallHost';
 import { NotificationsHost } from './NotificationsHost';
-import { UID_KEY } from '../auth/uid';
+import { UID_KEY } from '../../services/uid';
 import { topics } from '@common/destinations';
 import { callActions } from '../call/callSlice';
 import { chatsLoaded } from '../chatList/chatListSlice';

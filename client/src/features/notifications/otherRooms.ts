@@ -12,8 +12,8 @@ import { actionChannel, call, delay, race, select, take } from 'redux-saga/effec
 import { api, type ChatSummary } from '@common/api';
 import { topics } from '@common/destinations';
 import { isRefreshSignal } from '@common/events';
-import { paths } from '../../app/paths';
-import { service } from '../../app/sagaContext';
+import { paths } from '../../kernel/paths';
+import { service } from '../../kernel/sagaContext';
 import type { StompService } from '../../services/stomp';
 import { messageNotice } from '../../sw/pushNotice';
 import { hasUnread } from '../chatList/unread';

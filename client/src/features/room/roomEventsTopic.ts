@@ -9,7 +9,7 @@ import { api, type Preferences } from '@common/api';
 import { app, topics } from '@common/destinations';
 import { decodeRoomEvent } from '@common/events';
 import type { RoomEvent } from '@common/payloads';
-import { service } from '../../app/sagaContext';
+import { service } from '../../kernel/sagaContext';
 import type { StompService } from '../../services/stomp';
 import { presenceChanged, typingExpired, typingSeen } from './liveSlice';
 import { messageDeletedInRoom } from '../chatList/chatListSlice';

@@ -319,3 +319,4 @@ export const selectRoomActive = (state: WithRoom) => state.room.active;
 export const selectReplyTo = (state: WithRoom) => state.room.replyTo;
 export const selectLastChangeSeq = (state: WithRoom) => state.room.lastChangeSeq;
 export const selectMessages = (state: WithRoom) => state.room.messages;
+export const selectRoomUsers = (state: WithRoom) => state.room.users;

@@ -1,7 +1,7 @@
 import { useEffect, useId, useState, type FormEvent } from 'react';
 import { Navigate, useLocation } from 'react-router-dom';
 import type { NameAndEmail } from '@common/api';
-import { useAppDispatch, useAppSelector } from '../../app/hooks';
+import { useAppDispatch, useAppSelector } from '../../kernel/hooks';
 import { BackLink } from '../../components/BackLink';
 import { Button } from '../../components/Button';
 import { CenteredPage } from '../../components/CenteredPage';

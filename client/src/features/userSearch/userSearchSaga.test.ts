@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import sinon from 'sinon';
 import { api } from '@common/api';
 import { eventually, FakeHttp, refuse, settle } from '../../app/fakeServices';
-import { createChatTestStore } from '../room/chatFakes.test-support';
+import { createChatTestStore } from '../../app/chatFakes.test-support';
 import { SEARCH_FAILURE_EXIT_MS } from './userSearchSaga';
 import { startChatRequested, userSearchSubmitted } from './userSearchSlice';
 

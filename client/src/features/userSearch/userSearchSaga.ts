@@ -4,10 +4,10 @@ import type { SagaIterator } from 'redux-saga';
 import { call, delay, put, takeLatest, takeLeading } from 'redux-saga/effects';
 import { api, type CreateRoomResponse, type UserSummary } from '@common/api';
 import { isSearchableKeyword } from '@common/rules';
-import { paths } from '../../app/paths';
-import { service } from '../../app/sagaContext';
+import { paths } from '../../kernel/paths';
+import { service } from '../../kernel/sagaContext';
 import { ko } from '../../i18n/ko';
-import { chatRoomPath } from '../room/roomPaths';
+import { chatRoomPath } from '../../kernel/roomPaths';
 import { startChatFinished, startChatRequested, userSearchFailed, userSearchResultsLoaded, userSearchSubmitted } from './userSearchSlice';
 
 /** SPEC.md §8: after a failed search the screen returns to the chat list after 2 s. */

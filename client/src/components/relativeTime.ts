@@ -1,6 +1,6 @@
 // The chat list's "when" column (SPEC.md §4 relative time, §9 cut-off).
 import { LIMITS } from '@common/rules';
-import { ko } from '../../i18n/ko';
+import { ko } from '../i18n/ko';
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;

@@ -6,10 +6,10 @@ import type { SagaIterator } from 'redux-saga';
 import { call, getContext } from 'redux-saga/effects';
 import { api } from '@common/api';
 import type { PushUnsubscribeRequest } from '@common/push';
-import { service } from '../../app/sagaContext';
-import type { Notifier } from '../../services/notifier';
-import { isHttpStatus } from '../../services/http';
-import { endBrowserPushSubscription } from '../../services/pushSubscription';
+import { service } from './sagaContext';
+import type { Notifier } from '../services/notifier';
+import { isHttpStatus } from '../services/http';
+import { endBrowserPushSubscription } from '../services/pushSubscription';
 
 /**
  * A failure is logged only: an ended browser subscription answers 410 to the server's next push,
