@@ -3,8 +3,7 @@
 // their services in the saga middleware's context.
 import { combineSlices, configureStore, createAction, type Reducer } from '@reduxjs/toolkit';
 import createSagaMiddleware from 'redux-saga';
-import { authReducer } from '../features/auth/authSlice';
-import { authSaga } from '../features/auth/authSaga';
+import { authReducer, authSaga } from '../features/auth';
 import type { callReducer } from '../features/call/callSlice';
 import type { chatListReducer } from '../features/chatList/chatListSlice';
 import type { liveReducer } from '../features/room/liveSlice';

@@ -5,13 +5,12 @@ import { Link } from 'react-router-dom';
 import { useAppDispatch, useAppSelector } from '../../kernel/hooks';
 import { paths } from '../../kernel/paths';
 import { ko } from '../../i18n/ko';
-import { logoutRequested } from '../auth/authSlice';
+import { logoutRequested } from '../auth';
 import { Avatar } from '../../components/Avatar';
 import { AddPersonIcon, ChatBubbleIcon, PhoneIcon, SettingsIcon } from '../../components/icons';
 import { useDocumentTitle } from '../../components/documentTitle';
 import '../../styles/chat.css';
-import '../messageSearch/messageSearch.css';
-import { MessageSearchPanel } from '../messageSearch/MessageSearchPanel';
+import { MessageSearchPanel } from '../messageSearch';
 import { ChatRow } from './ChatRow';
 import { chatListClosed, chatListOpened, selectChatListUnseen, selectChats, selectMe } from './chatListSlice';
 

@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import sinon from 'sinon';
 import { api, type ChatSummary } from '@common/api';
 import { topics } from '@common/destinations';
-import { logoutRequested } from '../auth/authSlice';
+import { logoutRequested } from '../auth';
 import { eventually, FakeHttp, refuse, settle } from '../../app/fakeServices';
 import { createChatTestStore } from '../../app/chatFakes.test-support';
 import { chatListClosed, chatListOpened } from './chatListSlice';

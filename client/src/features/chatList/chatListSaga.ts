@@ -10,7 +10,7 @@ import { isRefreshSignal } from '@common/events';
 import { paths } from '../../kernel/paths';
 import { service } from '../../kernel/sagaContext';
 import type { StompService } from '../../services/stomp';
-import { logoutRequested } from '../auth/authSlice';
+import { logoutRequested } from '../auth';
 import { isWindowActive, windowActivityChannel } from '../../services/windowActivity';
 import { chatListClosed, chatListOpened, chatsLoaded, loadFailed, newMessagesSignalled, profileLoaded, windowFocused } from './chatListSlice';
 

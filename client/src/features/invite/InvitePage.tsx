@@ -9,7 +9,7 @@ import { createUidStore } from '../../services/uid';
 import { CheckIcon } from '../../components/icons';
 import { chatRoomPath, roomIdFrom } from '../../kernel/roomPaths';
 import '../../styles/chat.css';
-import { UserSearchScreen } from '../userSearch/UserSearchScreen';
+import { UserSearchScreen } from '../userSearch';
 import { addRequested, inviteOpened, inviteSearchSubmitted, selectInvite } from './inviteSlice';
 
 export default function InvitePage() {

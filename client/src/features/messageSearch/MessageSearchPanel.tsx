@@ -11,6 +11,7 @@ import { ko } from '../../i18n/ko';
 import { relativeTime } from '../../components/relativeTime';
 import { chatRoomPathAt } from '../../kernel/roomPaths';
 import { excerptAround, highlightParts } from './highlight';
+import './messageSearch.css';
 import { moreRequested, searchCleared, searchRequested, selectSearch, type SearchScope } from './messageSearchSlice';
 
 /** The header button that shows and hides the room's search. */

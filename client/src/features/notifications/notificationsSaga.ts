@@ -13,9 +13,8 @@ import type { PushPublicKeyResponse, PushSubscriptionRequest } from '@common/pus
 import { service } from '../../kernel/sagaContext';
 import type { NotificationPermissionState } from '../../services/notifier';
 import { incomingCallNotice, messageNotice, type Notice } from '../../sw/pushNotice';
-import { callActions } from '../call/callSlice';
-import type { CallPeer } from '../call/callRules';
-import { messageReceived } from '../room/roomSlice';
+import { callActions, type CallPeer } from '../call';
+import { messageReceived } from '../room';
 import { notificationsActions, selectNotificationsOn } from './notificationsSlice';
 import { endPushSubscription } from '../../kernel/endPushSubscription';
 import { watchOtherRooms } from './otherRooms';

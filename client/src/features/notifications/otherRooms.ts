@@ -16,9 +16,8 @@ import { paths } from '../../kernel/paths';
 import { service } from '../../kernel/sagaContext';
 import type { StompService } from '../../services/stomp';
 import { messageNotice } from '../../sw/pushNotice';
-import { hasUnread } from '../chatList/unread';
-import { chatsLoaded } from '../chatList/chatListSlice';
-import { selectRoom } from '../room/roomSlice';
+import { chatsLoaded, hasUnread } from '../chatList';
+import { selectRoom } from '../room';
 
 /** The shortest time between two reads of the list made for notifications (signals meanwhile wait as one). */
 export const OTHER_ROOMS_READ_INTERVAL_MS = 2000;

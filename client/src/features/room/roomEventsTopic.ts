@@ -12,8 +12,7 @@ import type { RoomEvent } from '@common/payloads';
 import { service } from '../../kernel/sagaContext';
 import type { StompService } from '../../services/stomp';
 import { presenceChanged, typingExpired, typingSeen } from './liveSlice';
-import { messageDeletedInRoom } from '../chatList/chatListSlice';
-import { messageDeleted, messageEdited, reactionChanged, selectMessages } from './roomSlice';
+import { messageDeleted, messageDeletedInRoom, messageEdited, reactionChanged, selectMessages } from './roomSlice';
 import { readEventReceived } from './readsSlice';
 
 /**

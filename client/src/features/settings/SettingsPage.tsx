@@ -9,7 +9,7 @@ import { ProfileFields, type ProfileValues } from '../../components/ProfileField
 import { StatusLine } from '../../components/StatusLine';
 import { TextField } from '../../components/TextField';
 import { ko } from '../../i18n/ko';
-import { NotificationsSwitch } from '../notifications/NotificationsSwitch';
+import { NotificationsSwitch } from '../notifications';
 import { TypingSwitch } from './TypingSwitch';
 import { selectSettings, settingsActions, type SettingsMessage } from './settingsSlice';
 
