@@ -58,9 +58,14 @@ const InvitePage = lazyWithFeatures(
   () => import(/* webpackChunkName: "invite" */ '../features/invite/inviteFeature').then((m) => [m.inviteFeature]),
   chat,
 );
+// The call screen's name search is the user search: its feature comes with the page.
 const CallPage = lazyWithFeatures(
   () => import(/* webpackChunkName: "call" */ '../features/call/CallPage'),
-  () => import(/* webpackChunkName: "signed-in" */ '../features/call/callFeature').then((m) => [m.callFeature]),
+  () =>
+    Promise.all([
+      import(/* webpackChunkName: "signed-in" */ '../features/call/callFeature'),
+      import(/* webpackChunkName: "call" */ '../features/userSearch/userSearchFeature'),
+    ]).then(([call, search]) => [call.callFeature, search.userSearchFeature]),
   { lateServices: true },
 );
 

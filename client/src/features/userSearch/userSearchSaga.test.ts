@@ -58,3 +58,39 @@ describe('the user search saga', () => {
     expect(h.store.getState().userSearch.startingWith).to.equal(null);
   });
 });
+
+// The call screen (/call) searches through the same saga; a failure there keeps the user on it (docs/spec.md §8).
+describe('the user search on the call screen', () => {
+  let h: ReturnType<typeof createChatTestStore>;
+  afterEach(() => {
+    h?.stop();
+    sinon.restore();
+  });
+
+  it('sends no request for a blank or %-only keyword', async () => {
+    h = createChatTestStore(new FakeHttp({ [`GET ${api.userSearch}`]: () => [KIM] }));
+    h.store.dispatch(userSearchSubmitted(' % ', { leaveOnFailure: false }));
+    await settle();
+    expect(h.store.getState().userSearch.results).to.deep.equal([]);
+    expect(h.http.requests).to.deep.equal([]);
+  });
+
+  it('lists the users the server finds for the trimmed keyword', async () => {
+    const queries: unknown[] = [];
+    h = createChatTestStore(new FakeHttp({ [`GET ${api.userSearch}`]: (r) => (queries.push(r.query), [KIM]) }));
+    h.store.dispatch(userSearchSubmitted(' Kim ', { leaveOnFailure: false }));
+    await eventually(() => h.store.getState().userSearch.results.length === 1, 'results');
+    expect(h.store.getState().userSearch.results).to.deep.equal([KIM]);
+    expect(queries).to.deep.equal([{ keyword: 'Kim' }]);
+  });
+
+  it('logs a failed search and shows an empty list, without leaving the screen', async () => {
+    const clock = sinon.useFakeTimers({ toFake: ['setTimeout'] });
+    h = createChatTestStore(new FakeHttp({ [`GET ${api.userSearch}`]: () => refuse(500) }));
+    h.store.dispatch(userSearchSubmitted('Kim', { leaveOnFailure: false }));
+    await clock.tickAsync(SEARCH_FAILURE_EXIT_MS + 1);
+    expect(h.store.getState().userSearch.results).to.deep.equal([]);
+    expect(h.errors.some((e) => e.startsWith('user search'))).to.equal(true);
+    expect(h.navigations).to.deep.equal([]);
+  });
+});
