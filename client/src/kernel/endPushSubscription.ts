@@ -1,7 +1,7 @@
 // Ends this device's push subscription: in the browser, then on the server
 // (DELETE /api/push/subscriptions), which needs the login session, so a logout calls it first.
-// Apart from notificationsSaga.ts so that the login screen's logout does not load the
-// notifications, room and call code with it.
+// Shared by auth (every logout) and notifications (switched off), so it sits below both: the
+// login screen's logout loads no notifications, room or call code with it.
 import type { SagaIterator } from 'redux-saga';
 import { call, getContext } from 'redux-saga/effects';
 import { api } from '@common/api';
