@@ -1,5 +1,7 @@
 // Lint: type-aware TypeScript rules, the layering of docs/architecture.md §3–§4 as import
 // boundaries, and no import cycles (types included). Run by `make test` before any test tier.
+import fs from 'node:fs';
+import path from 'node:path';
 import js from '@eslint/js';
 import importX from 'eslint-plugin-import-x';
 import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescript';
@@ -11,6 +13,40 @@ const FEATURE_EDGES = ['server/src/features/*/*-routes.ts', 'server/src/features
 // The assembly and the modules every feature shares (types, domain errors, their edges, request fields).
 const FEATURE_ASSEMBLY = ['server/src/features/*.ts', 'server/src/features/*/index.ts'];
 const REPOSITORIES = ['server/src/features/*/*-repository.ts'];
+
+/** The client's features, a folder each under client/src/features. */
+const CLIENT_FEATURES = fs
+  .readdirSync(path.join(import.meta.dirname, 'client/src/features'), { withFileTypes: true })
+  .filter((entry) => entry.isDirectory())
+  .map((entry) => entry.name);
+
+/**
+ * The client's layers, bottom up: i18n/; sw/, services/, components/, kernel/ (and the stylesheets
+ * of styles/); features/; app/, the composition root, which only main.tsx imports (and tests, for
+ * its test support). Each layer imports only itself and those below it; a feature imports another
+ * only through that feature's index.ts.
+ */
+function clientLayerZones({ tests }) {
+  const app = tests ? ['./app'] : [];
+  const only = (...allowed) => ({ from: './client/src', except: [...allowed, ...app] });
+  const featureZone = (name) => ({
+    target: `./client/src/features/${name}`,
+    from: './client/src/features',
+    except: [`./${name}`, ...CLIENT_FEATURES.filter((other) => other !== name).map((other) => `./${other}/index.ts`)],
+    message: "A feature uses another only through that feature's index.ts (its actions, selectors and components for others).",
+  });
+  return [
+    { target: './client/src', from: ['./server', './protocol-harness', './bench'], message: 'The client shares code with the server only through common/.' },
+    { target: './client/src/i18n', ...only('./i18n'), message: 'i18n/ is the bottom layer: it imports nothing of the client.' },
+    { target: './client/src/sw', ...only('./sw', './i18n'), message: 'The service worker is built on its own (/sw.js): of the client it imports only i18n/.' },
+    { target: './client/src/services', ...only('./services', './sw', './i18n'), message: 'services/ wrap the browser and the server: they import no component, kernel, feature or app code.' },
+    { target: './client/src/components', ...only('./components', './i18n', './styles'), message: 'components/ are generic: they import no service, kernel, feature or app code.' },
+    { target: './client/src/kernel', ...only('./kernel', './services', './components', './sw', './i18n', './styles'), message: 'kernel/ is below the features: it imports no feature and no app code.' },
+    { target: './client/src/features', ...only('./features', './kernel', './services', './components', './sw', './i18n', './styles'), message: 'Features use the layers below them; app/ composes them and only main.tsx imports it.' },
+    ...CLIENT_FEATURES.map(featureZone),
+    { target: './client/src/app', from: './client/src/main.tsx', message: 'main.tsx is the entry point: nothing imports it.' },
+  ];
+}
 
 const knexOnlyInRepositories = {
   paths: [{ name: 'knex', message: 'Only repositories (*-repository.ts) and server/src/db use knex.' }],
@@ -126,19 +162,30 @@ export default tseslint.config(
     },
   },
 
-  // ---- Client conventions (docs/architecture.md §4) ----
+  // ---- Client layers and conventions (docs/architecture.md §5) ----
+  {
+    files: ['client/src/**/*.ts', 'client/src/**/*.tsx'],
+    rules: {
+      'import-x/no-restricted-paths': ['error', { zones: clientLayerZones({ tests: false }) }],
+      // webpack.config.ts marks the client's modules free of side effects (a feature's index.ts then
+      // costs an importer only what it uses): a module imported for its effect alone would be dropped.
+      'import-x/no-unassigned-import': ['error', { allow: ['**/*.css'] }],
+    },
+  },
+  {
+    files: ['client/src/**/*.test.ts', 'client/src/**/*.test.tsx', 'client/src/**/*.test-support.ts', 'client/src/**/*.test-support.tsx'],
+    rules: {
+      // Tests may use app/: its store, its fakes and its test support.
+      'import-x/no-restricted-paths': ['error', { zones: clientLayerZones({ tests: true }) }],
+      'import-x/no-unassigned-import': 'off',
+    },
+  },
   {
     files: ['client/src/**/*.ts', 'client/src/**/*.tsx'],
     ignores: ['client/src/services/**'],
     rules: {
       'no-restricted-imports': ['error', {
         paths: [{ name: '@stomp/stompjs', message: 'Only client/src/services talks STOMP; sagas get the service from their context.' }],
-      }],
-      'import-x/no-restricted-paths': ['error', {
-        zones: [
-          { target: './client/src', from: ['./server', './protocol-harness', './bench'], message: 'The client shares code with the server only through common/.' },
-          { target: './client/src/components', from: ['./client/src/features'], message: 'components/ are generic: they import no feature.' },
-        ],
       }],
     },
   },
@@ -148,7 +195,7 @@ export default tseslint.config(
       'no-restricted-imports': ['error', {
         paths: [
           { name: '@stomp/stompjs', message: 'Only client/src/services talks STOMP; sagas get the service from their context.' },
-          { name: 'react-redux', importNames: ['useDispatch', 'useSelector'], message: 'Use the typed hooks of client/src/app/hooks.ts.' },
+          { name: 'react-redux', importNames: ['useDispatch', 'useSelector'], message: 'Use the typed hooks of client/src/kernel/hooks.ts.' },
         ],
       }],
     },

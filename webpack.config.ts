@@ -41,7 +41,7 @@ class WriteUpPlugin {
 
 const LINKED_CSS = /(styles[\\/]global|features[\\/]call[\\/]call)\.css$/;
 /** The chat screens' stylesheets, files too, linked by the first chat screen (app/routes.tsx, app/stylesheet.ts). */
-const LAZY_LINKED_CSS = /features[\\/](room[\\/]chat|room[\\/]reads|room[\\/]messageActions|room[\\/]attachments|messageSearch[\\/]messageSearch|notifications[\\/]notifications)\.css$/;
+const LAZY_LINKED_CSS = /(styles[\\/]chat|features[\\/](room[\\/]reads|room[\\/]messageActions|room[\\/]attachments|messageSearch[\\/]messageSearch|notifications[\\/]notifications))\.css$/;
 
 /** Links the stylesheets emitted as files (LINKED_CSS) from index.html's head, global first. */
 class LinkedStylesheetsPlugin {
@@ -111,6 +111,10 @@ export default (_env: unknown, argv: { mode?: Configuration['mode'] }): Configur
     module: {
       rules: [
         { test: /\.tsx?$/, loader: 'esbuild-loader', options: { target: 'es2020', jsx: 'automatic' } },
+        // The client's modules only define things when imported (eslint.config.mjs allows no bare
+        // import but a stylesheet's), so an importer of a feature's index.ts gets only the modules
+        // whose exports it uses, not every one the index re-exports.
+        { test: /\.tsx?$/, include: path.join(root, 'client/src'), sideEffects: false },
         // The stylesheets every page needs (global, and the call overlays' that can show on any
         // chat screen) are files of their own, linked from index.html (LinkedStylesheetsPlugin):
         // CSS, not JavaScript to run. The other features' stylesheets come with their lazy chunks.

@@ -4,7 +4,7 @@ import { createRoot } from 'react-dom/client';
 import { Provider } from 'react-redux';
 import { AppRouter, createNavigator } from './app/AppRouter';
 import { routes } from './app/routes';
-import { createBrowserServices } from './app/services';
+import { createBrowserServices } from './app/browserServices';
 import { createAppStore } from './app/store';
 import { DialogProvider, DialogQueue } from './components/dialogs';
 // A stylesheet of its own, linked from index.html (webpack.config.ts), not JavaScript to run.

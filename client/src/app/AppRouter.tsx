@@ -3,7 +3,7 @@
 // through `navigator`, which the mounted router fills in.
 import { useEffect } from 'react';
 import { BrowserRouter, useNavigate, useRoutes, type RouteObject } from 'react-router-dom';
-import type { NavigateOptions } from './services';
+import type { NavigateOptions } from '../kernel/services';
 
 type NavigateFn = (to: string, options?: NavigateOptions) => void;
 

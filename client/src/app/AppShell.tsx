@@ -3,7 +3,7 @@
 // so /login downloads none of them, and the component tests pass them as they are.
 import { Suspense, type ComponentType } from 'react';
 import { Outlet } from 'react-router-dom';
-import { useSignedInUser } from './useSignedInUser';
+import { useSignedInUser } from '../kernel/useSignedInUser';
 
 export interface SignedInHosts {
   /** The call bar and the missed-call line, above the screen. */

@@ -1,6 +1,6 @@
 import { Navigate } from 'react-router-dom';
-import { createUidStore } from '../features/auth/uid';
-import { paths } from './paths';
+import { createUidStore } from '../services/uid';
+import { paths } from '../kernel/paths';
 
 /** `/`: to the chat list with a stored uid, otherwise to /login (SPEC.md §2). */
 export function EntryRedirect() {

@@ -5,9 +5,9 @@
 import { Outlet, useMatch } from 'react-router-dom';
 import { DESKTOP_QUERY, useMediaQuery } from '../components/useMediaQuery';
 import ChatListPage from '../features/chatList/ChatListPage';
-import { ChatBubbleIcon } from '../features/room/icons';
+import { ChatBubbleIcon } from '../components/icons';
 import { ko } from '../i18n/ko';
-import { paths } from './paths';
+import { paths } from '../kernel/paths';
 
 export default function TwoPaneLayout() {
   const desktop = useMediaQuery(DESKTOP_QUERY);

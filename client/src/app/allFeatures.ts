@@ -9,7 +9,7 @@ import { roomFeature } from '../features/room/roomFeature';
 import { settingsFeature } from '../features/settings/settingsFeature';
 import { signUpFeature } from '../features/signUp/signUpFeature';
 import { userSearchFeature } from '../features/userSearch/userSearchFeature';
-import type { Feature } from './feature';
+import type { Feature } from '../kernel/feature';
 
 export const allFeatures: readonly Feature[] = [
   signUpFeature,

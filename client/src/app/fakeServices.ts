@@ -3,7 +3,7 @@
 // and an RTC service that refuses. Use createFakeServices with createAppStore; the feature test
 // stores (chatFakes, callFakes) build their saga context from the same FakeHttp and FakeStomp.
 import { HttpError, NetworkError, type HttpClient, type Query } from '../services/http';
-import type { UidStore } from '../features/auth/uid';
+import type { UidStore } from '../services/uid';
 import type { NotificationPermissionState, Notifier } from '../services/notifier';
 import { createMemoryUnsentStore } from '../features/room/unsentStore';
 import type { Ringer, RingStart, RingTone } from '../services/ringer';
@@ -11,7 +11,7 @@ import type { Notice } from '../sw/pushNotice';
 import type { PushSubscriptionRequest } from '@common/push';
 import type { RtcService } from '../services/rtc';
 import type { StompService, SubscriptionHandlers } from '../services/stomp';
-import type { NavigateOptions, Services } from './services';
+import type { NavigateOptions, Services } from '../kernel/services';
 
 export interface RecordedRequest {
   method: string;

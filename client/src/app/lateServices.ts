@@ -1,11 +1,11 @@
-// The browser's late services (app/services.ts LateServices): a chunk of their own, loaded with
+// The browser's late services (kernel/services.ts LateServices): a chunk of their own, loaded with
 // the first feature that needs them (a signed-in screen), never by /login or /sign-up.
 import { createUnsentStore } from '../features/room/unsentStore';
 import { createBrowserNotifier } from '../services/notifier';
 import { createBrowserRinger } from '../services/ringer';
 import { createBrowserRtc } from '../services/rtc';
 import { createStompService } from '../services/stomp';
-import type { LateServices } from './services';
+import type { LateServices } from '../kernel/services';
 
 /** SPEC.md §7: the call listener reconnects after 3 s (the rest of the app after 5 s). */
 const CALL_RECONNECT_DELAY_MS = 3000;

@@ -3,9 +3,13 @@
 // then does the component render, so its selectors always find their slices. While either is
 // loading the nearest Suspense boundary shows its fallback; once installed, it renders at once.
 import { lazy, use, type ComponentType } from 'react';
-import type { Feature } from './feature';
-import { useAppStore } from './hooks';
+import { useStore } from 'react-redux';
+import type { Feature } from '../kernel/feature';
+import type { AppStore } from './store';
 import { linkStylesheet } from './stylesheet';
+
+/** The store itself, only for installing features: the screens reach it through kernel/hooks.ts. */
+const useAppStore = useStore.withTypes<AppStore>();
 
 type Module<P> = { default: ComponentType<P> };
 

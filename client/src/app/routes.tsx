@@ -7,13 +7,13 @@ import { ScreenSkeleton } from '../components/ScreenSkeleton';
 import { AppShell } from './AppShell';
 import { EntryRedirect } from './EntryRedirect';
 import notificationsCss from '../features/notifications/notifications.css';
-import chatCss from '../features/room/chat.css';
+import chatCss from '../styles/chat.css';
 import readsCss from '../features/room/reads.css';
 import messageActionsCss from '../features/room/messageActions.css';
 import attachmentsCss from '../features/room/attachments.css';
 import messageSearchCss from '../features/messageSearch/messageSearch.css';
 import { lazyWithFeatures } from './lazyWithFeatures';
-import { paths } from './paths';
+import { paths } from '../kernel/paths';
 import { lazySignedInHosts } from './signedInHosts';
 
 const LoginPage = lazy(() => import(/* webpackChunkName: "login" */ '../features/auth/LoginPage'));
@@ -58,9 +58,14 @@ const InvitePage = lazyWithFeatures(
   () => import(/* webpackChunkName: "invite" */ '../features/invite/inviteFeature').then((m) => [m.inviteFeature]),
   chat,
 );
+// The call screen's name search is the user search: its feature comes with the page.
 const CallPage = lazyWithFeatures(
   () => import(/* webpackChunkName: "call" */ '../features/call/CallPage'),
-  () => import(/* webpackChunkName: "signed-in" */ '../features/call/callFeature').then((m) => [m.callFeature]),
+  () =>
+    Promise.all([
+      import(/* webpackChunkName: "signed-in" */ '../features/call/callFeature'),
+      import(/* webpackChunkName: "call" */ '../features/userSearch/userSearchFeature'),
+    ]).then(([call, search]) => [call.callFeature, search.userSearchFeature]),
   { lateServices: true },
 );
 

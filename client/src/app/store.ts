@@ -1,10 +1,9 @@
 // The Redux store: the auth slice from the start, every other feature's slices and sagas
-// installed when a screen first needs them (app/feature.ts, app/lazyWithFeatures.tsx), with
+// installed when a screen first needs them (kernel/feature.ts, app/lazyWithFeatures.tsx), with
 // their services in the saga middleware's context.
 import { combineSlices, configureStore, createAction, type Reducer } from '@reduxjs/toolkit';
 import createSagaMiddleware from 'redux-saga';
-import { authReducer } from '../features/auth/authSlice';
-import { authSaga } from '../features/auth/authSaga';
+import { authReducer, authSaga } from '../features/auth';
 import type { callReducer } from '../features/call/callSlice';
 import type { chatListReducer } from '../features/chatList/chatListSlice';
 import type { liveReducer } from '../features/room/liveSlice';
@@ -17,8 +16,8 @@ import type { preferencesReducer } from '../features/settings/preferencesSlice';
 import type { notificationsReducer } from '../features/notifications/notificationsSlice';
 import type { settingsReducer } from '../features/settings/settingsSlice';
 import type { signUpReducer } from '../features/signUp/signUpSlice';
-import type { Feature } from './feature';
-import type { CoreServices, LateServices } from './services';
+import type { Feature } from '../kernel/feature';
+import type { CoreServices, LateServices } from '../kernel/services';
 
 /** The slices installed later, one line per slice: `key: state`. The key is the slice's name. */
 interface LateState {
@@ -108,4 +107,3 @@ export function createAppStore(services: CoreServices & Partial<LateServices>, o
 }
 
 export type AppStore = ReturnType<typeof createAppStore>;
-export type AppDispatch = AppStore['dispatch'];

@@ -1,6 +1,6 @@
 // Confirmations and alerts in the app's own Dialog instead of window.confirm / window.alert.
 // A DialogQueue holds what waits to be shown (one at a time, in order) and is usable from anywhere:
-// components get it with useDialog(), sagas through the `alert` service (app/services.ts).
+// components get it with useDialog(), sagas through the `alert` service (kernel/services.ts).
 // DialogProvider shows the queue's first entry.
 import { createContext, useContext, useId, useRef, useSyncExternalStore, type ReactNode } from 'react';
 import { ko } from '../i18n/ko';

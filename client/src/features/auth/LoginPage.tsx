@@ -2,7 +2,7 @@ import { useEffect, useId, useState, type FormEvent } from 'react';
 import { Link, useSearchParams } from 'react-router-dom';
 import { OAUTH_PROVIDERS, type OAuthProvider } from '@common/api';
 import { LIMITS } from '@common/rules';
-import { useAppDispatch, useAppSelector } from '../../app/hooks';
+import { useAppDispatch, useAppSelector } from '../../kernel/hooks';
 import { BrandMark } from '../../components/Brand';
 import { Button } from '../../components/Button';
 import { CenteredPage } from '../../components/CenteredPage';

@@ -4,10 +4,10 @@ import { call, delay, fork, join, put, take, takeEvery, takeLeading } from 'redu
 import type { PayloadAction } from '@reduxjs/toolkit';
 import { api, type LoginRequest, type LoginResponse, type OAuthProvider, type OAuthStartResponse } from '@common/api';
 import { LIMITS } from '@common/rules';
-import { paths } from '../../app/paths';
-import { service } from '../../app/sagaContext';
+import { paths } from '../../kernel/paths';
+import { service } from '../../kernel/sagaContext';
 import { isHttpStatus } from '../../services/http';
-import { endPushSubscription } from '../notifications/endPushSubscription';
+import { endPushSubscription } from '../../kernel/endPushSubscription';
 import {
   loginFailed,
   loginPageOpened,

@@ -7,10 +7,9 @@ import { app, queues } from '@common/destinations';
 import { AppShell } from '../../app/AppShell';
 import { createFakeServices, FakeStomp } from '../../app/fakeServices';
 import { renderApp } from '../../app/renderApp.test-support';
-import { UID_KEY } from '../auth/uid';
-import { NotificationsHost } from '../notifications/NotificationsHost';
+import { signedInHosts } from '../../app/signedInHosts.test-support';
+import { UID_KEY } from '../../services/uid';
 import { FakeRtc } from './callFakes.test-support';
-import { CallHost, CallStrip } from './CallHost';
 
 const ME = 1;
 const KIM = { userId: 2, name: 'Kim' };
@@ -26,7 +25,7 @@ function renderSignedIn(at: string) {
     services,
     [
       {
-        element: <AppShell hosts={{ CallStrip, NotificationsHost, CallHost }} />,
+        element: <AppShell hosts={signedInHosts} />,
         children: [
           { path: '/chat-room', element: <p>room screen</p> },
           { path: '/user-settings', element: <p>settings screen</p> },

@@ -4,8 +4,8 @@
 // above the screen. Navigating never ends a call: the listener lives as long as the sign-in.
 import { useEffect, useLayoutEffect, useRef } from 'react';
 import { useLocation } from 'react-router-dom';
-import { useAppDispatch, useAppSelector } from '../../app/hooks';
-import { useSignedInUser } from '../../app/useSignedInUser';
+import { useAppDispatch, useAppSelector } from '../../kernel/hooks';
+import { useSignedInUser } from '../../kernel/useSignedInUser';
 import { bindCallAudio } from '../../services/rtc';
 import { CallBar } from './CallBar';
 import { callActions, selectCall } from './callSlice';

@@ -1,16 +1,18 @@
-// /call (SPEC.md §2): search for a person by name and call them. The overlays and the audio
-// elements come from CallHost, which AppShell mounts above this page.
+// /call (SPEC.md §2): search for a person by name and call them. The search is the user search
+// (features/userSearch, installed with this page); the overlays and the audio elements come from
+// CallHost, which AppShell mounts above this page.
 import { useEffect, useState, type FormEvent } from 'react';
 import { Navigate } from 'react-router-dom';
 import type { UserSummary } from '@common/api';
 import { LIMITS } from '@common/rules';
-import { useAppDispatch, useAppSelector } from '../../app/hooks';
-import { paths } from '../../app/paths';
+import { useAppDispatch, useAppSelector } from '../../kernel/hooks';
+import { paths } from '../../kernel/paths';
 import { BackButton } from '../../components/BackButton';
 import { useDocumentTitle } from '../../components/documentTitle';
 import { ko } from '../../i18n/ko';
-import { createUidStore } from '../auth/uid';
-import { callActions, selectCallSearchResults, selectIsCallActive } from './callSlice';
+import { createUidStore } from '../../services/uid';
+import { selectUserSearch, userSearchOpened, userSearchSubmitted } from '../userSearch';
+import { callActions, selectIsCallActive } from './callSlice';
 import { PhoneIcon } from './icons';
 import './call.css';
 
@@ -24,19 +26,20 @@ export default function CallPage() {
 
 function CallScreen({ me }: { me: number }) {
   const dispatch = useAppDispatch();
-  const results = useAppSelector(selectCallSearchResults);
+  const { results } = useAppSelector(selectUserSearch);
   const callActive = useAppSelector(selectIsCallActive);
   const [keyword, setKeyword] = useState('');
   useDocumentTitle(t.title);
 
   useEffect(() => {
     // Each visit starts from the prompts, not from the last visit's results.
-    dispatch(callActions.searchCleared());
+    dispatch(userSearchOpened());
   }, [dispatch]);
 
   const onSearch = (event: FormEvent) => {
     event.preventDefault();
-    dispatch(callActions.searchRequested(keyword));
+    // docs/spec.md §8: a failed search here only empties the list; the user stays on the call screen.
+    dispatch(userSearchSubmitted(keyword, { leaveOnFailure: false }));
   };
 
   return (
@@ -60,7 +63,7 @@ function CallScreen({ me }: { me: number }) {
           {t.search}
         </button>
       </form>
-      {results && results.length > 0 ? (
+      {results.length > 0 ? (
         <ul className="call-results">
           {results.map((user) => (
             <CallResult key={user.userId} user={user} isMe={user.userId === me} disabled={callActive} />

@@ -1,4 +1,9 @@
 import { expect } from 'chai';
+import { api } from '@common/api';
+import { allFeatures } from '../../app/allFeatures';
+import { createFakeServices, eventually } from '../../app/fakeServices';
+import { createAppStore } from '../../app/store';
+import { selectUserSearch, userSearchSubmitted } from '../userSearch';
 import {
   candidateDisposition,
   canStartCall,
@@ -98,11 +103,14 @@ describe('call state transitions', () => {
     expect(after).to.deep.equal(ringing);
   });
 
-  it('keeps the search results across a call', () => {
+  it('keeps the search results across a call', async () => {
+    // The /call screen's results are the user search's (features/userSearch): a call leaves them be.
     const users = [{ userId: 2, name: 'Kim', email: 'kim@example.com' }];
-    let state = callReducer(initialCallState, callActions.searchSucceeded(users));
-    state = callReducer(state, callActions.outgoingStarted(kim));
-    state = callReducer(state, callActions.callEnded());
-    expect(state.searchResults).to.deep.equal(users);
+    const store = createAppStore(createFakeServices({ [`GET ${api.userSearch}`]: () => users }), { features: allFeatures });
+    store.dispatch(userSearchSubmitted('Kim', { leaveOnFailure: false }));
+    await eventually(() => selectUserSearch(store.getState()).results.length > 0, 'results');
+    store.dispatch(callActions.outgoingStarted(kim));
+    store.dispatch(callActions.callEnded());
+    expect(selectUserSearch(store.getState()).results).to.deep.equal(users);
   });
 });

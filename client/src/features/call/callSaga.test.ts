@@ -1,7 +1,6 @@
 import { expect } from 'chai';
-import { api } from '@common/api';
 import { app, queues } from '@common/destinations';
-import { eventually, FakeHttp, settle } from '../../app/fakeServices';
+import { eventually, settle } from '../../app/fakeServices';
 import { ko } from '../../i18n/ko';
 import { createCallTestStore } from './callFakes.test-support';
 import { missedCallKey } from './callSaga';
@@ -408,36 +407,6 @@ describe('call saga', () => {
       h.stomp.deliver(queues.call('hangup', ME), { userId: KIM.userId, targetUserId: KIM.userId });
       await eventually(() => phase(h) === 'idle', 'overlay closed');
       expect(h.ringer.playing).to.equal(null);
-    });
-  });
-
-  describe('user search on /call', () => {
-    it('sends no request for a blank or %-only keyword', async () => {
-      h.store.dispatch(callActions.searchRequested(' % '));
-      await eventually(() => h.store.getState().call.searchResults !== null, 'results set');
-      expect(h.store.getState().call.searchResults).to.deep.equal([]);
-      expect(h.http.requests).to.deep.equal([]);
-    });
-
-    it('lists the users the server finds for the trimmed keyword', async () => {
-      const queries: unknown[] = [];
-      const users = [{ userId: 2, name: 'Kim', email: 'kim@example.com' }];
-      const s = createCallTestStore(new FakeHttp({ [`GET ${api.userSearch}`]: (r) => (queries.push(r.query), users) }));
-      try {
-        s.store.dispatch(callActions.searchRequested(' Kim '));
-        await eventually(() => s.store.getState().call.searchResults !== null, 'results set');
-        expect(s.store.getState().call.searchResults).to.deep.equal(users);
-        expect(queries).to.deep.equal([{ keyword: 'Kim' }]);
-      } finally {
-        s.stop();
-      }
-    });
-
-    it('logs a failed search and shows an empty list', async () => {
-      h.store.dispatch(callActions.searchRequested('Kim'));
-      await eventually(() => h.store.getState().call.searchResults !== null, 'results set');
-      expect(h.store.getState().call.searchResults).to.deep.equal([]);
-      expect(h.errors.some((e) => e.startsWith('call search'))).to.equal(true);
     });
   });
 });

@@ -5,14 +5,14 @@
 // come from the saga context.
 import type { PayloadAction } from '@reduxjs/toolkit';
 import { buffers, eventChannel, type EventChannel, type SagaIterator, type Task } from 'redux-saga';
-import { call, cancel, cancelled, delay, flush, fork, put, race, select, take, takeEvery, takeLatest } from 'redux-saga/effects';
-import { api, type IceServer, type UserSummary } from '@common/api';
+import { call, cancel, cancelled, delay, flush, fork, put, race, select, take, takeEvery } from 'redux-saga/effects';
+import { api, type IceServer } from '@common/api';
 import { app, CALL_SIGNALS, queues, type CallSignal } from '@common/destinations';
 import { decodeCallEvent } from '@common/events';
 import type { CallEvent } from '@common/payloads';
-import { isSearchableKeyword, LIMITS } from '@common/rules';
+import { LIMITS } from '@common/rules';
 import { canApplyAnswer, canApplyOffer, toIceCandidate, toSessionDescription } from '@common/signalling';
-import { service } from '../../app/sagaContext';
+import { service } from '../../kernel/sagaContext';
 import { ko } from '../../i18n/ko';
 import type { RingStart, RingTone } from '../../services/ringer';
 import type { Microphone, Peer, PeerEvent } from '../../services/rtc';
@@ -406,23 +406,6 @@ function* callListener(me: number): SagaIterator {
   }
 }
 
-/** The /call screen's name search: failures are logged and show an empty list (SPEC.md §8). */
-function* searchUsers(action: PayloadAction<string>): SagaIterator {
-  if (!isSearchableKeyword(action.payload)) {
-    yield put(callActions.searchCleared());
-    return;
-  }
-  const http = yield* service('http');
-  try {
-    const users: UserSummary[] = yield call([http, http.get], api.userSearch, { keyword: action.payload.trim() });
-    yield put(callActions.searchSucceeded(Array.isArray(users) ? users : []));
-  } catch (error) {
-    const logError = yield* service('logError');
-    yield call(logError, 'call search', error);
-    yield put(callActions.searchCleared());
-  }
-}
-
 /** Where the missed-call line is kept, per user, so it survives a reload until dismissed. */
 export const missedCallKey = (userId: number) => `missedCall:${userId}`;
 
@@ -450,7 +433,6 @@ function* whileListening(userId: number): SagaIterator {
 }
 
 export function* callSaga(): SagaIterator {
-  yield takeLatest(callActions.searchRequested, searchUsers);
   while (true) {
     const { payload }: PayloadAction<{ userId: number }> = yield take(callActions.listenRequested);
     const listener: Task = yield fork(whileListening, payload.userId);

@@ -1,8 +1,8 @@
 // The call's serialisable state (SPEC.md §4 Call): the phase, who the peer is, the seconds on
-// the timer, and the /call screen's name search. The RTC objects live in services/rtc.ts.
+// the timer. The /call screen's name search is the user search (features/userSearch). The RTC
+// objects live in services/rtc.ts.
 import { createSlice, type PayloadAction } from '@reduxjs/toolkit';
 import type { RingTone } from '../../services/ringer';
-import type { UserSummary } from '@common/api';
 import { canStartCall, isCallActive, type CallPeer, type CallPhase } from './callRules';
 
 export type CallRole = 'caller' | 'callee';
@@ -13,8 +13,6 @@ export interface CallState {
   peer: CallPeer | null;
   /** Seconds since the connection came up; ticks once a second while connected. */
   elapsedSeconds: number;
-  /** Results of the /call name search; null before any search. */
-  searchResults: UserSummary[] | null;
   /** The in-call overlay is shown in full; false: collapsed to the call bar above every screen. */
   expanded: boolean;
   /** The local microphone track is disabled. */
@@ -30,7 +28,6 @@ export const initialCallState: CallState = {
   role: null,
   peer: null,
   elapsedSeconds: 0,
-  searchResults: null,
   expanded: true,
   muted: false,
   missedCall: null,
@@ -56,7 +53,6 @@ const callSlice = createSlice({
     acceptClicked() {},
     rejectClicked() {},
     hangUpClicked() {},
-    searchRequested(_state, _action: PayloadAction<string>) {},
     muteToggled(state) {
       if (state.phase !== 'idle') state.muted = !state.muted;
     },
@@ -98,12 +94,6 @@ const callSlice = createSlice({
     callMissed(state, action: PayloadAction<CallPeer>) {
       state.missedCall = action.payload;
     },
-    searchSucceeded(state, action: PayloadAction<UserSummary[]>) {
-      state.searchResults = action.payload;
-    },
-    searchCleared(state) {
-      state.searchResults = [];
-    },
   },
 });
 
@@ -119,4 +109,3 @@ export const selectCallPhase = (state: WithCall) => state.call.phase;
 export const selectIsCallActive = (state: WithCall) => isCallActive(state.call.phase);
 export const selectCallMuted = (state: WithCall) => state.call.muted;
 export const selectMissedCall = (state: WithCall) => state.call.missedCall;
-export const selectCallSearchResults = (state: WithCall) => state.call.searchResults;

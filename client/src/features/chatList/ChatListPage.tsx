@@ -2,16 +2,15 @@
 // new conversation, to the settings and out.
 import { useEffect, useState, type ReactNode } from 'react';
 import { Link } from 'react-router-dom';
-import { useAppDispatch, useAppSelector } from '../../app/hooks';
-import { paths } from '../../app/paths';
+import { useAppDispatch, useAppSelector } from '../../kernel/hooks';
+import { paths } from '../../kernel/paths';
 import { ko } from '../../i18n/ko';
-import { logoutRequested } from '../auth/authSlice';
-import { Avatar } from '../room/Avatar';
-import { AddPersonIcon, ChatBubbleIcon, PhoneIcon, SettingsIcon } from '../room/icons';
+import { logoutRequested } from '../auth';
+import { Avatar } from '../../components/Avatar';
+import { AddPersonIcon, ChatBubbleIcon, PhoneIcon, SettingsIcon } from '../../components/icons';
 import { useDocumentTitle } from '../../components/documentTitle';
-import '../room/chat.css';
-import '../messageSearch/messageSearch.css';
-import { MessageSearchPanel } from '../messageSearch/MessageSearchPanel';
+import '../../styles/chat.css';
+import { MessageSearchPanel } from '../messageSearch';
 import { ChatRow } from './ChatRow';
 import { chatListClosed, chatListOpened, selectChatListUnseen, selectChats, selectMe } from './chatListSlice';
 

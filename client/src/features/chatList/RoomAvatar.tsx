@@ -1,7 +1,7 @@
 // A room's picture in the chat list (issue 11): the other person's initial in a two-person
 // room (its name is theirs), a group mark in a group.
 import { ko } from '../../i18n/ko';
-import { Avatar } from '../room/Avatar';
+import { Avatar } from '../../components/Avatar';
 
 export function RoomAvatar({ name, memberCount }: { name: string; memberCount: number | undefined }) {
   if (memberCount === undefined || memberCount <= 2) return <Avatar name={name} />;

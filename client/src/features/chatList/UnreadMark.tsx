@@ -2,8 +2,7 @@
 // server counts them, otherwise the spec's dot (SPEC.md §4).
 import { ko } from '../../i18n/ko';
 import type { ChatSummary } from '@common/api';
-import { countLabel } from '../room/readCounts';
-import { isUnread } from './unread';
+import { countLabel, isUnread } from './unread';
 
 export function UnreadMark({ chat }: { chat: ChatSummary }) {
   if (chat.unreadCount !== undefined) {

@@ -1,4 +1,4 @@
-import type { Feature } from '../../app/feature';
+import type { Feature } from '../../kernel/feature';
 import { chatListSaga } from './chatListSaga';
 import { chatListReducer } from './chatListSlice';
 

@@ -2,9 +2,9 @@ import { expect } from 'chai';
 import sinon from 'sinon';
 import { api, type ChatSummary } from '@common/api';
 import { topics } from '@common/destinations';
-import { logoutRequested } from '../auth/authSlice';
+import { logoutRequested } from '../auth';
 import { eventually, FakeHttp, refuse, settle } from '../../app/fakeServices';
-import { createChatTestStore } from '../room/chatFakes.test-support';
+import { createChatTestStore } from '../../app/chatFakes.test-support';
 import { chatListClosed, chatListOpened } from './chatListSlice';
 
 const ME = { userId: 4, name: '김민지', email: 'minji@example.com' };

@@ -7,11 +7,11 @@ import { all, call, delay, put, race, take, takeEvery } from 'redux-saga/effects
 import { api, type ChatSummary, type NameAndEmail, type UserIdResponse } from '@common/api';
 import { topics } from '@common/destinations';
 import { isRefreshSignal } from '@common/events';
-import { paths } from '../../app/paths';
-import { service } from '../../app/sagaContext';
+import { paths } from '../../kernel/paths';
+import { service } from '../../kernel/sagaContext';
 import type { StompService } from '../../services/stomp';
-import { logoutRequested } from '../auth/authSlice';
-import { isWindowActive, windowActivityChannel } from '../room/windowActivity';
+import { logoutRequested } from '../auth';
+import { isWindowActive, windowActivityChannel } from '../../services/windowActivity';
 import { chatListClosed, chatListOpened, chatsLoaded, loadFailed, newMessagesSignalled, profileLoaded, windowFocused } from './chatListSlice';
 
 type RefreshEvent = 'refresh' | 'subscribed';

@@ -3,6 +3,7 @@
 import { createSlice, type PayloadAction } from '@reduxjs/toolkit';
 import type { ChatSummary, NameAndEmail } from '@common/api';
 import { DELETED_MESSAGE_TEXT } from '@common/system-text';
+import { messageDeletedInRoom } from '../room';
 
 export interface ChatListState {
   chats: ChatSummary[] | null;
@@ -35,14 +36,16 @@ const chatListSlice = createSlice({
     newMessagesSignalled(state) {
       state.unseenCount += 1;
     },
-    /** Issue 13: a message deleted for everyone in an open room; when it is the room's last, the list says so. */
-    messageDeletedInRoom(state, action: PayloadAction<{ chatRoomId: number; seq: number }>) {
-      const chat = state.chats?.find((c) => c.chatRoomId === action.payload.chatRoomId);
-      if (chat && chat.lastSeq === action.payload.seq) chat.lastMessage = DELETED_MESSAGE_TEXT;
-    },
     windowFocused(state) {
       state.unseenCount = 0;
     },
+  },
+  extraReducers: (builder) => {
+    /** Issue 13: a message deleted for everyone in an open room; when it is the room's last, the list says so. */
+    builder.addCase(messageDeletedInRoom, (state, action) => {
+      const chat = state.chats?.find((c) => c.chatRoomId === action.payload.chatRoomId);
+      if (chat && chat.lastSeq === action.payload.seq) chat.lastMessage = DELETED_MESSAGE_TEXT;
+    });
   },
 });
 
@@ -53,7 +56,6 @@ export const {
   chatsLoaded,
   loadFailed,
   newMessagesSignalled,
-  messageDeletedInRoom,
   windowFocused,
 } = chatListSlice.actions;
 

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { isUnread } from './unread';
+import { countLabel, isUnread } from './unread';
 
 describe('the unread dot of a chat row', () => {
   const table: Array<[string, { lastMessage: string | null; lastMessageTime: string | null; lastReadAt: string | null }, boolean]> = [
@@ -16,4 +16,10 @@ describe('the unread dot of a chat row', () => {
       expect(isUnread(chat)).to.equal(expected);
     });
   }
+});
+
+describe('the unread count of a chat row', () => {
+  it('labels room counts up to 99+', () => {
+    expect([0, 1, 99, 100, 4321].map(countLabel)).to.deep.equal([null, '1', '99', '99+', '99+']);
+  });
 });

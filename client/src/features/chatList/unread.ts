@@ -15,3 +15,9 @@ export function isUnread(chat: Pick<ChatSummary, 'lastMessage' | 'lastMessageTim
 export function hasUnread(chat: Pick<ChatSummary, 'lastMessage' | 'lastMessageTime' | 'lastReadAt' | 'unreadCount'>): boolean {
   return chat.unreadCount !== undefined ? chat.unreadCount > 0 : isUnread(chat);
 }
+
+/** What the badge shows: nothing at 0, the count up to 99, then 99+. */
+export function countLabel(count: number): string | null {
+  if (count <= 0) return null;
+  return count > 99 ? '99+' : String(count);
+}

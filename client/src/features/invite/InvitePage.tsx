@@ -1,15 +1,15 @@
 // /add-user-to-chat?cri= (SPEC.md §2 invite): search people and add them to the room.
 import { useEffect } from 'react';
 import { Navigate, useSearchParams } from 'react-router-dom';
-import { useAppDispatch, useAppSelector } from '../../app/hooks';
-import { paths } from '../../app/paths';
+import { useAppDispatch, useAppSelector } from '../../kernel/hooks';
+import { paths } from '../../kernel/paths';
 import { Button } from '../../components/Button';
 import { ko } from '../../i18n/ko';
-import { createUidStore } from '../auth/uid';
-import { CheckIcon } from '../room/icons';
-import { chatRoomPath, roomIdFrom } from '../room/roomPaths';
-import '../room/chat.css';
-import { UserSearchScreen } from '../userSearch/UserSearchScreen';
+import { createUidStore } from '../../services/uid';
+import { CheckIcon } from '../../components/icons';
+import { chatRoomPath, roomIdFrom } from '../../kernel/roomPaths';
+import '../../styles/chat.css';
+import { UserSearchScreen } from '../userSearch';
 import { addRequested, inviteOpened, inviteSearchSubmitted, selectInvite } from './inviteSlice';
 
 export default function InvitePage() {

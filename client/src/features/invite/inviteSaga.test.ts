@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { api } from '@common/api';
 import { eventually, FakeHttp, refuse, settle } from '../../app/fakeServices';
-import { createChatTestStore } from '../room/chatFakes.test-support';
+import { createChatTestStore } from '../../app/chatFakes.test-support';
 import { addRequested, inviteSearchSubmitted } from './inviteSlice';
 
 const ROOM = 7;

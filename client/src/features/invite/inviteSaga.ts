@@ -4,7 +4,7 @@ import type { SagaIterator } from 'redux-saga';
 import { call, put, takeEvery, takeLatest } from 'redux-saga/effects';
 import { api, type RoomSearchResponse } from '@common/api';
 import { isSearchableKeyword } from '@common/rules';
-import { service } from '../../app/sagaContext';
+import { service } from '../../kernel/sagaContext';
 import { ko } from '../../i18n/ko';
 import { addFailed, addRequested, inviteResultsLoaded, inviteSearchSubmitted, toCandidates, userAdded } from './inviteSlice';
 

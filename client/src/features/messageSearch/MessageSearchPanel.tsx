@@ -5,12 +5,13 @@
 import { useEffect, useId, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { LIMITS } from '@common/rules';
-import { useAppDispatch, useAppSelector } from '../../app/hooks';
+import { useAppDispatch, useAppSelector } from '../../kernel/hooks';
 import { cx } from '../../components/classNames';
 import { ko } from '../../i18n/ko';
-import { relativeTime } from '../chatList/relativeTime';
-import { chatRoomPathAt } from '../room/roomPaths';
+import { relativeTime } from '../../components/relativeTime';
+import { chatRoomPathAt } from '../../kernel/roomPaths';
 import { excerptAround, highlightParts } from './highlight';
+import './messageSearch.css';
 import { moreRequested, searchCleared, searchRequested, selectSearch, type SearchScope } from './messageSearchSlice';
 
 /** The header button that shows and hides the room's search. */

@@ -4,7 +4,7 @@ import type { Action, PayloadAction } from '@reduxjs/toolkit';
 import type { SagaIterator } from 'redux-saga';
 import { all, call, put, select, takeEvery, takeLatest } from 'redux-saga/effects';
 import { api, type MessageSearchResponse } from '@common/api';
-import { service } from '../../app/sagaContext';
+import { service } from '../../kernel/sagaContext';
 import { moreRequested, resultsLoaded, searchFailed, searchRequested, selectSearch, type ScopeState, type SearchRequest, type SearchScope } from './messageSearchSlice';
 
 function* fetchPage(scope: SearchScope, state: Pick<ScopeState, 'keyword' | 'chatRoomId'>, beforeId?: number): SagaIterator {

@@ -3,9 +3,9 @@
 // user presses it (never on page load).
 import { useEffect } from 'react';
 import { useLocation } from 'react-router-dom';
-import { useAppDispatch, useAppSelector } from '../../app/hooks';
-import { paths } from '../../app/paths';
-import { useSignedInUser } from '../../app/useSignedInUser';
+import { useAppDispatch, useAppSelector } from '../../kernel/hooks';
+import { paths } from '../../kernel/paths';
+import { useSignedInUser } from '../../kernel/useSignedInUser';
 import { ko } from '../../i18n/ko';
 import { notificationsActions, selectNotificationsAsking, selectShowNotificationPrompt } from './notificationsSlice';
 

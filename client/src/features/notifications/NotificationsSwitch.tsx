@@ -1,6 +1,6 @@
 // The settings switch for system notifications and push on this device (ours, beyond the spec).
 // On asks the browser if it has not been asked yet; off ends this device's push subscription.
-import { useAppDispatch, useAppSelector } from '../../app/hooks';
+import { useAppDispatch, useAppSelector } from '../../kernel/hooks';
 import { ko } from '../../i18n/ko';
 import { notificationsActions, selectNotificationsOn, selectNotificationsState } from './notificationsSlice';
 

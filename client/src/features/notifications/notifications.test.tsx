@@ -6,13 +6,12 @@ import { renderApp } from '../../app/renderApp.test-support';
 import { allFeatures } from '../../app/allFeatures';
 import { createAppStore } from '../../app/store';
 import { AppShell } from '../../app/AppShell';
-import { CallHost, CallStrip } from '../call/CallHost';
-import { NotificationsHost } from './NotificationsHost';
-import { UID_KEY } from '../auth/uid';
+import { signedInHosts } from '../../app/signedInHosts.test-support';
+import { UID_KEY } from '../../services/uid';
 import { topics } from '@common/destinations';
-import { callActions } from '../call/callSlice';
-import { chatsLoaded } from '../chatList/chatListSlice';
-import { messageReceived, roomOpened } from '../room/roomSlice';
+import { callActions } from '../call';
+import { chatsLoaded } from '../chatList';
+import { messageReceived, roomOpened } from '../room';
 import { notificationsActions } from './notificationsSlice';
 import { NotificationsSwitch } from './NotificationsSwitch';
 import { newlyUnread, NOTIFICATIONS_OFF_KEY, PROMPT_DISMISSED_KEY } from './notificationsSaga';
@@ -237,7 +236,7 @@ describe('the notification prompt', () => {
   function renderAt(path: string) {
     window.localStorage.setItem(UID_KEY, String(ME));
     const services = createFakeServices({ [`GET ${api.pushPublicKey}`]: () => ({ publicKey: PUBLIC_KEY }), [`POST ${api.pushSubscriptions}`]: () => ({}) }, ME);
-    const routes = [{ element: <AppShell hosts={{ CallStrip, NotificationsHost, CallHost }} />, children: [{ path: '/chat-list', element: <p>list</p> }, { path: '/user-settings', element: <p>settings</p> }] }];
+    const routes = [{ element: <AppShell hosts={signedInHosts} />, children: [{ path: '/chat-list', element: <p>list</p> }, { path: '/user-settings', element: <p>settings</p> }] }];
     return { services, ...renderApp(services, routes, path) };
   }
 
@@ -268,7 +267,7 @@ describe('the notification prompt', () => {
       ME,
     );
     (services.notifier as FakeNotifier).state = 'granted';
-    renderApp(services, [{ element: <AppShell hosts={{ CallStrip, NotificationsHost, CallHost }} />, children: [{ path: '/user-settings', element: <NotificationsSwitch /> }] }], '/user-settings');
+    renderApp(services, [{ element: <AppShell hosts={signedInHosts} />, children: [{ path: '/user-settings', element: <NotificationsSwitch /> }] }], '/user-settings');
     const toggle = (await screen.findByRole('switch', { name: '이 기기에서 알림 받기' })) as HTMLInputElement;
     expect(toggle.checked).to.equal(true);
     await eventually(() => subscriptionsPosted(services).length === 1, 'subscribed');

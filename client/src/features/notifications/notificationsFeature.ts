@@ -1,4 +1,4 @@
-import type { Feature } from '../../app/feature';
+import type { Feature } from '../../kernel/feature';
 import { notificationsSaga } from './notificationsSaga';
 import { notificationsReducer } from './notificationsSlice';
 

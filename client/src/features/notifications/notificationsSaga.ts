@@ -10,14 +10,13 @@ import { eventChannel, type EventChannel, type SagaIterator, type Task } from 'r
 import { call, cancel, fork, put, select, take, takeEvery } from 'redux-saga/effects';
 import { api, type ChatMessage } from '@common/api';
 import type { PushPublicKeyResponse, PushSubscriptionRequest } from '@common/push';
-import { service } from '../../app/sagaContext';
+import { service } from '../../kernel/sagaContext';
 import type { NotificationPermissionState } from '../../services/notifier';
 import { incomingCallNotice, messageNotice, type Notice } from '../../sw/pushNotice';
-import { callActions } from '../call/callSlice';
-import type { CallPeer } from '../call/callRules';
-import { messageReceived } from '../room/roomSlice';
+import { callActions, type CallPeer } from '../call';
+import { messageReceived } from '../room';
 import { notificationsActions, selectNotificationsOn } from './notificationsSlice';
-import { endPushSubscription } from './endPushSubscription';
+import { endPushSubscription } from '../../kernel/endPushSubscription';
 import { watchOtherRooms } from './otherRooms';
 
 export { newlyUnread } from './otherRooms';

@@ -12,13 +12,12 @@ import { actionChannel, call, delay, race, select, take } from 'redux-saga/effec
 import { api, type ChatSummary } from '@common/api';
 import { topics } from '@common/destinations';
 import { isRefreshSignal } from '@common/events';
-import { paths } from '../../app/paths';
-import { service } from '../../app/sagaContext';
+import { paths } from '../../kernel/paths';
+import { service } from '../../kernel/sagaContext';
 import type { StompService } from '../../services/stomp';
 import { messageNotice } from '../../sw/pushNotice';
-import { hasUnread } from '../chatList/unread';
-import { chatsLoaded } from '../chatList/chatListSlice';
-import { selectRoom } from '../room/roomSlice';
+import { chatsLoaded, hasUnread } from '../chatList';
+import { selectRoom } from '../room';
 
 /** The shortest time between two reads of the list made for notifications (signals meanwhile wait as one). */
 export const OTHER_ROOMS_READ_INTERVAL_MS = 2000;

@@ -6,7 +6,7 @@
 // refused before uploading.
 import { useCallback, useEffect, useRef, useState, type ClipboardEvent, type DragEvent, type ReactNode } from 'react';
 import { LIMITS } from '@common/rules';
-import { useAppDispatch } from '../../app/hooks';
+import { useAppDispatch } from '../../kernel/hooks';
 import { ko } from '../../i18n/ko';
 import { UploadCancelled, UploadRefused, uploadAttachment, type Upload } from '../../services/upload';
 import { attachmentUploaded } from './roomSlice';

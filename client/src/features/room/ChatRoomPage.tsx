@@ -2,19 +2,18 @@
 // room session saga does the work; this page opens and closes it and renders its state.
 import { useCallback, useEffect, useMemo, useState, type KeyboardEvent } from 'react';
 import { Navigate, useSearchParams } from 'react-router-dom';
-import { useAppDispatch, useAppSelector } from '../../app/hooks';
-import { paths } from '../../app/paths';
+import { useAppDispatch, useAppSelector } from '../../kernel/hooks';
+import { paths } from '../../kernel/paths';
 import { useDocumentTitle } from '../../components/documentTitle';
 import { useDialog } from '../../components/dialogs';
-import { MessageSearchPanel, MessageSearchToggle } from '../messageSearch/MessageSearchPanel';
+import { MessageSearchPanel, MessageSearchToggle } from '../messageSearch';
 import { EditComposer, ReplyPreview } from './ComposerExtras';
 import type { MessageActionHandlers } from './MessageExtras';
 import { ko } from '../../i18n/ko';
-import { createUidStore } from '../auth/uid';
+import { createUidStore } from '../../services/uid';
 import './attachments.css';
-import './chat.css';
+import '../../styles/chat.css';
 import './messageActions.css';
-import '../messageSearch/messageSearch.css';
 import { AttachmentArea } from './AttachmentArea';
 import { Composer } from './Composer';
 import { MessageList } from './MessageList';
@@ -23,7 +22,7 @@ import { TypingLine } from './TypingLine';
 import { selectOnline, withPresence } from './liveSlice';
 import { RoomHeader } from './RoomHeader';
 import { RoomSidebar } from './RoomSidebar';
-import { invitePath, roomIdFrom, seqFrom } from './roomPaths';
+import { invitePath, roomIdFrom, seqFrom } from '../../kernel/roomPaths';
 import {
   deleteConfirmed,
   editCancelled,

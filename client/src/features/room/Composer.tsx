@@ -4,7 +4,7 @@
 import { useEffect, useId, useLayoutEffect, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
 import { LIMITS, isSendableMessage } from '@common/rules';
 import { ko } from '../../i18n/ko';
-import { SendIcon } from './icons';
+import { SendIcon } from '../../components/icons';
 
 /** From this many characters on, the count against the 3000 limit shows. */
 export const COUNT_FROM = LIMITS.message - 300;

@@ -5,7 +5,7 @@ import { useEffect, useRef, useState, type FormEvent, type KeyboardEvent } from 
 import type { ReplyQuote } from '@common/api';
 import { LIMITS, isSendableMessage } from '@common/rules';
 import { ko } from '../../i18n/ko';
-import { SendIcon } from './icons';
+import { SendIcon } from '../../components/icons';
 
 export function ReplyPreview({ quote, onCancel }: { quote: ReplyQuote; onCancel(): void }) {
   useEffect(() => {

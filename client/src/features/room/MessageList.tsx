@@ -8,7 +8,7 @@ import type { ChatMessage } from '@common/api';
 import { cx } from '../../components/classNames';
 import { ko } from '../../i18n/ko';
 import { AttachmentView } from './AttachmentView';
-import { Avatar } from './Avatar';
+import { Avatar } from '../../components/Avatar';
 import { layoutMessages } from './messageLayout';
 import { MessageMenu, QuoteBlock, ReactionChips, openMenuOf, type MessageActionHandlers } from './MessageExtras';
 import { canDeleteForEveryone } from './messageChanges';

@@ -2,10 +2,10 @@
 // most 50 characters, blank is not submitted) and the sidebar toggle.
 import { useState, type FormEvent, type KeyboardEvent, type ReactNode } from 'react';
 import { LIMITS, isValidRoomName } from '@common/rules';
-import { paths } from '../../app/paths';
+import { paths } from '../../kernel/paths';
 import { BackButton } from '../../components/BackButton';
 import { ko } from '../../i18n/ko';
-import { MenuIcon } from './icons';
+import { MenuIcon } from '../../components/icons';
 
 export interface RoomHeaderProps {
   roomName: string;

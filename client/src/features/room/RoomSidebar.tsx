@@ -5,9 +5,9 @@ import { Link } from 'react-router-dom';
 import type { UserSummary } from '@common/api';
 import { useDialog } from '../../components/dialogs';
 import { ko } from '../../i18n/ko';
-import { Avatar } from './Avatar';
-import { WithPresence } from './PresenceDot';
-import { AddPersonIcon, CloseIcon, LeaveIcon, MailIcon } from './icons';
+import { Avatar } from '../../components/Avatar';
+import { WithPresence } from '../../components/PresenceDot';
+import { AddPersonIcon, CloseIcon, LeaveIcon, MailIcon } from '../../components/icons';
 import type { NotificationState } from './roomSlice';
 
 export interface RoomSidebarProps {

@@ -1,6 +1,6 @@
 // '{name}님이 입력 중…' under the messages while others type (issue 11); an empty line otherwise,
 // so the layout does not jump.
-import { useAppSelector } from '../../app/hooks';
+import { useAppSelector } from '../../kernel/hooks';
 import { ko } from '../../i18n/ko';
 import { selectTypers } from './liveSlice';
 

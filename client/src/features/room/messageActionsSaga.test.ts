@@ -3,7 +3,7 @@ import sinon from 'sinon';
 import { api, type ChatHistoryResponse, type ChatMessage } from '@common/api';
 import { app, topics } from '@common/destinations';
 import { eventually, FakeHttp, settle, type RecordedRequest } from '../../app/fakeServices';
-import { createChatTestStore } from './chatFakes.test-support';
+import { createChatTestStore } from '../../app/chatFakes.test-support';
 import { deleteConfirmed, editSubmitted, jumpRequested, messageSubmitted, reactionToggled, replyStarted, roomOpened } from './roomSlice';
 
 const ROOM = 7;

@@ -9,7 +9,7 @@ import { all, call, put, select, take } from 'redux-saga/effects';
 import { api, type ChatHistoryResponse, type ChatMessage } from '@common/api';
 import { app } from '@common/destinations';
 import { LIMITS, isSendableMessage, type Reaction } from '@common/rules';
-import { service } from '../../app/sagaContext';
+import { service } from '../../kernel/sagaContext';
 import { ko } from '../../i18n/ko';
 import { hasReacted } from './messageChanges';
 import {

@@ -25,9 +25,3 @@ export function authorOf(message: Pick<ChatMessage, 'senderId' | 'systemEvent'>)
 export function unreadBy(memberIds: readonly number[], positions: ReadPositions, seq: number): number {
   return memberIds.filter((id) => (positions[id] ?? 0) < seq).length;
 }
-
-/** What the badge shows: nothing at 0, the count up to 99, then 99+. */
-export function countLabel(count: number): string | null {
-  if (count <= 0) return null;
-  return count > 99 ? '99+' : String(count);
-}

@@ -2,10 +2,9 @@ import { expect } from 'chai';
 import sinon from 'sinon';
 import { cleanup, fireEvent, render, screen, within } from '@testing-library/react';
 import { MemoryRouter } from 'react-router-dom';
-import type { ChatMessage, ChatSummary } from '@common/api';
+import type { ChatMessage } from '@common/api';
 import { settle } from '../../app/fakeServices';
 import { DialogProvider, DialogQueue } from '../../components/dialogs';
-import { ChatRow } from '../chatList/ChatRow';
 import { Composer } from './Composer';
 import { MessageList } from './MessageList';
 import { RoomHeader } from './RoomHeader';
@@ -242,25 +241,16 @@ describe('the chat room components', () => {
   });
 });
 
-describe('a chat list row', () => {
+describe('read counts beside messages', () => {
   afterEach(cleanup);
-  const now = Date.parse('2026-11-21T10:05:00.000Z');
 
-  it('links to the room and shows the unread dot, the last message and its relative time', () => {
-    const chat: ChatSummary = { chatRoomId: 9, chatRoomName: '저녁 약속', lastMessage: '7시 어때요?', lastMessageTime: '2026-11-21T10:00:00.000Z', lastReadAt: null };
-    render(<MemoryRouter><ul><ChatRow chat={chat} now={now} /></ul></MemoryRouter>);
-    const row = screen.getByTestId('chat-row');
-    expect(row.getAttribute('href')).to.equal('/chat-room?cri=9');
-    expect(within(row).getByText('7시 어때요?')).to.exist;
-    expect(within(row).getByText('5분 전')).to.exist;
-    expect(within(row).getByTestId('unread-dot')).to.exist;
-  });
-
-  it('invites to start a conversation when the room has no message yet', () => {
-    const chat: ChatSummary = { chatRoomId: 3, chatRoomName: '새 방', lastMessage: null, lastMessageTime: null, lastReadAt: null };
-    render(<MemoryRouter><ul><ChatRow chat={chat} now={now} /></ul></MemoryRouter>);
-    expect(screen.getByText('대화를 시작해보세요')).to.exist;
-    expect(screen.getByText('메시지 없음')).to.exist;
-    expect(screen.queryByTestId('unread-dot')).to.equal(null);
+  it('shows beside each message how many members have not read it, and nothing once all have', () => {
+    const messages: ChatMessage[] = [1, 2].map((seq) => ({
+      messageId: seq, seq, senderId: 2, senderName: '김철수', content: `m${seq}`, enrolledAt: '2026-11-21T10:00:00.000Z', clientMsgId: null,
+    }));
+    render(<MessageList messages={messages} pending={[]} myId={1} hasOlder={false} loadingOlder={false} onNeedOlder={() => {}} unreadByOf={(seq) => (seq === 2 ? 2 : 0)} />);
+    const counts = screen.getAllByTestId('read-count');
+    expect(counts.map((c) => c.textContent)).to.deep.equal(['2']);
+    expect(counts[0].getAttribute('aria-label')).to.equal('2명이 읽지 않음');
   });
 });

@@ -9,11 +9,10 @@ import { api, type Preferences } from '@common/api';
 import { app, topics } from '@common/destinations';
 import { decodeRoomEvent } from '@common/events';
 import type { RoomEvent } from '@common/payloads';
-import { service } from '../../app/sagaContext';
+import { service } from '../../kernel/sagaContext';
 import type { StompService } from '../../services/stomp';
 import { presenceChanged, typingExpired, typingSeen } from './liveSlice';
-import { messageDeletedInRoom } from '../chatList/chatListSlice';
-import { messageDeleted, messageEdited, reactionChanged, selectMessages } from './roomSlice';
+import { messageDeleted, messageDeletedInRoom, messageEdited, reactionChanged, selectMessages } from './roomSlice';
 import { readEventReceived } from './readsSlice';
 
 /**

@@ -1,4 +1,4 @@
-import type { Feature } from '../../app/feature';
+import type { Feature } from '../../kernel/feature';
 import { liveReducer } from './liveSlice';
 import { readsReducer } from './readsSlice';
 import { roomSaga } from './roomSaga';

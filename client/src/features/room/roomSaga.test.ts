@@ -3,7 +3,7 @@ import sinon from 'sinon';
 import { api, type Attachment, type ChatHistoryResponse, type ChatMessage, type UserSummary } from '@common/api';
 import { app, topics } from '@common/destinations';
 import { eventually, FakeHttp, refuse, settle, type RecordedRequest } from '../../app/fakeServices';
-import { createChatTestStore } from './chatFakes.test-support';
+import { createChatTestStore } from '../../app/chatFakes.test-support';
 import {
   attachmentUploaded,
   leaveConfirmed,

@@ -8,8 +8,8 @@ import { call, cancelled, delay, flush, fork, put, race, select, take } from 're
 import { api, type ChatHistoryResponse, type ChatMessage } from '@common/api';
 import { app } from '@common/destinations';
 import { LIMITS, isSendableMessage, isValidRoomName } from '@common/rules';
-import { paths } from '../../app/paths';
-import { service } from '../../app/sagaContext';
+import { paths } from '../../kernel/paths';
+import { service } from '../../kernel/sagaContext';
 import { isHttpStatus } from '../../services/http';
 import { ko } from '../../i18n/ko';
 import { newClientMsgId } from './clientMsgId';
@@ -53,7 +53,7 @@ import {
   subscribed,
   typingNoticed,
 } from './roomSlice';
-import { isWindowActive, windowActivityChannel } from './windowActivity';
+import { isWindowActive, windowActivityChannel } from '../../services/windowActivity';
 
 interface Session {
   chatRoomId: number;

@@ -1,7 +1,7 @@
 // The open chat room (SPEC.md §2 chat room, §4 chat room states): its name, participants,
 // messages in messageId order, the user's sends still waiting for their echo, paging, presence
 // and the e-mail notification button.
-import { createSlice, type PayloadAction } from '@reduxjs/toolkit';
+import { createAction, createSlice, type PayloadAction } from '@reduxjs/toolkit';
 import type { Attachment, ChatHistoryResponse, ChatMessage, ReplyQuote, RoomUser } from '@common/api';
 import type { Reaction } from '@common/rules';
 import { applyChangedMessages, applyDeleted, applyEdited, applyReaction, type DeletedChange, type EditedChange, type ReactionChange } from './messageChanges';
@@ -307,6 +307,12 @@ export const {
   notificationFailed,
 } = roomSlice.actions;
 
+/**
+ * Issue 13: a message of the open room was deleted for everyone, told with its seq once the room
+ * has applied it; for whoever shows the room's last message (the chat list).
+ */
+export const messageDeletedInRoom = createAction<{ chatRoomId: number; seq: number }>('room/messageDeletedInRoom');
+
 export const roomReducer = roomSlice.reducer;
 
 type WithRoom = { room: RoomState };
@@ -319,3 +325,4 @@ export const selectRoomActive = (state: WithRoom) => state.room.active;
 export const selectReplyTo = (state: WithRoom) => state.room.replyTo;
 export const selectLastChangeSeq = (state: WithRoom) => state.room.lastChangeSeq;
 export const selectMessages = (state: WithRoom) => state.room.messages;
+export const selectRoomUsers = (state: WithRoom) => state.room.users;

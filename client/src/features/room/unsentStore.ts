@@ -11,6 +11,15 @@ export interface UnsentStore {
   write(userId: number, chatRoomId: number, messages: readonly PendingMessage[]): void;
 }
 
+// The room's own service, in the saga context beside the shared ones: added to the kernel's
+// LateServices here, so the kernel names no room type (app/lateServices.ts provides it).
+declare module '../../kernel/services' {
+  interface LateServices {
+    /** Sends not yet confirmed, per user and room, kept across reloads (local storage). */
+    unsent: UnsentStore;
+  }
+}
+
 /** A room keeps at most this many unsent messages (the oldest go first): storage is small. */
 export const MAX_UNSENT_PER_ROOM = 50;
 

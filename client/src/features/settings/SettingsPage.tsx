@@ -1,7 +1,7 @@
 import { useEffect, useId, useState, type FormEvent } from 'react';
 import { Navigate, useLocation } from 'react-router-dom';
 import type { NameAndEmail } from '@common/api';
-import { useAppDispatch, useAppSelector } from '../../app/hooks';
+import { useAppDispatch, useAppSelector } from '../../kernel/hooks';
 import { BackLink } from '../../components/BackLink';
 import { Button } from '../../components/Button';
 import { CenteredPage } from '../../components/CenteredPage';
@@ -9,7 +9,7 @@ import { ProfileFields, type ProfileValues } from '../../components/ProfileField
 import { StatusLine } from '../../components/StatusLine';
 import { TextField } from '../../components/TextField';
 import { ko } from '../../i18n/ko';
-import { NotificationsSwitch } from '../notifications/NotificationsSwitch';
+import { NotificationsSwitch } from '../notifications';
 import { TypingSwitch } from './TypingSwitch';
 import { selectSettings, settingsActions, type SettingsMessage } from './settingsSlice';
 

@@ -1,6 +1,6 @@
 // The settings switch for showing others that the user is typing (issue 11; on by default).
 import { useEffect } from 'react';
-import { useAppDispatch, useAppSelector } from '../../app/hooks';
+import { useAppDispatch, useAppSelector } from '../../kernel/hooks';
 import { ko } from '../../i18n/ko';
 import { preferencesActions, selectPreferences } from './preferencesSlice';
 

@@ -3,7 +3,7 @@ import type { PayloadAction } from '@reduxjs/toolkit';
 import type { SagaIterator } from 'redux-saga';
 import { call, put, takeLatest } from 'redux-saga/effects';
 import { api, type Preferences } from '@common/api';
-import { service } from '../../app/sagaContext';
+import { service } from '../../kernel/sagaContext';
 import { preferencesActions } from './preferencesSlice';
 
 function* load(): SagaIterator {

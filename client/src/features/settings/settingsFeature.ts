@@ -1,4 +1,4 @@
-import type { Feature } from '../../app/feature';
+import type { Feature } from '../../kernel/feature';
 import { preferencesSaga } from './preferencesSaga';
 import { preferencesReducer } from './preferencesSlice';
 import { settingsSaga } from './settingsSaga';

@@ -4,8 +4,8 @@ import { call, delay, put, takeLeading } from 'redux-saga/effects';
 import type { PayloadAction } from '@reduxjs/toolkit';
 import { api, type UpdateInfoRequest, type UpdateInfoResponse } from '@common/api';
 import { isValidName, LIMITS } from '@common/rules';
-import { paths } from '../../app/paths';
-import { service } from '../../app/sagaContext';
+import { paths } from '../../kernel/paths';
+import { service } from '../../kernel/sagaContext';
 import { HttpError, NetworkError } from '../../services/http';
 import { settingsActions, type SettingsForm, type SettingsMessage } from './settingsSlice';
 

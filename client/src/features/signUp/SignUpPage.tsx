@@ -1,6 +1,6 @@
 import { useEffect, useId, useState, type FormEvent } from 'react';
 import { LIMITS } from '@common/rules';
-import { useAppDispatch, useAppSelector } from '../../app/hooks';
+import { useAppDispatch, useAppSelector } from '../../kernel/hooks';
 import { BackLink } from '../../components/BackLink';
 import { Button } from '../../components/Button';
 import { CenteredPage } from '../../components/CenteredPage';

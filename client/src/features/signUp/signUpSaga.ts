@@ -4,8 +4,8 @@ import type { SagaIterator } from 'redux-saga';
 import { call, delay, put, select, take } from 'redux-saga/effects';
 import { api, type SignUpRequest, type SignUpResponse } from '@common/api';
 import { isValidName, LIMITS, normalizeEmail } from '@common/rules';
-import { paths } from '../../app/paths';
-import { service } from '../../app/sagaContext';
+import { paths } from '../../kernel/paths';
+import { service } from '../../kernel/sagaContext';
 import { HttpError, NetworkError } from '../../services/http';
 import { selectSignUp, SEND_WINDOW, signUpActions, type SignUpForm, type SignUpMessage, type SignUpState } from './signUpSlice';
 

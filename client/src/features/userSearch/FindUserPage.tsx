@@ -1,12 +1,12 @@
 // /find-user (SPEC.md §2 user search): find someone by name or e-mail and start a chat.
 import { useEffect } from 'react';
 import { Navigate } from 'react-router-dom';
-import { useAppDispatch, useAppSelector } from '../../app/hooks';
-import { paths } from '../../app/paths';
+import { useAppDispatch, useAppSelector } from '../../kernel/hooks';
+import { paths } from '../../kernel/paths';
 import { Button } from '../../components/Button';
 import { ko } from '../../i18n/ko';
-import { createUidStore } from '../auth/uid';
-import '../room/chat.css';
+import { createUidStore } from '../../services/uid';
+import '../../styles/chat.css';
 import { UserSearchScreen } from './UserSearchScreen';
 import { selectUserSearch, startChatRequested, userSearchOpened, userSearchSubmitted } from './userSearchSlice';
 

@@ -2,7 +2,7 @@
 import { useState, type FormEvent } from 'react';
 import { LIMITS } from '@common/rules';
 import { Button } from '../../components/Button';
-import { SearchIcon } from '../room/icons';
+import { SearchIcon } from '../../components/icons';
 
 export interface SearchBarProps {
   placeholder: string;

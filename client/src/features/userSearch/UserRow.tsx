@@ -1,8 +1,8 @@
 // A user found by a search: initial, name and e-mail, and what can be done with them.
 import type { ReactNode } from 'react';
 import type { UserSummary } from '@common/api';
-import { Avatar } from '../room/Avatar';
-import { WithPresence } from '../room/PresenceDot';
+import { Avatar } from '../../components/Avatar';
+import { WithPresence } from '../../components/PresenceDot';
 
 export function UserRow({ user, children }: { user: UserSummary; children: ReactNode }) {
   return (

@@ -7,7 +7,7 @@ import type { UserSummary } from '@common/api';
 import { BackButton } from '../../components/BackButton';
 import { useDocumentTitle } from '../../components/documentTitle';
 import { ko } from '../../i18n/ko';
-import { SearchIcon } from '../room/icons';
+import { SearchIcon } from '../../components/icons';
 import { SearchBar } from './SearchBar';
 import { UserRow } from './UserRow';
 

@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import sinon from 'sinon';
 import { api } from '@common/api';
 import { eventually, FakeHttp, refuse, settle } from '../../app/fakeServices';
-import { createChatTestStore } from '../room/chatFakes.test-support';
+import { createChatTestStore } from '../../app/chatFakes.test-support';
 import { SEARCH_FAILURE_EXIT_MS } from './userSearchSaga';
 import { startChatRequested, userSearchSubmitted } from './userSearchSlice';
 
@@ -56,5 +56,41 @@ describe('the user search saga', () => {
     expect(h.alerts).to.deep.equal(['Error starting chat.']);
     expect(h.navigations).to.deep.equal([]);
     expect(h.store.getState().userSearch.startingWith).to.equal(null);
+  });
+});
+
+// The call screen (/call) searches through the same saga; a failure there keeps the user on it (docs/spec.md §8).
+describe('the user search on the call screen', () => {
+  let h: ReturnType<typeof createChatTestStore>;
+  afterEach(() => {
+    h?.stop();
+    sinon.restore();
+  });
+
+  it('sends no request for a blank or %-only keyword', async () => {
+    h = createChatTestStore(new FakeHttp({ [`GET ${api.userSearch}`]: () => [KIM] }));
+    h.store.dispatch(userSearchSubmitted(' % ', { leaveOnFailure: false }));
+    await settle();
+    expect(h.store.getState().userSearch.results).to.deep.equal([]);
+    expect(h.http.requests).to.deep.equal([]);
+  });
+
+  it('lists the users the server finds for the trimmed keyword', async () => {
+    const queries: unknown[] = [];
+    h = createChatTestStore(new FakeHttp({ [`GET ${api.userSearch}`]: (r) => (queries.push(r.query), [KIM]) }));
+    h.store.dispatch(userSearchSubmitted(' Kim ', { leaveOnFailure: false }));
+    await eventually(() => h.store.getState().userSearch.results.length === 1, 'results');
+    expect(h.store.getState().userSearch.results).to.deep.equal([KIM]);
+    expect(queries).to.deep.equal([{ keyword: 'Kim' }]);
+  });
+
+  it('logs a failed search and shows an empty list, without leaving the screen', async () => {
+    const clock = sinon.useFakeTimers({ toFake: ['setTimeout'] });
+    h = createChatTestStore(new FakeHttp({ [`GET ${api.userSearch}`]: () => refuse(500) }));
+    h.store.dispatch(userSearchSubmitted('Kim', { leaveOnFailure: false }));
+    await clock.tickAsync(SEARCH_FAILURE_EXIT_MS + 1);
+    expect(h.store.getState().userSearch.results).to.deep.equal([]);
+    expect(h.errors.some((e) => e.startsWith('user search'))).to.equal(true);
+    expect(h.navigations).to.deep.equal([]);
   });
 });

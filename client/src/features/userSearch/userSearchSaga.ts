@@ -1,19 +1,20 @@
-// User search and starting a chat (SPEC.md §2, §5, §8). A new search replaces one in flight.
+// User search and starting a chat (SPEC.md §2, §5, §8), for /find-user and the call screen (/call).
+// A new search replaces one in flight.
 import type { PayloadAction } from '@reduxjs/toolkit';
 import type { SagaIterator } from 'redux-saga';
 import { call, delay, put, takeLatest, takeLeading } from 'redux-saga/effects';
 import { api, type CreateRoomResponse, type UserSummary } from '@common/api';
 import { isSearchableKeyword } from '@common/rules';
-import { paths } from '../../app/paths';
-import { service } from '../../app/sagaContext';
+import { paths } from '../../kernel/paths';
+import { service } from '../../kernel/sagaContext';
 import { ko } from '../../i18n/ko';
-import { chatRoomPath } from '../room/roomPaths';
-import { startChatFinished, startChatRequested, userSearchFailed, userSearchResultsLoaded, userSearchSubmitted } from './userSearchSlice';
+import { chatRoomPath } from '../../kernel/roomPaths';
+import { startChatFinished, startChatRequested, userSearchFailed, userSearchResultsLoaded, userSearchSubmitted, type UserSearchOptions } from './userSearchSlice';
 
 /** SPEC.md §8: after a failed search the screen returns to the chat list after 2 s. */
 export const SEARCH_FAILURE_EXIT_MS = 2000;
 
-export function* search(action: PayloadAction<string>): SagaIterator {
+export function* search(action: PayloadAction<string, string, UserSearchOptions>): SagaIterator {
   const keyword = action.payload;
   if (!isSearchableKeyword(keyword)) {
     yield put(userSearchResultsLoaded([]));
@@ -27,6 +28,7 @@ export function* search(action: PayloadAction<string>): SagaIterator {
     const logError = yield* service('logError');
     yield call(logError, 'user search', error);
     yield put(userSearchFailed());
+    if (!action.meta.leaveOnFailure) return;
     yield delay(SEARCH_FAILURE_EXIT_MS);
     const navigate = yield* service('navigate');
     yield call(navigate, paths.chatList);

@@ -1,4 +1,4 @@
-// /find-user (SPEC.md §2 user search): the results of the last search.
+// /find-user (SPEC.md §2 user search) and the call screen's name search: the results of the last search.
 import { createSlice, type PayloadAction } from '@reduxjs/toolkit';
 import type { UserSummary } from '@common/api';
 import { isSearchableKeyword } from '@common/rules';
@@ -11,6 +11,15 @@ export interface UserSearchState {
   startingWith: number | null;
 }
 
+/**
+ * What a failed search does besides clearing the results (docs/spec.md §8): /find-user goes back
+ * to /chat-list after 2 s; the call screen (/call), which searches through this one search too,
+ * stays with an empty list.
+ */
+export interface UserSearchOptions {
+  leaveOnFailure: boolean;
+}
+
 const initialState: UserSearchState = { results: [], searching: false, searched: false, startingWith: null };
 
 const userSearchSlice = createSlice({
@@ -18,9 +27,12 @@ const userSearchSlice = createSlice({
   initialState,
   reducers: {
     opened: () => initialState,
-    submitted(state, action: PayloadAction<string>) {
-      state.searching = true;
-      state.searched = isSearchableKeyword(action.payload);
+    submitted: {
+      reducer(state, action: PayloadAction<string, string, UserSearchOptions>) {
+        state.searching = true;
+        state.searched = isSearchableKeyword(action.payload);
+      },
+      prepare: (keyword: string, options: Partial<UserSearchOptions> = {}) => ({ payload: keyword, meta: { leaveOnFailure: options.leaveOnFailure ?? true } }),
     },
     resultsLoaded(state, action: PayloadAction<UserSummary[]>) {
       state.results = action.payload;

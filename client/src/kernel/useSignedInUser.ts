@@ -1,7 +1,7 @@
 // The signed-in user's id on a screen for signed-in users (every screen but login and sign-up),
 // else null: what the app-wide listeners (calls, notifications) run for.
 import { useLocation } from 'react-router-dom';
-import { createUidStore } from '../features/auth/uid';
+import { createUidStore } from '../services/uid';
 import { paths } from './paths';
 
 const SIGNED_OUT_ROUTES: readonly string[] = [paths.login, paths.signUp];

@@ -1,5 +1,5 @@
 // Addresses of one room's screens (SPEC.md §2): /chat-room?cri={id} and /add-user-to-chat?cri={id}.
-import { paths } from '../../app/paths';
+import { paths } from './paths';
 
 export function chatRoomPath(chatRoomId: number): string {
   return `${paths.chatRoom}?cri=${chatRoomId}`;

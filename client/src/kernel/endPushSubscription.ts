@@ -1,15 +1,15 @@
 // Ends this device's push subscription: in the browser, then on the server
 // (DELETE /api/push/subscriptions), which needs the login session, so a logout calls it first.
-// Apart from notificationsSaga.ts so that the login screen's logout does not load the
-// notifications, room and call code with it.
+// Shared by auth (every logout) and notifications (switched off), so it sits below both: the
+// login screen's logout loads no notifications, room or call code with it.
 import type { SagaIterator } from 'redux-saga';
 import { call, getContext } from 'redux-saga/effects';
 import { api } from '@common/api';
 import type { PushUnsubscribeRequest } from '@common/push';
-import { service } from '../../app/sagaContext';
-import type { Notifier } from '../../services/notifier';
-import { isHttpStatus } from '../../services/http';
-import { endBrowserPushSubscription } from '../../services/pushSubscription';
+import { service } from './sagaContext';
+import type { Notifier } from '../services/notifier';
+import { isHttpStatus } from '../services/http';
+import { endBrowserPushSubscription } from '../services/pushSubscription';
 
 /**
  * A failure is logged only: an ended browser subscription answers 410 to the server's next push,

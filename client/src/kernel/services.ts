@@ -1,12 +1,13 @@
 // Everything with side effects that sagas use, handed to them through the saga middleware's
-// context (DESIGN.md §4) so tests pass fakes. Add a service: a field here, its browser
-// implementation in createBrowserServices (or createBrowserLateServices in lateServices.ts), and
-// a fake in fakeServices.ts (tests).
-import type { DialogQueue } from '../components/dialogs';
-import { createHttpClient, type HttpClient } from '../services/http';
-import { createUidStore, type UidStore } from '../features/auth/uid';
+// context so tests pass fakes: the types only, for every feature's sagas (kernel/sagaContext.ts);
+// app/ builds them. Add a service: a field here, its browser implementation in
+// app/browserServices.ts (or app/lateServices.ts), and a fake in app/fakeServices.ts (tests).
+// A service that belongs to one feature is declared by that feature, which adds its field to
+// LateServices by declaration merging (the room's unsent store: features/room/unsentStore.ts),
+// so that nothing here names a feature's types.
+import type { HttpClient } from '../services/http';
+import type { UidStore } from '../services/uid';
 import type { Notifier } from '../services/notifier';
-import type { UnsentStore } from '../features/room/unsentStore';
 import type { Ringer } from '../services/ringer';
 import type { RtcService } from '../services/rtc';
 import type { StompService } from '../services/stomp';
@@ -39,8 +40,6 @@ export interface CoreServices {
  * load in a chunk of their own with the first such feature, so /login carries none of them.
  */
 export interface LateServices {
-  /** Sends not yet confirmed, per user and room, kept across reloads (local storage). */
-  unsent: UnsentStore;
   /** Microphone and peer connections for voice calls. */
   rtc: RtcService;
   /** The ringing and ring-back tones (Web Audio). */
@@ -54,16 +53,3 @@ export interface LateServices {
 }
 
 export interface Services extends CoreServices, LateServices {}
-
-export function createBrowserServices(navigate: Services['navigate'], dialogs: DialogQueue): CoreServices {
-  return {
-    http: createHttpClient(),
-    uid: createUidStore(window.localStorage),
-    navigate,
-    currentPath: () => window.location.pathname,
-    redirect: (url) => window.location.assign(url),
-    logError: (context, error) => console.error(`[${context}]`, error),
-    alert: (message) => void dialogs.alert(message),
-    storage: window.localStorage,
-  };
-}

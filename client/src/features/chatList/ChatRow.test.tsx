@@ -1,8 +1,7 @@
 import { expect } from 'chai';
-import { cleanup, render, screen } from '@testing-library/react';
+import { cleanup, render, screen, within } from '@testing-library/react';
 import { MemoryRouter } from 'react-router-dom';
-import type { ChatMessage, ChatSummary } from '@common/api';
-import { MessageList } from '../room/MessageList';
+import type { ChatSummary } from '@common/api';
 import { ChatRow } from './ChatRow';
 
 describe('unread counts', () => {
@@ -27,16 +26,6 @@ describe('unread counts', () => {
     expect(screen.queryByTestId('unread-dot')).to.equal(null);
   });
 
-  it('shows beside each message how many members have not read it, and nothing once all have', () => {
-    const messages: ChatMessage[] = [1, 2].map((seq) => ({
-      messageId: seq, seq, senderId: 2, senderName: '김철수', content: `m${seq}`, enrolledAt: '2026-11-21T10:00:00.000Z', clientMsgId: null,
-    }));
-    render(<MessageList messages={messages} pending={[]} myId={1} hasOlder={false} loadingOlder={false} onNeedOlder={() => {}} unreadByOf={(seq) => (seq === 2 ? 2 : 0)} />);
-    const counts = screen.getAllByTestId('read-count');
-    expect(counts.map((c) => c.textContent)).to.deep.equal(['2']);
-    expect(counts[0].getAttribute('aria-label')).to.equal('2명이 읽지 않음');
-  });
-
   it('pictures a group with a group mark and a two-person room with the other person\'s initial', () => {
     row(chat({ chatRoomName: 'Ben, Cat 외 1명', memberCount: 4 }));
     expect(screen.getByTestId('group-avatar').getAttribute('aria-label')).to.equal('4명의 그룹 채팅');
@@ -44,5 +33,28 @@ describe('unread counts', () => {
     row(chat({ chatRoomName: 'Ben', memberCount: 2 }));
     expect(screen.queryByTestId('group-avatar')).to.equal(null);
     expect(screen.getByText('B')).to.exist;
+  });
+});
+
+describe('a chat list row', () => {
+  afterEach(cleanup);
+  const now = Date.parse('2026-11-21T10:05:00.000Z');
+
+  it('links to the room and shows the unread dot, the last message and its relative time', () => {
+    const chat: ChatSummary = { chatRoomId: 9, chatRoomName: '저녁 약속', lastMessage: '7시 어때요?', lastMessageTime: '2026-11-21T10:00:00.000Z', lastReadAt: null };
+    render(<MemoryRouter><ul><ChatRow chat={chat} now={now} /></ul></MemoryRouter>);
+    const row = screen.getByTestId('chat-row');
+    expect(row.getAttribute('href')).to.equal('/chat-room?cri=9');
+    expect(within(row).getByText('7시 어때요?')).to.exist;
+    expect(within(row).getByText('5분 전')).to.exist;
+    expect(within(row).getByTestId('unread-dot')).to.exist;
+  });
+
+  it('invites to start a conversation when the room has no message yet', () => {
+    const chat: ChatSummary = { chatRoomId: 3, chatRoomName: '새 방', lastMessage: null, lastMessageTime: null, lastReadAt: null };
+    render(<MemoryRouter><ul><ChatRow chat={chat} now={now} /></ul></MemoryRouter>);
+    expect(screen.getByText('대화를 시작해보세요')).to.exist;
+    expect(screen.getByText('메시지 없음')).to.exist;
+    expect(screen.queryByTestId('unread-dot')).to.equal(null);
   });
 });

@@ -11,6 +11,6 @@ export interface Feature {
   readonly reducers: Readonly<Record<string, Reducer>>;
   /** Its long-lived sagas, each run once, on its own (one crashing does not stop the others). */
   readonly sagas: ReadonlyArray<() => SagaIterator>;
-  /** Its sagas use the late services (STOMP, RTC, ringer, notifier, unsent store; app/services.ts). */
+  /** Its sagas use the late services (STOMP, RTC, ringer, notifier, unsent store; kernel/services.ts). */
   readonly lateServices?: boolean;
 }

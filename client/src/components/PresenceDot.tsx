@@ -1,6 +1,6 @@
 // An avatar with a small green dot while its user is online (issue 11).
 import type { ReactNode } from 'react';
-import { ko } from '../../i18n/ko';
+import { ko } from '../i18n/ko';
 
 export function WithPresence({ online, children }: { online: boolean | undefined; children: ReactNode }) {
   return (

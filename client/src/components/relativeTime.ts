@@ -1,6 +1,7 @@
-// The chat list's "when" column (SPEC.md §4 relative time, §9 cut-off).
+// The chat list's "when" column (SPEC.md §4 relative time, §9 cut-off), also the time of a
+// message search result.
 import { LIMITS } from '@common/rules';
-import { ko } from '../../i18n/ko';
+import { ko } from '../i18n/ko';
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;

@@ -2,20 +2,20 @@
 // shared fakes (app/fakeServices.ts). Used only by the chat tests.
 import { configureStore } from '@reduxjs/toolkit';
 import createSagaMiddleware from 'redux-saga';
-import { FakeStomp, type FakeHttp } from '../../app/fakeServices';
-import type { NavigateOptions } from '../../app/services';
-import type { UidStore } from '../auth/uid';
-import { chatListSaga } from '../chatList/chatListSaga';
-import { chatListReducer } from '../chatList/chatListSlice';
-import { inviteSaga } from '../invite/inviteSaga';
-import { inviteReducer } from '../invite/inviteSlice';
-import { userSearchSaga } from '../userSearch/userSearchSaga';
-import { userSearchReducer } from '../userSearch/userSearchSlice';
-import { roomSaga } from './roomSaga';
-import { liveReducer } from './liveSlice';
-import { readsReducer } from './readsSlice';
-import { roomReducer } from './roomSlice';
-import { createMemoryUnsentStore, type UnsentStore } from './unsentStore';
+import { FakeStomp, type FakeHttp } from './fakeServices';
+import type { NavigateOptions } from '../kernel/services';
+import type { UidStore } from '../services/uid';
+import { chatListSaga } from '../features/chatList/chatListSaga';
+import { chatListReducer } from '../features/chatList/chatListSlice';
+import { inviteSaga } from '../features/invite/inviteSaga';
+import { inviteReducer } from '../features/invite/inviteSlice';
+import { userSearchSaga } from '../features/userSearch/userSearchSaga';
+import { userSearchReducer } from '../features/userSearch/userSearchSlice';
+import { roomSaga } from '../features/room/roomSaga';
+import { liveReducer } from '../features/room/liveSlice';
+import { readsReducer } from '../features/room/readsSlice';
+import { roomReducer } from '../features/room/roomSlice';
+import { createMemoryUnsentStore, type UnsentStore } from '../features/room/unsentStore';
 
 export function createChatTestStore(http: FakeHttp, uidValue: number | null = null, unsent: UnsentStore = createMemoryUnsentStore()) {
   const stomp = new FakeStomp();

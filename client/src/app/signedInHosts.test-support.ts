@@ -1,0 +1,7 @@
+// The signed-in screens' hosts as they are, not loaded lazily with their features
+// (signedInHosts.ts): for the tests that render AppShell around a screen with every feature installed.
+import { CallHost, CallStrip } from '../features/call/CallHost';
+import { NotificationsHost } from '../features/notifications/NotificationsHost';
+import type { SignedInHosts } from './AppShell';
+
+export const signedInHosts: SignedInHosts = { CallStrip, NotificationsHost, CallHost };
