@@ -15,7 +15,8 @@ import { createFeatures } from './features';
 import type { Clock } from './features/types';
 import { createLogger, type Logger } from './log';
 import { Metrics } from './observability/metrics';
-import { HttpTransport, type Route } from './transport/http';
+import { HttpTransport } from './transport/http';
+import type { Route } from './transport/route';
 import { mountWebSocket } from './transport/ws';
 import { Broker } from './stomp/broker';
 import { createFeatureRouter, type StompRouter } from './stomp/router';
@@ -199,7 +200,6 @@ export async function start(initialConfig: Config, options: StartOptions = {}): 
 
   const http = new HttpTransport({
     publicOrigin: config.publicOrigin,
-    secureCookies: config.secureCookies,
     staticDir: config.staticDir,
     authenticator,
     log,

@@ -10,7 +10,7 @@ import type { FewTrips } from '../db/few-trips';
 import type { Logger } from '../log';
 import type { Metrics } from '../observability/metrics';
 import type { Publisher, StompFeature } from '../stomp/api';
-import type { Route } from '../transport/http';
+import type { Route } from '../transport/route';
 import type { Mailer } from './mail/mailer';
 
 /** Milliseconds since the epoch; injected so tests can move time. */
