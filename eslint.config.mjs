@@ -12,9 +12,12 @@ const FEATURE_EDGES = ['server/src/features/*/*-routes.ts', 'server/src/features
 const FEATURE_ASSEMBLY = ['server/src/features/*.ts', 'server/src/features/*/index.ts'];
 const REPOSITORIES = ['server/src/features/*/*-repository.ts'];
 
-const knexOnlyInRepositories = {
-  paths: [{ name: 'knex', message: 'Only repositories (*-repository.ts) and server/src/db use knex.' }],
+const knexOnlyInRepositories = { name: 'knex', message: 'Only repositories (*-repository.ts) and server/src/db use knex.' };
+const ioredisOnlyInCluster = {
+  name: 'ioredis',
+  message: 'Only server/src/cluster talks to Redis: features get interfaces (ClusterDeps in features/types.ts), the Redis implementations live in cluster/.',
 };
+const serverModules = { paths: [knexOnlyInRepositories, ioredisOnlyInCluster] };
 const noDatabaseModule = { group: ['**/db/knex'], message: 'Only repositories (*-repository.ts) and the composition root use the database module.' };
 
 export default tseslint.config(
@@ -83,11 +86,15 @@ export default tseslint.config(
   {
     files: ['server/src/**/*.ts'],
     rules: {
-      'no-restricted-imports': ['error', knexOnlyInRepositories],
+      'no-restricted-imports': ['error', serverModules],
       'import-x/no-restricted-paths': ['error', {
         zones: [
           { target: './server/src/transport', from: ['./server/src/features', './server/src/db', './server/src/cli', './server/src/main.ts'], message: 'transport/ owns bytes and sockets; it knows no feature or database.' },
           { target: './server/src/stomp', from: ['./server/src/features', './server/src/db', './server/src/cli', './server/src/main.ts', './server/src/transport'], message: 'stomp/ is frames, sessions and fan-out; features plug in through stomp/api.ts.' },
+          // The Redis call store implements the calls feature's CallStore: that interface is the one way in.
+          { target: './server/src/cluster', from: './server/src/features', except: ['./calls/call-store.ts'], message: 'cluster/ implements interfaces features define (calls/call-store.ts) and knows no other feature code.' },
+          { target: './server/src/cluster', from: ['./server/src/db', './server/src/cli', './server/src/main.ts', './server/src/transport'], message: 'cluster/ joins nodes: no database, no HTTP, no composition root.' },
+          { target: './server/src/observability', from: ['./server/src/features', './server/src/cli', './server/src/main.ts'], message: 'observability/ reads the server from outside: no feature, no composition root.' },
           { target: './server/src', from: ['./client', './bench', './server/test'], message: 'The product imports no client, bench or test code.' },
         ],
       }],
@@ -95,14 +102,18 @@ export default tseslint.config(
   },
   {
     files: [...REPOSITORIES, 'server/src/db/**/*.ts', 'server/src/cli/**/*.ts'],
-    rules: { 'no-restricted-imports': 'off' },
+    rules: { 'no-restricted-imports': ['error', { paths: [ioredisOnlyInCluster] }] },
+  },
+  {
+    files: ['server/src/cluster/**/*.ts'],
+    rules: { 'no-restricted-imports': ['error', { paths: [knexOnlyInRepositories] }] },
   },
   {
     // Routes and STOMP handlers decode, call one service and reply: never a repository.
     files: FEATURE_EDGES,
     rules: {
       'no-restricted-imports': ['error', {
-        ...knexOnlyInRepositories,
+        ...serverModules,
         patterns: [noDatabaseModule, { group: ['./*-repository', '../*/*-repository'], allowTypeImports: true, message: 'Routes and handlers call services; only services use repositories.' }],
       }],
     },
@@ -114,7 +125,7 @@ export default tseslint.config(
     ignores: [...FEATURE_EDGES, ...FEATURE_ASSEMBLY, ...REPOSITORIES],
     rules: {
       'no-restricted-imports': ['error', {
-        ...knexOnlyInRepositories,
+        ...serverModules,
         patterns: [
           noDatabaseModule,
           // Types only: the accounts sessions are the transport's SessionAuthenticator.
