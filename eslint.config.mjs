@@ -137,6 +137,18 @@ export default tseslint.config(
     },
   },
 
+  {
+    // Every `any` in the server is typed where it enters (knex rows, JSON, uWS): none may spread.
+    files: ['server/src/**/*.ts'],
+    rules: {
+      '@typescript-eslint/no-unsafe-assignment': 'error',
+      '@typescript-eslint/no-unsafe-member-access': 'error',
+      '@typescript-eslint/no-unsafe-argument': 'error',
+      '@typescript-eslint/no-unsafe-call': 'error',
+      '@typescript-eslint/no-unsafe-return': 'error',
+    },
+  },
+
   // ---- Client conventions (docs/architecture.md §4) ----
   {
     files: ['client/src/**/*.ts', 'client/src/**/*.tsx'],
