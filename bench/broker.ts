@@ -9,7 +9,7 @@
 // its memory usage, for bench/idle-memory.ts. With REDIS_URL set it is one node of a cluster:
 // publishes go through the product's ClusterPublisher and Redis bus (bench/cluster-fanout.ts).
 import type { Bus } from '../server/src/cluster/bus';
-import { ClusterPublisher } from '../server/src/cluster/cluster-publisher';
+import { busInterest, ClusterPublisher } from '../server/src/cluster/cluster-publisher';
 import { RedisBus } from '../server/src/cluster/redis-bus';
 import { createLogger } from '../server/src/log';
 import type { Publisher } from '../server/src/stomp/api';
@@ -46,7 +46,7 @@ async function main(): Promise<void> {
     host: process.env.HOST ?? '127.0.0.1',
     port: Number(process.env.PORT ?? 0),
     router: benchRouter(() => cluster ?? broker!),
-    interest: bus ? { destination: (d, held) => cluster?.interest.destination(d, held), user: (u, c) => cluster?.interest.user(u, c) } : undefined,
+    interest: bus ? busInterest(bus) : undefined,
     log,
     // Benchmarks publish thousands of frames a second from one socket, and every client comes
     // from 127.0.0.1: the product's per-connection limits would measure themselves.

@@ -23,6 +23,17 @@ const ALL = 'all';
 const destinationChannel = (destination: string) => `d:${destination}`;
 const userChannel = (userId: number) => `u:${userId}`;
 
+/**
+ * What the broker tells about this node's clients, turned into what the bus listens to: a
+ * destination's channel while a client here subscribes to it, a user's while they are connected here.
+ */
+export function busInterest(bus: Bus): LocalInterest {
+  return {
+    destination: (destination, held) => (held ? bus.listen(destinationChannel(destination)) : bus.unlisten(destinationChannel(destination))),
+    user: (userId, connected) => (connected ? bus.listen(userChannel(userId)) : bus.unlisten(userChannel(userId))),
+  };
+}
+
 /** A body as text plus its kind: 's' text/plain, 'j' JSON. */
 function encodeBody(body: string | object): ['s' | 'j', string] {
   if (typeof body === 'string') return ['s', body];
@@ -44,12 +55,6 @@ export class ClusterPublisher implements Publisher, Signals {
     bus.listen(ALL);
     bus.onMessage((channel, message) => this.received(channel, message));
   }
-
-  /** What the broker tells about this node's clients, turned into what the bus listens to. */
-  readonly interest: LocalInterest = {
-    destination: (destination, held) => (held ? this.bus.listen(destinationChannel(destination)) : this.bus.unlisten(destinationChannel(destination))),
-    user: (userId, connected) => (connected ? this.bus.listen(userChannel(userId)) : this.bus.unlisten(userChannel(userId))),
-  };
 
   publish(destination: string, body: string | object): void {
     this.broker.publish(destination, body);

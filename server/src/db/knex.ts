@@ -41,6 +41,12 @@ export async function migrateLatest(db: Knex): Promise<{ batch: number; applied:
   return { batch, applied };
 }
 
+/** Whether the database is SQLite: a few statements are written apart for each engine. */
+export function isSqlite(db: Knex): boolean {
+  // Knex types its client `any`; it is the Client of the configuration createDatabase gave.
+  return (db.client as Knex.Client).config.client === 'better-sqlite3';
+}
+
 /** A database round trip, for /healthz. */
 export async function ping(db: Knex): Promise<void> {
   await db.raw('select 1');

@@ -5,7 +5,7 @@ import { PayloadError } from '@common/payloads';
 import { isDatabaseUnavailable } from '../db/errors';
 import { StompHandlerError, StompUnavailableError, type AppHandler } from '../stomp/api';
 import { HttpError } from '../transport/errors';
-import type { Route } from '../transport/http';
+import type { Route } from '../transport/route';
 import {
   ConflictError, DomainError, EmailTakenError, ForbiddenError, InvalidError, NotConfiguredError, NotFoundError,
   RateLimitedError, UnauthenticatedError, UpstreamFailedError,

@@ -2,7 +2,7 @@
 // the shared dependencies and returns its REST routes and STOMP handlers; this is the only
 // file that lists them, and where every route and handler gets its edge (edges.ts).
 import type { StompFeature } from '../stomp/api';
-import type { SessionAuthenticator } from '../transport/http';
+import type { SessionAuthenticator } from '../transport/route';
 import { createAccounts } from './accounts';
 import { createAttachments } from './attachments';
 import { createCalls } from './calls';

@@ -1,6 +1,5 @@
 // What every feature is given and what it gives back: a leaf module, so that features and
 // the assembly in features/index.ts can share these types without importing each other.
-import type { Redis } from 'ioredis';
 import type { Presence } from '../cluster/presence';
 import type { Signals } from '../cluster/signals';
 import type { Throttle } from '../cluster/throttle';
@@ -10,7 +9,8 @@ import type { FewTrips } from '../db/few-trips';
 import type { Logger } from '../log';
 import type { Metrics } from '../observability/metrics';
 import type { Publisher, StompFeature } from '../stomp/api';
-import type { Route } from '../transport/http';
+import type { Route } from '../transport/route';
+import type { SharedCallStore } from './calls/call-store';
 import type { Mailer } from './mail/mailer';
 
 /** Milliseconds since the epoch; injected so tests can move time. */
@@ -42,16 +42,15 @@ export interface Deps {
   cluster: ClusterDeps;
 }
 
-/** What features need to work across nodes; one process alone has no Redis and local signals. */
+/** What features need to work across nodes; one process alone has local signals and presence. */
 export interface ClusterDeps {
   signals: Signals;
   /** Whether a user is connected to any node. */
   presence: Presence;
   /** "At most once per interval" across nodes (typing). */
   throttle: Throttle;
-  /** Shared state (call state, presence) lives here when set; in this process's memory otherwise. */
-  redis: Redis | null;
-  nodeId: string;
+  /** Call state every node shares (a cluster); null: calls live in this process's memory. */
+  sharedCallStore: SharedCallStore | null;
 }
 
 export interface ServerFeature {

@@ -12,18 +12,28 @@ export interface StompRouter {
   authorize(user: StompPrincipal, destination: string): Promise<boolean> | boolean;
 }
 
-export function createFeatureRouter(features: StompFeature[]): StompRouter {
+/** A router the features' tables are added to; the broker holds it before the features exist. */
+export interface FeatureRouter extends StompRouter {
+  add(features: StompFeature[]): void;
+}
+
+export function createFeatureRouter(features: StompFeature[] = []): FeatureRouter {
   const handlers = new Map<string, AppHandler>();
-  for (const feature of features) {
-    for (const [destination, handler] of Object.entries(feature.handlers ?? {})) {
-      if (!destination.startsWith('/app/')) throw new Error(`STOMP handler outside /app/: ${destination}`);
-      if (handlers.has(destination)) throw new Error(`STOMP handler defined twice: ${destination}`);
-      handlers.set(destination, handler);
+  const hooks: Array<NonNullable<StompFeature['authorize']>> = [];
+  const add = (more: StompFeature[]) => {
+    for (const feature of more) {
+      for (const [destination, handler] of Object.entries(feature.handlers ?? {})) {
+        if (!destination.startsWith('/app/')) throw new Error(`STOMP handler outside /app/: ${destination}`);
+        if (handlers.has(destination)) throw new Error(`STOMP handler defined twice: ${destination}`);
+        handlers.set(destination, handler);
+      }
+      if (feature.authorize) hooks.push(feature.authorize);
     }
-  }
-  const hooks = features.flatMap((f) => (f.authorize ? [f.authorize] : []));
+  };
+  add(features);
 
   return {
+    add,
     routeSend(destination) {
       const handler = handlers.get(destination);
       if (handler) return { kind: 'handler', handler };

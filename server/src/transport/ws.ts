@@ -1,7 +1,6 @@
 // The WebSocket endpoint on uWebSockets.js: the authenticated upgrade, then bytes in and out of
 // the STOMP sessions. Lifecycle rules followed here are in LIFECYCLE.md beside this file.
 import type { HttpRequest, HttpResponse, TemplatedApp, us_socket_context_t, WebSocket, WebSocketBehavior } from 'uWebSockets.js';
-import { parse as parseCookies } from 'cookie';
 import { WEBSOCKET_PATH } from '@common/destinations';
 import type { Logger } from '../log';
 import type { Broker } from '../stomp/broker';
@@ -9,7 +8,8 @@ import { intern } from '../stomp/intern';
 import { StompSession } from '../stomp/session';
 import { UWS_MAX_BACKPRESSURE } from '../stomp/slow-consumer';
 import { clientAddress } from './client-address';
-import { SESSION_COOKIE, type SessionAuthenticator } from './http';
+import { requestCookies, SESSION_COOKIE } from './cookies';
+import type { SessionAuthenticator } from './route';
 
 /** Subprotocols in order of preference; a client offering several gets exactly one back. */
 export const STOMP_SUBPROTOCOLS = ['v12.stomp', 'v11.stomp', 'v10.stomp'];
@@ -61,7 +61,7 @@ export function mountWebSocket(app: TemplatedApp, options: WebSocketOptions): vo
     const protocol = chooseSubprotocol(req.getHeader('sec-websocket-protocol'));
     const extensions = req.getHeader('sec-websocket-extensions');
     const origin = req.getHeader('origin');
-    const token = parseCookies(req.getHeader('cookie'))[SESSION_COOKIE];
+    const token = requestCookies(req.getHeader('cookie'))[SESSION_COOKIE];
     // Shared copy: sockets from one address (a proxy, a NAT, a load test) hold one string between them.
     const peer = Buffer.from(res.getRemoteAddressAsText()).toString();
     const remoteAddress = intern(clientAddress(peer, req.getHeader('x-forwarded-for'), options.trustedProxies ?? []));

@@ -4,7 +4,8 @@ import http from 'node:http';
 import net from 'node:net';
 import { forEachDatabase, isMysqlReachable, IN_CI, MYSQL_ADMIN_URL } from '../support/databases';
 import { startTestServer } from '../support/test-server';
-import { uwsImplementation, type RunningServer } from '../../src/main';
+import type { RunningServer } from '../../src/main';
+import { uwsImplementation } from '../../src/transport/listen';
 import { ApiClient } from '../support/api-client';
 
 describe('the uWebSockets.js implementation', () => {

@@ -3,7 +3,7 @@
 // (bench/broker.ts) use it; main.ts composes the product server instead.
 import uWS from 'uWebSockets.js';
 import type { Logger } from '../../src/log';
-import type { SessionAuthenticator } from '../../src/transport/http';
+import type { SessionAuthenticator } from '../../src/transport/route';
 import { mountWebSocket } from '../../src/transport/ws';
 import { Broker, type BrokerOptions } from '../../src/stomp/broker';
 import type { StompRouter } from '../../src/stomp/router';

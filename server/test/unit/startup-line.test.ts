@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { loadConfig } from '../../src/config';
-import { startupLine } from '../../src/main';
+import { startupLine } from '../../src/process-entry';
 
 describe('the start-up line', () => {
   it('says where to open the app and where data and mail go, with no password', () => {

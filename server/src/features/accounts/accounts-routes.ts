@@ -1,7 +1,8 @@
 // REST routes of the accounts feature: login, logout, who am I, profile.
 import { api, type LoginResponse, type NameAndEmail, type Preferences, type UpdateInfoResponse, type UserIdResponse } from '@common/api';
 import { LIMITS } from '@common/rules';
-import { SESSION_COOKIE, userOf, type Route } from '../../transport/http';
+import { SESSION_COOKIE } from '../../transport/cookies';
+import { userOf, type Route } from '../../transport/route';
 import type { AccountsService } from './accounts-service';
 import { MAX_PASSWORD_LENGTH } from './passwords';
 import { clearedSessionCookie, sessionCookie } from './session-cookie';

@@ -3,7 +3,7 @@
 // most (SESSION_CACHE_TTL_MS; 0 turns the cache off); this process forgets a session at once when it ends it (logout, a new login in the same
 // browser, a password change, expiry), so a logout is seen at once here. Another node's logout
 // reaches this one within the 5 s, unless it is told sooner (forget). Bounded in size.
-import type { Principal } from '../../transport/http';
+import type { Principal } from '../../transport/route';
 
 export const SESSION_CACHE_TTL_MS = 5000;
 const MAX_ENTRIES = 10_000;

@@ -1,5 +1,5 @@
 // The session cookie: HttpOnly, SameSite=Lax, Path=/, Secure when PUBLIC_URL is https.
-import { SESSION_COOKIE, cookie } from '../../transport/http';
+import { SESSION_COOKIE, cookie } from '../../transport/cookies';
 import { SESSION_IDLE_MS } from './sessions';
 
 export function sessionCookie(token: string, secure: boolean): string {

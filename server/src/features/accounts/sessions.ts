@@ -4,7 +4,7 @@
 // process ends its session, and on every other node when it hears so (`tellOthers`, through the
 // cluster signals, before the session's sockets are closed there).
 import type { Clock } from '../types';
-import type { Principal, SessionAuthenticator } from '../../transport/http';
+import type { Principal, SessionAuthenticator } from '../../transport/route';
 import { SessionCache } from './session-cache';
 import { type SessionsRepository } from './sessions-repository';
 import { randomToken, sha256Hex } from './tokens';

@@ -16,6 +16,8 @@ interface UserRow {
   email: string;
   name: string;
   password_hash: string | null;
+  /** 0 or 1 on SQLite. */
+  send_typing: boolean | number;
 }
 
 export interface NewUser {
@@ -130,7 +132,7 @@ export class UsersRepository {
 
   /** The user's preferences; null when there is no such user. */
   async preferences(id: number): Promise<UserPreferences | null> {
-    const row = await this.db('users').select('send_typing').where({ id }).first();
+    const row = await this.db<UserRow>('users').select('send_typing').where({ id }).first();
     return row ? { sendTyping: Boolean(row.send_typing) } : null;
   }
 

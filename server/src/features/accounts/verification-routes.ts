@@ -1,7 +1,7 @@
 // REST routes for e-mail verification and sign-up: public, since nobody is signed in yet.
 import { api, type SignUpResponse } from '@common/api';
 import { LIMITS } from '@common/rules';
-import type { Route } from '../../transport/http';
+import type { Route } from '../../transport/route';
 import { MAX_PASSWORD_LENGTH } from './passwords';
 import { parseCode } from './verification-code';
 import type { VerificationService } from './verification-service';

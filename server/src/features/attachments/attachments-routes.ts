@@ -4,7 +4,7 @@
 // whole or the one byte range asked for (the transport answers Range from the size).
 import { api } from '@common/api';
 import { LIMITS, toPositiveId } from '@common/rules';
-import { userOf, type RequestContext, type Route } from '../../transport/http';
+import { userOf, type RequestContext, type Route } from '../../transport/route';
 import { InvalidError, NotFoundError } from '../errors';
 import { idField } from '../request-fields';
 import type { AttachmentsService, Download } from './attachments-service';

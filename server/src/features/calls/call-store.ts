@@ -1,8 +1,9 @@
 // Where call state lives: who is in which call, in what phase, and the ring deadline. One process
-// keeps it in memory (MemoryCallStore); a cluster keeps it in Redis (RedisCallStore) so that any
-// node sees every call. Both take a call for both users at once or not at all, change and end it
-// only if it is still the call the caller read (compare-and-set, compare-and-delete), and hand
-// a call whose ring timed out to onRingTimeout exactly once.
+// keeps it in memory (MemoryCallStore); a cluster keeps it in Redis (cluster/redis-call-store.ts)
+// so that any node sees every call. Both take a call for both users at once or not at all, change
+// and end it only if it is still the call the caller read (compare-and-set, compare-and-delete),
+// and hand a call whose ring timed out to onRingTimeout exactly once.
+import type { Logger } from '../../log';
 
 export type Phase = 'ringing' | 'active';
 
@@ -31,6 +32,19 @@ export interface CallStore {
   onRingTimeout(handler: (call: Call) => Promise<void>): void;
   stop(): void;
 }
+
+/** What a call store shared by several nodes asks of the node it runs on. */
+export interface SharedCallStorePorts {
+  /** Whether the user has a connection on this node. */
+  isLocal(userId: number): boolean;
+  /** Whether the user has a connection on any node. */
+  isOnline(userId: number): Promise<boolean>;
+  /** The peer of a call held here is online nowhere: end the call as their disconnection. */
+  peerGone(userId: number): Promise<void>;
+}
+
+/** Makes the call store every node of a cluster shares; the node's logger is the feature's. */
+export type SharedCallStore = (ringTimeoutMs: number, ports: SharedCallStorePorts, log: Logger) => CallStore;
 
 /** Runs `fire` after `ms` milliseconds; the returned function cancels it. */
 export type Schedule = (ms: number, fire: () => void | Promise<void>) => () => void;

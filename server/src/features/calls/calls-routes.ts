@@ -2,7 +2,7 @@
 // credentials that expire (TURN_TTL) and name the user.
 import { api } from '@common/api';
 import type { Clock } from '../types';
-import { userOf, type Route } from '../../transport/http';
+import { userOf, type Route } from '../../transport/route';
 import { iceServersFor, type IceServerSettings } from './turn-credentials';
 
 export function callsRoutes(settings: IceServerSettings, clock: Clock): Route[] {

@@ -7,14 +7,13 @@ import type { CallStore } from './call-store';
 import { callHandlers } from './calls-handlers';
 import { callsRoutes } from './calls-routes';
 import { CallService, DEFAULT_RING_TIMEOUT_MS, type CallPorts } from './calls-service';
-import { RedisCallStore } from './redis-call-store';
 
 /** How a callee with no open connection is rung anyway (Web Push), from features/index.ts. */
 export type RingElsewhere = Pick<CallPorts, 'canRingElsewhere' | 'ringElsewhere'>;
 
 export function createCalls(deps: Deps, users: UsersRepository, elsewhere: RingElsewhere = {}): ServerFeature {
   const { config, publisher, log } = deps;
-  const { presence, redis } = deps.cluster;
+  const { presence, sharedCallStore } = deps.cluster;
   const ringTimeoutMs = config.callRingTimeoutMs ?? DEFAULT_RING_TIMEOUT_MS;
   const ports: CallPorts = {
     deliver: (userId, signal, event, except) => publisher.publishToUser(userId, queues.call(signal, userId), event, except),
@@ -27,8 +26,8 @@ export function createCalls(deps: Deps, users: UsersRepository, elsewhere: RingE
     outcome: (outcome) => deps.metrics.call(outcome),
     ...elsewhere,
   };
-  const store: CallStore | undefined = redis
-    ? new RedisCallStore(redis, ringTimeoutMs, {
+  const store: CallStore | undefined = sharedCallStore
+    ? sharedCallStore(ringTimeoutMs, {
         isLocal: (userId) => publisher.connectionCount(userId) > 0,
         isOnline: (userId) => presence.isOnline(userId),
         peerGone: async (userId) => void (await calls.disconnected(userId)),

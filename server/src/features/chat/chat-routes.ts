@@ -2,7 +2,7 @@
 // search, add user, e-mail notification; ours: message search. Each route decodes its fields,
 // calls one rule, replies.
 import { api } from '@common/api';
-import { userOf, type Route } from '../../transport/http';
+import { userOf, type Route } from '../../transport/route';
 import { idField, objectBody, pageField, stringField } from '../request-fields';
 import { InvalidError } from '../errors';
 import type { ChatDeps } from './chat-deps';

@@ -3,7 +3,7 @@
 // (message_bigrams), which finds one- and two-syllable Korean words (SQLite's FTS5 trigram needs
 // three characters; MariaDB has no n-gram parser) in time that does not grow with the messages.
 // The scoped LIKE it replaced stays as the baseline the bench measures it against.
-import type { Knex } from '../../db/knex';
+import { isSqlite, type Knex } from '../../db/knex';
 import { rowsOf } from '../../db/results';
 import { keywordGrams } from './message-grams';
 
@@ -52,7 +52,7 @@ export class ScopedLikeSearch implements MessageSearchEngine {
 
   constructor(
     private readonly db: Knex,
-    private readonly scope: LikeScope = db.client.config.client === 'better-sqlite3' ? 'rooms-as-set' : 'joined',
+    private readonly scope: LikeScope = isSqlite(db) ? 'rooms-as-set' : 'joined',
   ) {
     this.name = `scoped LIKE (${scope})`;
   }

@@ -3,7 +3,7 @@
 // SQLite and MariaDB 10.5+) stores them, so a burst costs two round trips, not one per
 // message, and a room's commit order is its seq order. Rows are mapped to domain objects here.
 import type { SystemEvent } from '@common/api';
-import type { Knex } from '../../db/knex';
+import { isSqlite, type Knex } from '../../db/knex';
 import { stepByStep, type FewTrips, type Statement } from '../../db/few-trips';
 import { rowsOf } from '../../db/results';
 import { updateFromValues } from '../../db/update-from-values';
@@ -168,7 +168,7 @@ export class MessagesRepository {
     private readonly db: Knex,
     private readonly trips: FewTrips = stepByStep(db),
   ) {
-    this.sqlite = db.client.config.client === 'better-sqlite3';
+    this.sqlite = isSqlite(db);
   }
 
   /**
@@ -244,7 +244,7 @@ export class MessagesRepository {
 
   /** The id of the sender's message in the room with that clientMsgId, if one was stored. */
   async findByClientMsgId(senderId: number, roomId: number, clientMsgId: string): Promise<number | null> {
-    const row = await this.db('messages').select('id').where({ sender_id: senderId, room_id: roomId, client_msg_id: clientMsgId }).first();
+    const row = await this.db('messages').where({ sender_id: senderId, room_id: roomId, client_msg_id: clientMsgId }).first<{ id: number } | undefined>('id');
     return row ? Number(row.id) : null;
   }
 

@@ -32,14 +32,16 @@ export class ReactionsRepository {
   async of(messageIds: readonly number[]): Promise<Map<number, ReactionSummary[]>> {
     if (messageIds.length === 0) return new Map();
     return summaries(await this.db('message_reactions')
-      .select('message_id', 'user_id', 'emoji')
+      .select<ReactionRow[]>('message_id', 'user_id', 'emoji')
       .whereIn('message_id', messageIds)
       .orderBy([{ column: 'created_at_ms' }, { column: 'user_id' }]));
   }
 }
 
+interface ReactionRow { message_id: number; user_id: number; emoji: string }
+
 /** Rows in the order given, grouped per message and emoji. */
-function summaries(rows: Array<{ message_id: number; user_id: number; emoji: string }>): Map<number, ReactionSummary[]> {
+function summaries(rows: ReactionRow[]): Map<number, ReactionSummary[]> {
   const out = new Map<number, ReactionSummary[]>();
   for (const r of rows) {
     const list = out.get(Number(r.message_id)) ?? [];

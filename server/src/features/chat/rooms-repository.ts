@@ -3,7 +3,7 @@
 // join it only to name a room's members.
 import { isDuplicateKey } from '../../db/errors';
 import type { Statement } from '../../db/few-trips';
-import type { Knex } from '../../db/knex';
+import { isSqlite, type Knex } from '../../db/knex';
 import { changedRows } from '../../db/results';
 import { updateFromValues } from '../../db/update-from-values';
 import type { AfterCommit, RoomRemoval } from '../types';
@@ -72,7 +72,29 @@ export function readPositionsForward(sqlite: boolean, positions: readonly ReadPo
 
 export type NotificationClaim = { claimed: true; previousAtMs: number | null } | { claimed: false; lastAtMs: number };
 
+interface RoomRow {
+  id: number;
+  name: string;
+  /** 0 or 1 on SQLite. */
+  renamed: boolean | number;
+  last_seq: number;
+  last_notified_at_ms: number | string | null;
+}
+
 interface MemberRow { id: number; name: string; email: string; last_read_seq: number; last_read_at_ms: number | string | null }
+
+/** A row of the chat list: the room, its newest message (all null without one) and the member's read position. */
+interface ChatListRow {
+  room_id: number;
+  room_name: string;
+  renamed: boolean | number;
+  last_seq: number;
+  content: string | null;
+  deleted_at_ms: number | string | null;
+  created_at_ms: number | string | null;
+  last_read_at_ms: number | string | null;
+  last_read_seq: number;
+}
 
 const toMember = (r: MemberRow): RoomMember => ({
   id: Number(r.id), name: r.name, email: r.email, lastReadSeq: Number(r.last_read_seq), lastReadAtMs: msOrNull(r.last_read_at_ms),
@@ -99,8 +121,8 @@ export class RoomsRepository {
   }
 
   async room(roomId: number): Promise<Room | null> {
-    const row = await this.db('rooms').select('name', 'last_seq', 'renamed').where({ id: roomId }).first();
-    return row ? { name: row.name as string, lastSeq: Number(row.last_seq), renamed: Boolean(row.renamed) } : null;
+    const row = await this.db<RoomRow>('rooms').select('name', 'last_seq', 'renamed').where({ id: roomId }).first();
+    return row ? { name: row.name, lastSeq: Number(row.last_seq), renamed: Boolean(row.renamed) } : null;
   }
 
   async rename(roomId: number, name: string): Promise<void> {
@@ -115,15 +137,15 @@ export class RoomsRepository {
       .where('r.renamed', false)
       .whereRaw('(select count(*) from room_members m where m.room_id = r.id) = 2')
       .orderBy('r.id')
-      .first('r.id');
+      .first<{ id: number } | undefined>('r.id');
     return row ? Number(row.id) : null;
   }
 
   /** For each of the user's rooms, the names of its other members in the order they joined. */
   async companyOf(userId: number): Promise<Map<number, string[]>> {
-    const rows: Array<{ room_id: number; name: string }> = await this.db('room_members as rm')
+    const rows = await this.db('room_members as rm')
       .join('users as u', 'u.id', 'rm.user_id')
-      .select('rm.room_id', 'u.name')
+      .select<Array<{ room_id: number; name: string }>>('rm.room_id', 'u.name')
       .whereIn('rm.room_id', this.db('room_members').select('room_id').where({ user_id: userId }))
       .whereNot('rm.user_id', userId)
       .orderBy([{ column: 'rm.room_id' }, { column: 'rm.joined_at_ms' }, { column: 'u.id' }]);
@@ -139,9 +161,9 @@ export class RoomsRepository {
 
   /** The room's members in the order they joined, with their read positions. */
   async members(roomId: number): Promise<RoomMember[]> {
-    const rows: MemberRow[] = await this.db('room_members as rm')
+    const rows = await this.db('room_members as rm')
       .join('users as u', 'u.id', 'rm.user_id')
-      .select('u.id', 'u.name', 'u.email', 'rm.last_read_seq', 'rm.last_read_at_ms')
+      .select<MemberRow[]>('u.id', 'u.name', 'u.email', 'rm.last_read_seq', 'rm.last_read_at_ms')
       .where('rm.room_id', roomId)
       .orderBy([{ column: 'rm.joined_at_ms' }, { column: 'u.id' }]);
     return rows.map(toMember);
@@ -152,10 +174,10 @@ export class RoomsRepository {
    * its messages; null when the room does not exist.
    */
   async withMembers(roomId: number): Promise<RoomWithMembers | null> {
-    const rows: Array<MemberRow & { room_name: string; last_seq: number; renamed: number | boolean }> = await this.db('rooms as r')
+    const rows = await this.db('rooms as r')
       .join('room_members as rm', 'rm.room_id', 'r.id')
       .join('users as u', 'u.id', 'rm.user_id')
-      .select('u.id', 'u.name', 'u.email', 'rm.last_read_seq', 'rm.last_read_at_ms', 'r.name as room_name', 'r.last_seq', 'r.renamed')
+      .select<Array<MemberRow & { room_name: string; last_seq: number; renamed: number | boolean }>>('u.id', 'u.name', 'u.email', 'rm.last_read_seq', 'rm.last_read_at_ms', 'r.name as room_name', 'r.last_seq', 'r.renamed')
       .where('r.id', roomId)
       .orderBy([{ column: 'rm.joined_at_ms' }, { column: 'u.id' }]);
     if (rows.length === 0) return null;
@@ -168,12 +190,12 @@ export class RoomsRepository {
 
   /** The ids of the user's rooms. */
   async roomIdsOf(userId: number): Promise<number[]> {
-    const rows: Array<{ room_id: number }> = await this.db('room_members').select('room_id').where({ user_id: userId });
+    const rows = await this.db('room_members').select<Array<{ room_id: number }>>('room_id').where({ user_id: userId });
     return rows.map((r) => Number(r.room_id));
   }
 
   async isMember(roomId: number, userId: number): Promise<boolean> {
-    const row = await this.db('room_members').select('user_id').where({ room_id: roomId, user_id: userId }).first();
+    const row = await this.db('room_members').where({ room_id: roomId, user_id: userId }).first<{ user_id: number } | undefined>('user_id');
     return row !== undefined;
   }
 
@@ -208,7 +230,7 @@ export class RoomsRepository {
       await trx('rooms').where({ id: roomId }).forUpdate().first('id');
       const removed = (await trx('room_members').where({ room_id: roomId, user_id: userId }).del()) > 0;
       if (!removed) return { removed, roomDeleted: false };
-      const left = await trx('room_members').where({ room_id: roomId }).first('user_id');
+      const left = await trx('room_members').where({ room_id: roomId }).first<{ user_id: number } | undefined>('user_id');
       if (left) return { removed, roomDeleted: false };
       await unindexRoom(trx, roomId); // reads the messages' texts: before they go
       for (const removal of this.roomRemovals) {
@@ -231,7 +253,7 @@ export class RoomsRepository {
     const rows = await this.db('room_members as rm')
       .join('rooms as r', 'r.id', 'rm.room_id')
       .leftJoin('messages as m', (j) => j.on('m.room_id', 'r.id').andOn('m.seq', 'r.last_seq'))
-      .select('r.id as room_id', 'r.name as room_name', 'r.renamed', 'r.last_seq', 'm.content', 'm.deleted_at_ms', 'm.created_at_ms', 'rm.last_read_at_ms', 'rm.last_read_seq')
+      .select<ChatListRow[]>('r.id as room_id', 'r.name as room_name', 'r.renamed', 'r.last_seq', 'm.content', 'm.deleted_at_ms', 'm.created_at_ms', 'rm.last_read_at_ms', 'rm.last_read_seq')
       .where('rm.user_id', userId)
       .orderByRaw('case when m.id is null then 1 else 0 end, m.id desc, r.id desc');
     return rows.map((r) => ({
@@ -250,7 +272,7 @@ export class RoomsRepository {
   /** The rooms' newest seqs (rooms that are gone are left out). A plain read: it locks nothing. */
   async lastSeqs(roomIds: number[]): Promise<Array<{ roomId: number; lastSeq: number }>> {
     if (roomIds.length === 0) return [];
-    const rows = (await this.db('rooms').select('id', 'last_seq').whereIn('id', roomIds)) as Array<{ id: number; last_seq: number }>;
+    const rows = await this.db<RoomRow>('rooms').select('id', 'last_seq').whereIn('id', roomIds);
     return rows.map((r) => ({ roomId: Number(r.id), lastSeq: Number(r.last_seq) }));
   }
 
@@ -263,15 +285,15 @@ export class RoomsRepository {
    */
   async markRead(positions: ReadPosition[]): Promise<number> {
     if (positions.length === 0) return 0;
-    const { sql, bindings } = readPositionsForward(this.db.client.config.client === 'better-sqlite3', positions, true);
+    const { sql, bindings } = readPositionsForward(isSqlite(this.db), positions, true);
     return changedRows(await this.db.raw(sql, bindings as Knex.RawBinding[]));
   }
 
   /** The members' stored read positions, and whether each has its time stamped. */
   async readPositions(pairs: Array<{ roomId: number; userId: number }>): Promise<Array<{ roomId: number; userId: number; seq: number; stamped: boolean }>> {
     if (pairs.length === 0) return [];
-    const rows: Array<{ room_id: number; user_id: number; last_read_seq: number; last_read_at_ms: number | null }> = await this.db('room_members')
-      .select('room_id', 'user_id', 'last_read_seq', 'last_read_at_ms')
+    const rows = await this.db('room_members')
+      .select<Array<{ room_id: number; user_id: number; last_read_seq: number; last_read_at_ms: number | null }>>('room_id', 'user_id', 'last_read_seq', 'last_read_at_ms')
       .where((q) => {
         for (const p of pairs) q.orWhere({ room_id: p.roomId, user_id: p.userId });
       });
@@ -283,7 +305,7 @@ export class RoomsRepository {
    * compare-and-set on the stored time, so two nodes cannot both take it.
    */
   async claimNotification(roomId: number, nowMs: number, intervalMs: number): Promise<NotificationClaim> {
-    const row = await this.db('rooms').select('last_notified_at_ms').where({ id: roomId }).first();
+    const row = await this.db<RoomRow>('rooms').select('last_notified_at_ms').where({ id: roomId }).first();
     const lastAtMs = msOrNull(row?.last_notified_at_ms);
     if (lastAtMs !== null && nowMs - lastAtMs < intervalMs) return { claimed: false, lastAtMs };
     const taken = await this.db('rooms')

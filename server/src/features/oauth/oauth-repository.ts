@@ -2,6 +2,21 @@
 import type { OAuthProvider } from '@common/api';
 import type { Knex } from '../../db/knex';
 
+interface PendingLoginRow {
+  state_hash: string;
+  provider: OAuthProvider;
+  code_verifier: string;
+  client_address: string;
+  expires_at_ms: number | string;
+}
+
+interface IdentityRow {
+  provider: OAuthProvider;
+  subject: string;
+  user_id: number;
+  created_at_ms: number | string;
+}
+
 export class OAuthRepository {
   constructor(private readonly db: Knex) {}
 
@@ -24,16 +39,16 @@ export class OAuthRepository {
 
   /** Takes a pending login out (one use only); its verifier, or null when unknown, spent or expired. */
   async takePending(stateHash: string, provider: OAuthProvider, nowMs: number): Promise<string | null> {
-    const row = await this.db('oauth_pending_logins').where({ state_hash: stateHash, provider }).first('code_verifier', 'expires_at_ms');
+    const row = await this.db<PendingLoginRow>('oauth_pending_logins').where({ state_hash: stateHash, provider }).first('code_verifier', 'expires_at_ms');
     if (!row) return null;
     const deleted = await this.db('oauth_pending_logins').where({ state_hash: stateHash }).delete();
     // Two callbacks racing for one state: only the one that deleted the row proceeds.
     if (deleted === 0 || Number(row.expires_at_ms) <= nowMs) return null;
-    return row.code_verifier as string;
+    return row.code_verifier;
   }
 
   async userIdFor(provider: OAuthProvider, subject: string): Promise<number | null> {
-    const row = await this.db('oauth_identities').where({ provider, subject }).first('user_id');
+    const row = await this.db<IdentityRow>('oauth_identities').where({ provider, subject }).first('user_id');
     return row ? Number(row.user_id) : null;
   }
 

@@ -1,7 +1,8 @@
 // GET /api/oauth/{google,kakao}/login → {url}; GET /api/oauth/{provider}/callback → redirect.
 import { OAUTH_PROVIDERS, api, type OAuthProvider, type OAuthStartResponse } from '@common/api';
 import type { Logger } from '../../log';
-import { cookie, type RequestContext, type Route } from '../../transport/http';
+import { cookie } from '../../transport/cookies';
+import type { RequestContext, Route } from '../../transport/route';
 import type { AccountsService } from '../accounts/accounts-service';
 import { sessionCookie } from '../accounts/session-cookie';
 import { STATE_TTL_MS, type OAuthService } from './oauth-service';

@@ -1,7 +1,7 @@
 // REST routes of Web Push: the server's public key, and this device's subscription.
 import { api } from '@common/api';
 import type { PushPublicKeyResponse } from '@common/push';
-import { userOf, type Route } from '../../transport/http';
+import { userOf, type Route } from '../../transport/route';
 import type { PushService } from './push-service';
 
 export function pushRoutes(push: PushService): Route[] {

@@ -8,7 +8,7 @@ import pino from 'pino';
 import uWS from 'uWebSockets.js';
 import { Broker } from '../../../src/stomp/broker';
 import { createFeatureRouter } from '../../../src/stomp/router';
-import type { Principal, SessionAuthenticator } from '../../../src/transport/http';
+import type { Principal, SessionAuthenticator } from '../../../src/transport/route';
 import { mountWebSocket } from '../../../src/transport/ws';
 import { openRawStomp } from '../../support/stomp-client';
 

@@ -11,8 +11,8 @@
 // it ends the call as if the peer had disconnected. A call nobody renews expires.
 import { randomBytes } from 'node:crypto';
 import type { Redis } from 'ioredis';
-import type { Logger } from '../../log';
-import type { Call, CallStore, Phase, TakeResult } from './call-store';
+import type { Call, CallStore, Phase, SharedCallStorePorts, TakeResult } from '../features/calls/call-store';
+import type { Logger } from '../log';
 
 const TAKE = `
 local own = redis.call('GET', KEYS[1])
@@ -55,15 +55,6 @@ const RENEW_EVERY_MS = 5000;
 /** An active call lives this long without renewal. */
 const ACTIVE_TTL_MS = 30_000;
 
-export interface RedisCallStorePorts {
-  /** Whether the user has a connection on this node. */
-  isLocal(userId: number): boolean;
-  /** Whether the user has a connection on any node. */
-  isOnline(userId: number): Promise<boolean>;
-  /** The peer of a call held here is online nowhere: end the call as their disconnection. */
-  peerGone(userId: number): Promise<void>;
-}
-
 type Script = 'callTake' | 'callActivate' | 'callEnd' | 'callClaimDue' | 'callRenew';
 type Scripted = Redis & Record<Script, (...args: Array<string | number>) => Promise<unknown>>;
 
@@ -78,7 +69,7 @@ export class RedisCallStore implements CallStore {
   constructor(
     redis: Redis,
     private readonly ringTimeoutMs: number,
-    private readonly ports: RedisCallStorePorts,
+    private readonly ports: SharedCallStorePorts,
     private readonly log: Logger,
     private readonly prefix = 'lc:call:',
   ) {

@@ -1,0 +1,122 @@
+// The cluster as the composition root sees it: one process alone (no REDIS_URL) or a node of
+// several joined by the Redis bus (docs/architecture.md §9). Which one runs is decided here
+// only; the rest of the server gets the same small interface either way.
+import type { SharedCallStore } from '../features/calls/call-store';
+import type { Logger } from '../log';
+import type { Broker, LocalInterest } from '../stomp/broker';
+import { LocalBus, type Bus, type BusState } from './bus';
+import { busInterest, ClusterPublisher } from './cluster-publisher';
+import { LocalPresence, RedisPresence, type Presence } from './presence';
+import { RedisBus } from './redis-bus';
+import { RedisCallStore } from './redis-call-store';
+import { LocalThrottle, RedisThrottle, type Throttle } from './throttle';
+
+export interface ClusterNode {
+  /** This node's id, unique per process start ('local' alone). */
+  readonly nodeId: string;
+  /** 'local' alone; 'up' or 'down' as the bus is reachable or not (health, the startup log). */
+  readonly state: BusState;
+  /** For the broker: what this node's clients listen to, so the bus carries only that here. */
+  readonly interest: LocalInterest;
+  /** "At most once per interval" across nodes. */
+  readonly throttle: Throttle;
+  /** Call state every node shares; null alone, where calls live in the process's memory. */
+  readonly sharedCallStore: SharedCallStore | null;
+  /**
+   * The node's broker joins the cluster (once): the Publisher and Signals features use, and
+   * who is online on any node.
+   */
+  join(broker: Broker): { publisher: ClusterPublisher; presence: Presence };
+  /**
+   * Called when the bus comes back after being down (news may have been lost), after the
+   * handlers registered before (the features' Signals.onLost).
+   */
+  onReconnect(handler: () => void): void;
+  close(): Promise<void>;
+}
+
+export function createCluster(redisUrl: string | null, log: Logger): ClusterNode {
+  return redisUrl ? new RedisCluster(new RedisBus(redisUrl, log.child({ component: 'bus' })), log) : new LocalCluster(log);
+}
+
+/** One process: nothing to tell anyone, online means connected here. */
+class LocalCluster implements ClusterNode {
+  private readonly bus: Bus = new LocalBus();
+  readonly interest = busInterest(this.bus);
+  readonly throttle = new LocalThrottle();
+  readonly sharedCallStore = null;
+
+  constructor(private readonly log: Logger) {}
+
+  get nodeId(): string {
+    return this.bus.nodeId;
+  }
+
+  get state(): BusState {
+    return this.bus.state;
+  }
+
+  join(broker: Broker): { publisher: ClusterPublisher; presence: Presence } {
+    return {
+      publisher: new ClusterPublisher(broker, this.bus, this.log.child({ component: 'cluster' })),
+      presence: new LocalPresence((userId) => broker.connectionCount(userId)),
+    };
+  }
+
+  onReconnect(handler: () => void): void {
+    this.bus.onReconnect(handler);
+  }
+
+  close(): Promise<void> {
+    return this.bus.close();
+  }
+}
+
+/** A node of several: the Redis bus, and presence, throttles and call state kept in Redis. */
+class RedisCluster implements ClusterNode {
+  readonly interest: LocalInterest;
+  readonly throttle: Throttle;
+  readonly sharedCallStore: SharedCallStore;
+  private readonly presence: RedisPresence;
+
+  constructor(
+    private readonly bus: RedisBus,
+    private readonly log: Logger,
+  ) {
+    this.presence = new RedisPresence(bus.redis, bus.nodeId, log.child({ component: 'presence' }));
+    const channels = busInterest(bus);
+    this.interest = {
+      destination: channels.destination,
+      user: (userId, connected) => {
+        channels.user(userId, connected);
+        this.presence.changed(userId, connected);
+      },
+    };
+    this.throttle = new RedisThrottle(bus.redis);
+    this.sharedCallStore = (ringTimeoutMs, ports, featureLog) => new RedisCallStore(bus.redis, ringTimeoutMs, ports, featureLog);
+  }
+
+  get nodeId(): string {
+    return this.bus.nodeId;
+  }
+
+  get state(): BusState {
+    return this.bus.state;
+  }
+
+  join(broker: Broker): { publisher: ClusterPublisher; presence: Presence } {
+    const publisher = new ClusterPublisher(broker, this.bus, this.log.child({ component: 'cluster' }));
+    // Redis may have come back without this node's entries (restarted, or they expired meanwhile).
+    this.bus.onReconnect(() => this.presence.renewNow());
+    return { publisher, presence: this.presence };
+  }
+
+  onReconnect(handler: () => void): void {
+    this.bus.onReconnect(handler);
+  }
+
+  async close(): Promise<void> {
+    this.presence.stop();
+    await this.bus.close();
+  }
+}
