@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { cleanup, render, screen } from '@testing-library/react';
 import { MemoryRouter } from 'react-router-dom';
 import type { ChatMessage, ChatSummary } from '@common/api';
-import { MessageList } from '../room/MessageList';
+import { LaidOutMessageList } from '../room/messageList.test-support';
 import { ChatRow } from './ChatRow';
 
 describe('unread counts', () => {
@@ -31,7 +31,7 @@ describe('unread counts', () => {
     const messages: ChatMessage[] = [1, 2].map((seq) => ({
       messageId: seq, seq, senderId: 2, senderName: '김철수', content: `m${seq}`, enrolledAt: '2026-11-21T10:00:00.000Z', clientMsgId: null,
     }));
-    render(<MessageList messages={messages} pending={[]} myId={1} hasOlder={false} loadingOlder={false} onNeedOlder={() => {}} unreadByOf={(seq) => (seq === 2 ? 2 : 0)} />);
+    render(<LaidOutMessageList messages={messages} pending={[]} myId={1} hasOlder={false} loadingOlder={false} onNeedOlder={() => {}} unreadByOf={(seq) => (seq === 2 ? 2 : 0)} />);
     const counts = screen.getAllByTestId('read-count');
     expect(counts.map((c) => c.textContent)).to.deep.equal(['2']);
     expect(counts[0].getAttribute('aria-label')).to.equal('2명이 읽지 않음');

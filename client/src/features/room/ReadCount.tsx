@@ -1,10 +1,6 @@
 // The number beside a message (issue 11): how many members have not read it yet; nothing once
-// all have.
-import { useCallback } from 'react';
-import { useAppSelector } from '../../app/hooks';
+// all have. The counts come from readsSlice's selectUnreadByOf.
 import { ko } from '../../i18n/ko';
-import { unreadBy } from './readCounts';
-import { selectReadPositions } from './readsSlice';
 
 export function ReadCount({ count }: { count: number }) {
   if (count <= 0) return null;
@@ -13,11 +9,4 @@ export function ReadCount({ count }: { count: number }) {
       {count}
     </span>
   );
-}
-
-/** For the open room: how many members have not read the message with a given seq. Live. */
-export function useUnreadByOf(): (seq: number) => number {
-  const users = useAppSelector((state) => state.room.users);
-  const positions = useAppSelector(selectReadPositions);
-  return useCallback((seq: number) => unreadBy(users.map((u) => u.userId), positions, seq), [users, positions]);
 }

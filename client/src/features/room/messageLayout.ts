@@ -5,7 +5,7 @@ import { isSystemMessage, systemMessageText, type PendingMessage } from './messa
 
 export type MessageItem =
   | { kind: 'day'; key: string; label: string }
-  | { kind: 'system'; key: string; content: string }
+  | { kind: 'system'; key: string; content: string; messageId: number | null }
   | {
       kind: 'message';
       key: string;
@@ -115,7 +115,7 @@ export function layoutMessages(messages: readonly ChatMessage[], pending: readon
       lastDay = day;
     }
     if (entry.system) {
-      items.push({ kind: 'system', key: entry.key, content: entry.content });
+      items.push({ kind: 'system', key: entry.key, content: entry.content, messageId: entry.messageId });
       return;
     }
     const prev = entries[i - 1];
