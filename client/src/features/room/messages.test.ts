@@ -6,7 +6,6 @@ import {
   leaverOf,
   mergeMessages,
   messagesAdapter,
-  messagesInOrder,
   newestMessageId,
   oldestMessageId,
   pendingAdapter,
@@ -21,6 +20,7 @@ function msg(messageId: number, extra: Partial<ChatMessage> = {}): ChatMessage {
   return { messageId, senderId: 1, senderName: 'A', content: `m${messageId}`, enrolledAt: '2026-11-21T10:00:00.000Z', ...extra };
 }
 const ids = (list: ChatMessage[]) => list.map((m) => m.messageId);
+const { selectAll: inOrder } = messagesAdapter.getSelectors();
 /** A room's messages as the slice holds them, from a list as the server sends it (any order, repeats). */
 const held = (list: ChatMessage[]): MessagesState => mergeMessages(messagesAdapter.getInitialState(), list);
 const pendingOf = (list: PendingMessage[]): PendingState => pendingAdapter.setAll(pendingAdapter.getInitialState(), list);
@@ -38,7 +38,7 @@ describe('merging a room\'s messages', () => {
   for (const [what, existing, incoming, expected] of table) {
     it(what, () => {
       const merged = mergeMessages(held(existing.map((id) => msg(id))), incoming.map((id) => msg(id)));
-      expect(ids(messagesInOrder(merged))).to.deep.equal(expected);
+      expect(ids(inOrder(merged))).to.deep.equal(expected);
       expect(merged.ids).to.deep.equal(expected);
       expect(Object.keys(merged.entities).map(Number).sort((a, b) => a - b)).to.deep.equal(expected);
       expect([oldestMessageId(merged), newestMessageId(merged)]).to.deep.equal([expected[0] ?? null, expected.at(-1) ?? null]);
@@ -47,7 +47,7 @@ describe('merging a room\'s messages', () => {
 
   it('lets a re-fetched copy replace the stale one', () => {
     const merged = mergeMessages(held([msg(1, { content: 'old', reactions: [{ emoji: '👍', userIds: [2] }] })]), [msg(1, { content: 'new' })]);
-    expect(messagesInOrder(merged)).to.deep.equal([msg(1, { content: 'new' })]);
+    expect(inOrder(merged)).to.deep.equal([msg(1, { content: 'new' })]);
   });
 
   it('orders by seq where both have one, whatever their ids', () => {

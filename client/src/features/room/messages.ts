@@ -49,11 +49,6 @@ export function mergeMessages(existing: MessagesState, incoming: readonly ChatMe
   return incoming.length === 0 ? existing : messagesAdapter.setMany(existing, incoming);
 }
 
-/** The messages in room order (for code outside the store; components and sagas use the room's selectors). */
-export function messagesInOrder(messages: MessagesState): ChatMessage[] {
-  return messages.ids.map((id) => messages.entities[id]);
-}
-
 /** The seq of the newest message held, or null when none carries one. */
 export function newestSeq(messages: MessagesState): number | null {
   for (let i = messages.ids.length - 1; i >= 0; i -= 1) {

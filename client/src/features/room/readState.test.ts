@@ -5,10 +5,11 @@ import { app, topics } from '@common/destinations';
 import { eventually, FakeHttp, settle, type RecordedRequest } from '../../app/fakeServices';
 import { createChatTestStore } from './chatFakes.test-support';
 import { advance, countLabel, fromRoomUsers, unreadBy } from './readCounts';
-import { mergeMessages, messagesAdapter, messagesInOrder, newestSeq, skipsAhead } from './messages';
+import { mergeMessages, messagesAdapter, newestSeq, skipsAhead } from './messages';
 import { liveReducer, typingExpired, typingSeen, withPresence } from './liveSlice';
 import { roomOpened, selectMessages, typingNoticed } from './roomSlice';
 
+const { selectAll: inOrder } = messagesAdapter.getSelectors();
 const ROOM = 9;
 const ME = 1;
 const KIM = 2;
@@ -40,7 +41,7 @@ describe('read counts (pure)', () => {
 
   it('orders messages by seq and sees a seq that skips ahead', () => {
     const merged = mergeMessages(messagesAdapter.setAll(messagesAdapter.getInitialState(), [message(2), { ...message(1), messageId: 500 }]), [message(3)]);
-    expect(messagesInOrder(merged).map((m) => m.seq)).to.deep.equal([1, 2, 3]);
+    expect(inOrder(merged).map((m) => m.seq)).to.deep.equal([1, 2, 3]);
     expect(newestSeq(merged)).to.equal(3);
     expect(skipsAhead(3, message(4))).to.equal(false);
     expect(skipsAhead(3, message(6))).to.equal(true);
