@@ -17,6 +17,7 @@ import './messageActions.css';
 import '../messageSearch/messageSearch.css';
 import { AttachmentArea } from './AttachmentArea';
 import { Composer } from './Composer';
+import { selectMessageItems } from './messageLayout';
 import { MessageList } from './MessageList';
 import { TypingLine } from './TypingLine';
 import { selectMembersWithPresence } from './liveSlice';
@@ -50,7 +51,6 @@ import {
   selectLoadingOlder,
   selectMemberCount,
   selectMessageIds,
-  selectMessageItems,
   selectNotification,
   selectReplyTo,
   selectRoomConnection,

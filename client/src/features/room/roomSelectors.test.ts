@@ -4,6 +4,7 @@ import type { ChatHistoryResponse, ChatMessage, ChatSummary, RoomUser } from '@c
 import { chatListReducer, chatsLoaded, loadFailed, messageDeletedInRoom, newMessagesSignalled, selectChats } from '../chatList/chatListSlice';
 import { DELETED_MESSAGE_TEXT } from '@common/system-text';
 import { liveReducer, presenceChanged, selectMembersWithPresence, selectTypingNames, typingSeen } from './liveSlice';
+import { selectMessageItems } from './messageLayout';
 import { readEventReceived, readsReducer, selectUnreadByOf } from './readsSlice';
 import {
   activityChanged,
@@ -18,7 +19,6 @@ import {
   roomReducer,
   selectMessageById,
   selectMessageIds,
-  selectMessageItems,
   selectMessages,
   selectNewestMessageId,
   selectNewestSeq,

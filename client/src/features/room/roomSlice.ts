@@ -7,7 +7,6 @@ import type { Attachment, ChatHistoryResponse, ChatMessage, ReplyQuote, RoomUser
 import type { Reaction } from '@common/rules';
 import { applyChangedMessages, applyDeleted, applyEdited, applyReaction, type DeletedChange, type EditedChange, type ReactionChange } from './messageChanges';
 import { viewerRoomName } from '@common/room-names';
-import { layoutMessages } from './messageLayout';
 import {
   applyToParticipants,
   isSystemMessage,
@@ -366,10 +365,3 @@ export const selectEditing = (state: WithRoom) => state.room.editing;
 export const selectFocus = (state: WithRoom) => state.room.focus;
 export const selectJumping = (state: WithRoom) => state.room.jumping;
 export const selectLastChangeSeq = (state: WithRoom) => state.room.lastChangeSeq;
-
-/**
- * The message list as laid out on screen (messageLayout.ts: day dividers, system lines, runs of
- * one sender), the pending sends last. Laid out again only when the messages, the pending sends
- * or the user change, not on every change of the room.
- */
-export const selectMessageItems = createSelector([selectMessages, selectPending, selectRoomUserId], layoutMessages);
