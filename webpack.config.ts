@@ -58,6 +58,36 @@ class LinkedStylesheetsPlugin {
   }
 }
 
+/** The module through which the chat features import createEntityAdapter (see LazyToolkitCopyPlugin). */
+const ENTITY_ADAPTER_MODULE = path.join(root, 'client/src/kernel/entityAdapter.ts');
+
+/**
+ * Redux Toolkit is one module, in `main` (the store needs it from the start), and webpack keeps in
+ * that one copy every export any chunk uses: createEntityAdapter, and reselect behind its
+ * selectors, would add 2.6 KiB gzip to /login for the chat screens' sake. The toolkit as imported
+ * by ENTITY_ADAPTER_MODULE is made a module of its own instead (same file, another identity), so
+ * that copy, trimmed to the adapter, goes with the lazy chunks that use it. The build fails if
+ * that module no longer imports the toolkit, rather than silently growing `main`.
+ */
+class LazyToolkitCopyPlugin {
+  apply(compiler: Compiler) {
+    compiler.hooks.thisCompilation.tap('LazyToolkitCopyPlugin', (compilation, { normalModuleFactory }) => {
+      let copied = false;
+      normalModuleFactory.hooks.afterResolve.tap('LazyToolkitCopyPlugin', (data) => {
+        if (data.request !== '@reduxjs/toolkit' || data.contextInfo.issuer !== ENTITY_ADAPTER_MODULE) return;
+        const created = data.createData as { resource: string; request: string; userRequest: string };
+        created.resource += '?lazy-copy';
+        created.request += '?lazy-copy';
+        created.userRequest += '?lazy-copy';
+        copied = true;
+      });
+      compilation.hooks.finishModules.tap('LazyToolkitCopyPlugin', () => {
+        if (!copied) compilation.errors.push(new compiler.webpack.WebpackError(`LazyToolkitCopyPlugin: ${path.relative(root, ENTITY_ADAPTER_MODULE)} did not import @reduxjs/toolkit`));
+      });
+    });
+  }
+}
+
 const COMPRESSIBLE = /\.(js|css|html|svg|txt|json)$/;
 
 function compressedCopies() {
@@ -130,6 +160,7 @@ export default (_env: unknown, argv: { mode?: Configuration['mode'] }): Configur
       new PublicFilesPlugin(),
       new LinkedStylesheetsPlugin(),
       new WriteUpPlugin(),
+      new LazyToolkitCopyPlugin(),
       ...(mode === 'production' ? compressedCopies() : []),
     ],
     // Production maps stay beside the build for whoever debugs, unreferenced by the bundles (and the server never serves them).

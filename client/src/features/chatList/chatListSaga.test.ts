@@ -5,7 +5,7 @@ import { topics } from '@common/destinations';
 import { logoutRequested } from '../auth';
 import { eventually, FakeHttp, refuse, settle } from '../../app/fakeServices';
 import { createChatTestStore } from '../../app/chatFakes.test-support';
-import { chatListClosed, chatListOpened } from './chatListSlice';
+import { chatListClosed, chatListOpened, selectChats } from './chatListSlice';
 
 const ME = { userId: 4, name: '김민지', email: 'minji@example.com' };
 const ROOMS: ChatSummary[] = [
@@ -36,8 +36,8 @@ describe('the chat list saga', () => {
   it('loads the name and the rooms and stores the user id when it was missing (after OAuth)', async () => {
     h = createChatTestStore(routes(), null);
     h.store.dispatch(chatListOpened());
-    await eventually(() => h.store.getState().chatList.chats !== null, 'chats loaded');
-    expect(h.store.getState().chatList.chats).to.deep.equal(ROOMS);
+    await eventually(() => selectChats(h.store.getState()) !== null, 'chats loaded');
+    expect(selectChats(h.store.getState())).to.deep.equal(ROOMS);
     await eventually(() => h.store.getState().chatList.me !== null, 'name loaded');
     expect(h.store.getState().chatList.me).to.deep.equal({ name: ME.name, email: ME.email });
     expect(h.storedUid()).to.equal(ME.userId);
@@ -46,7 +46,7 @@ describe('the chat list saga', () => {
   it('keeps a stored user id as it is', async () => {
     h = createChatTestStore(routes(), 99);
     h.store.dispatch(chatListOpened());
-    await eventually(() => h.store.getState().chatList.chats !== null, 'chats loaded');
+    await eventually(() => selectChats(h.store.getState()) !== null, 'chats loaded');
     expect(h.storedUid()).to.equal(99);
   });
 
@@ -58,7 +58,7 @@ describe('the chat list saga', () => {
       h.store.dispatch(chatListOpened());
       await eventually(() => h.navigations.length === 1, 'navigated');
       expect(h.navigations[0].to).to.equal('/login');
-      expect(h.store.getState().chatList.chats).to.deep.equal([]);
+      expect(selectChats(h.store.getState())).to.deep.equal([]);
       expect(h.errors).to.have.length.greaterThan(0);
       expect(h.stomp.subscriptions.size).to.equal(0);
     });
@@ -72,7 +72,7 @@ describe('the chat list saga', () => {
 
     chats = [{ ...ROOMS[0], lastMessage: '새 메시지', lastMessageTime: '2026-11-21T11:00:00.000Z' }];
     h.stomp.deliver(topics.toggleRefresh(ME.userId), true);
-    await eventually(() => h.store.getState().chatList.chats?.[0].lastMessage === '새 메시지', 'reloaded');
+    await eventually(() => selectChats(h.store.getState())?.[0].lastMessage === '새 메시지', 'reloaded');
     expect(h.store.getState().chatList.unseenCount).to.equal(0);
 
     hasFocus.returns(false);
@@ -92,7 +92,7 @@ describe('the chat list saga', () => {
     h = createChatTestStore(http, ME.userId);
     h.stomp.connect();
     h.store.dispatch(chatListOpened());
-    await eventually(() => h.store.getState().chatList.chats !== null, 'chats loaded');
+    await eventually(() => selectChats(h.store.getState()) !== null, 'chats loaded');
     await settle();
     expect(http.requested('GET', api.chats)).to.have.length(1);
     h.stomp.drop();

@@ -1,17 +1,23 @@
-// The chat list screen (SPEC.md §2, §4): the user's name and e-mail, the rooms (null while
-// loading) and the count of new-message signals for the tab title.
-import { createSlice, type PayloadAction } from '@reduxjs/toolkit';
+// The chat list screen (docs/spec.md §2, §4): the user's name and e-mail, the rooms (none until
+// the first load) and the count of new-message signals for the tab title. The rooms are
+// normalized, one per chatRoomId, `ids` in the server's order (newest activity first).
+import { createSelector, createSlice, type PayloadAction } from '@reduxjs/toolkit';
 import type { ChatSummary, NameAndEmail } from '@common/api';
 import { DELETED_MESSAGE_TEXT } from '@common/system-text';
 import { messageDeletedInRoom } from '../room';
+import { createEntityAdapter, type EntityState } from '../../kernel/entityAdapter';
+
+const chatsAdapter = createEntityAdapter<ChatSummary, number>({ selectId: (chat) => chat.chatRoomId });
 
 export interface ChatListState {
-  chats: ChatSummary[] | null;
+  chats: EntityState<ChatSummary, number>;
+  /** The list has loaded (or failed to, and shows empty): until then the screen says it is loading. */
+  loaded: boolean;
   me: NameAndEmail | null;
   unseenCount: number;
 }
 
-const initialState: ChatListState = { chats: null, me: null, unseenCount: 0 };
+const initialState: ChatListState = { chats: chatsAdapter.getInitialState(), loaded: false, me: null, unseenCount: 0 };
 
 const chatListSlice = createSlice({
   name: 'chatList',
@@ -27,11 +33,13 @@ const chatListSlice = createSlice({
       state.me = action.payload;
     },
     chatsLoaded(state, action: PayloadAction<ChatSummary[]>) {
-      state.chats = action.payload;
+      chatsAdapter.setAll(state.chats, action.payload);
+      state.loaded = true;
     },
-    /** SPEC.md §8: a failed load shows an empty list (and the saga goes to /login). */
+    /** docs/spec.md §8: a failed load shows an empty list (and the saga goes to /login). */
     loadFailed(state) {
-      state.chats = [];
+      chatsAdapter.removeAll(state.chats);
+      state.loaded = true;
     },
     newMessagesSignalled(state) {
       state.unseenCount += 1;
@@ -43,7 +51,7 @@ const chatListSlice = createSlice({
   extraReducers: (builder) => {
     /** Issue 13: a message deleted for everyone in an open room; when it is the room's last, the list says so. */
     builder.addCase(messageDeletedInRoom, (state, action) => {
-      const chat = state.chats?.find((c) => c.chatRoomId === action.payload.chatRoomId);
+      const chat = state.chats.entities[action.payload.chatRoomId];
       if (chat && chat.lastSeq === action.payload.seq) chat.lastMessage = DELETED_MESSAGE_TEXT;
     });
   },
@@ -62,6 +70,9 @@ export const {
 export const chatListReducer = chatListSlice.reducer;
 
 type WithChatList = { chatList: ChatListState };
-export const selectChats = (state: WithChatList) => state.chatList.chats;
+const chatSelectors = chatsAdapter.getSelectors((state: WithChatList) => state.chatList.chats);
+
+/** The rooms in the server's order, or null until the list has loaded: the same array until it changes. */
+export const selectChats = createSelector([chatSelectors.selectAll, (state: WithChatList) => state.chatList.loaded], (chats, loaded) => (loaded ? chats : null));
 export const selectMe = (state: WithChatList) => state.chatList.me;
 export const selectChatListUnseen = (state: WithChatList) => state.chatList.unseenCount;

@@ -17,7 +17,7 @@ import { service } from '../../kernel/sagaContext';
 import type { StompService } from '../../services/stomp';
 import { messageNotice } from '../../sw/pushNotice';
 import { chatsLoaded, hasUnread } from '../chatList';
-import { selectRoom } from '../room';
+import { selectOpenRoomId } from '../room';
 
 /** The shortest time between two reads of the list made for notifications (signals meanwhile wait as one). */
 export const OTHER_ROOMS_READ_INTERVAL_MS = 2000;
@@ -59,7 +59,7 @@ function* readChats(): SagaIterator<ChatSummary[] | null> {
 function* notifyOfRoom(chat: ChatSummary): SagaIterator {
   const notifier = yield* service('notifier');
   const currentPath = yield* service('currentPath');
-  const { chatRoomId: openRoom }: { chatRoomId: number | null } = yield select(selectRoom);
+  const openRoom: number | null = yield select(selectOpenRoomId);
   if (chat.chatRoomId === openRoom) return;
   const hidden: boolean = yield call([notifier, notifier.hidden]);
   if (!hidden && currentPath() === paths.chatList) return;

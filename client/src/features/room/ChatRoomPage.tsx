@@ -1,6 +1,6 @@
-// /chat-room?cri= (SPEC.md §2 chat room): the conversation, its header and its side panel. The
-// room session saga does the work; this page opens and closes it and renders its state.
-import { useCallback, useEffect, useMemo, useState, type KeyboardEvent } from 'react';
+// /chat-room?cri= (docs/spec.md §2 chat room): the conversation, its header and its side panel.
+// The room session saga does the work; this page opens and closes it and renders its state.
+import { useCallback, useEffect, useMemo, useState, type KeyboardEvent, type ReactNode } from 'react';
 import { Navigate, useSearchParams } from 'react-router-dom';
 import { useAppDispatch, useAppSelector } from '../../kernel/hooks';
 import { paths } from '../../kernel/paths';
@@ -16,10 +16,11 @@ import '../../styles/chat.css';
 import './messageActions.css';
 import { AttachmentArea } from './AttachmentArea';
 import { Composer } from './Composer';
+import { selectMessageItems } from './messageLayout';
 import { MessageList } from './MessageList';
-import { useUnreadByOf } from './ReadCount';
 import { TypingLine } from './TypingLine';
-import { selectOnline, withPresence } from './liveSlice';
+import { selectMembersWithPresence } from './liveSlice';
+import { selectUnreadByOf } from './readsSlice';
 import { RoomHeader } from './RoomHeader';
 import { RoomSidebar } from './RoomSidebar';
 import { invitePath, roomIdFrom, seqFrom } from '../../kernel/roomPaths';
@@ -42,7 +43,19 @@ import {
   roomClosed,
   roomOpened,
   typingNoticed,
-  selectRoom,
+  selectEditing,
+  selectFocus,
+  selectHasOlder,
+  selectJumping,
+  selectLoadingOlder,
+  selectMemberCount,
+  selectMessageIds,
+  selectNotification,
+  selectReplyTo,
+  selectRoomConnection,
+  selectRoomName,
+  selectRoomReady,
+  selectRoomUnseen,
   unsentDeleted,
 } from './roomSlice';
 
@@ -57,9 +70,13 @@ export default function ChatRoomPage() {
   return <ChatRoom key={`${chatRoomId}:${aroundSeq ?? ''}`} chatRoomId={chatRoomId} userId={userId} aroundSeq={aroundSeq} />;
 }
 
+// The screen is cut into the pieces below, each subscribed to the part of the room it renders
+// (the selectors of roomSlice, readsSlice, liveSlice): a new message re-renders the list, not
+// the header, the composer or the side panel; a typing or read event, only its own line.
+
 function ChatRoom({ chatRoomId, userId, aroundSeq }: { chatRoomId: number; userId: number; aroundSeq: number | null }) {
   const dispatch = useAppDispatch();
-  const room = useAppSelector(selectRoom);
+  const ready = useAppSelector((state: Parameters<typeof selectRoomReady>[0]) => selectRoomReady(state, chatRoomId));
   const [sidebarOpen, setSidebarOpen] = useState(false);
   const [searchOpen, setSearchOpen] = useState(false);
   const dialogs = useDialog();
@@ -86,88 +103,154 @@ function ChatRoom({ chatRoomId, userId, aroundSeq }: { chatRoomId: number; userI
     }),
     [dispatch, dialogs],
   );
-  // Escape at the composer drops the reply being written (the edit box handles its own).
-  const onComposerKeyDown = (event: KeyboardEvent) => {
-    if (event.key === 'Escape' && room.replyTo) dispatch(replyCancelled());
-  };
-  const unreadByOf = useUnreadByOf();
-  const online = useAppSelector(selectOnline);
   const closeSidebar = useCallback(() => setSidebarOpen(false), []);
-  const ready = room.chatRoomId === chatRoomId && room.status === 'ready';
-  useDocumentTitle(ready ? room.roomName : null, room.unseenCount);
 
   return (
     <div className="screen-wrap">
+      <RoomTitle ready={ready} />
       <main className="screen">
-        <RoomHeader
-          roomName={ready ? room.roomName : ''}
-          memberCount={ready ? room.users.length : 0}
-          onRename={(name) => dispatch(renameSubmitted(name))}
+        <RoomHeaderPiece
+          ready={ready}
           onOpenSidebar={() => setSidebarOpen(true)}
           extraActions={<MessageSearchToggle open={searchOpen} onToggle={() => setSearchOpen((o) => !o)} />}
         />
-        {searchOpen && (
-          <MessageSearchPanel
-            scope="room"
-            chatRoomId={chatRoomId}
-            onClose={() => setSearchOpen(false)}
-            onOpenHeld={(messageId) => {
-              if (!room.messages.some((m) => m.messageId === messageId)) return false;
-              dispatch(focused(messageId));
-              return true;
-            }}
-          />
-        )}
-        {room.connection === 'lost' && <p className="banner" role="status">{ko.room.reconnecting}</p>}
+        {searchOpen && <RoomSearch chatRoomId={chatRoomId} onClose={() => setSearchOpen(false)} />}
+        <ConnectionBanner />
         {ready ? (
-          <MessageList
-            messages={room.messages}
-            pending={room.pending}
-            myId={userId}
-            hasOlder={room.hasOlder}
-            loadingOlder={room.loadingOlder}
-            onNeedOlder={needOlder}
-            unreadByOf={unreadByOf}
-            onResend={(clientMsgId) => dispatch(resendRequested(clientMsgId))}
-            onDelete={(clientMsgId) => dispatch(unsentDeleted(clientMsgId))}
-            actions={actions}
-            focus={room.focus}
-          />
+          <RoomMessages myId={userId} onNeedOlder={needOlder} actions={actions} />
         ) : (
           <div className="messages">
             <p className="messages__empty">{ko.app.loading}</p>
           </div>
         )}
         <TypingLine />
-        {room.jumping && <p className="banner" role="status">{ko.messageActions.findingOriginal}</p>}
-        {room.editing ? (
-          <EditComposer
-            key={room.editing.messageId}
-            messageId={room.editing.messageId}
-            initial={room.editing.content}
-            onSave={(messageId, content) => dispatch(editSubmitted({ messageId, content }))}
-            onCancel={() => dispatch(editCancelled())}
-          />
-        ) : (
-          <div className="composer-wrap" onKeyDown={onComposerKeyDown}>
-            {room.replyTo && <ReplyPreview quote={room.replyTo} onCancel={() => dispatch(replyCancelled())} />}
-            <AttachmentArea chatRoomId={chatRoomId}>
-              <Composer onSend={(content) => dispatch(messageSubmitted(content))} onTyping={() => dispatch(typingNoticed())} focusWhen={ready} />
-            </AttachmentArea>
-          </div>
-        )}
-        {sidebarOpen && (
-          <RoomSidebar
-            users={ready ? withPresence(room.users, online) : []}
-            myId={userId}
-            invitePath={invitePath(chatRoomId)}
-            notification={room.notification}
-            onNotify={() => dispatch(notificationConfirmed())}
-            onLeave={() => dispatch(leaveConfirmed())}
-            onClose={closeSidebar}
-          />
-        )}
+        <JumpingBanner />
+        <RoomComposer chatRoomId={chatRoomId} ready={ready} />
+        {sidebarOpen && <RoomSidebarPiece ready={ready} chatRoomId={chatRoomId} myId={userId} onClose={closeSidebar} />}
       </main>
     </div>
   );
 }
+
+/** The tab title: the room's name once loaded, with the count of messages that came unseen. */
+function RoomTitle({ ready }: { ready: boolean }) {
+  const roomName = useAppSelector(selectRoomName);
+  const unseen = useAppSelector(selectRoomUnseen);
+  useDocumentTitle(ready ? roomName : null, unseen);
+  return null;
+}
+
+function RoomHeaderPiece({ ready, onOpenSidebar, extraActions }: { ready: boolean; onOpenSidebar(): void; extraActions: ReactNode }) {
+  const dispatch = useAppDispatch();
+  const roomName = useAppSelector(selectRoomName);
+  const memberCount = useAppSelector(selectMemberCount);
+  return (
+    <RoomHeader
+      roomName={ready ? roomName : ''}
+      memberCount={ready ? memberCount : 0}
+      onRename={(name) => dispatch(renameSubmitted(name))}
+      onOpenSidebar={onOpenSidebar}
+      extraActions={extraActions}
+    />
+  );
+}
+
+/** The room's message search; a result already held is scrolled to rather than opened anew. */
+function RoomSearch({ chatRoomId, onClose }: { chatRoomId: number; onClose(): void }) {
+  const dispatch = useAppDispatch();
+  const heldIds = useAppSelector(selectMessageIds);
+  return (
+    <MessageSearchPanel
+      scope="room"
+      chatRoomId={chatRoomId}
+      onClose={onClose}
+      onOpenHeld={(messageId) => {
+        if (!heldIds.includes(messageId)) return false;
+        dispatch(focused(messageId));
+        return true;
+      }}
+    />
+  );
+}
+
+function ConnectionBanner() {
+  const connection = useAppSelector(selectRoomConnection);
+  return connection === 'lost' ? <p className="banner" role="status">{ko.room.reconnecting}</p> : null;
+}
+
+function RoomMessages({ myId, onNeedOlder, actions }: { myId: number; onNeedOlder(): void; actions: MessageActionHandlers }) {
+  const dispatch = useAppDispatch();
+  const items = useAppSelector(selectMessageItems);
+  const hasOlder = useAppSelector(selectHasOlder);
+  const loadingOlder = useAppSelector(selectLoadingOlder);
+  const unreadByOf = useAppSelector(selectUnreadByOf);
+  const focus = useAppSelector(selectFocus);
+  return (
+    <MessageList
+      items={items}
+      myId={myId}
+      hasOlder={hasOlder}
+      loadingOlder={loadingOlder}
+      onNeedOlder={onNeedOlder}
+      unreadByOf={unreadByOf}
+      onResend={(clientMsgId) => dispatch(resendRequested(clientMsgId))}
+      onDelete={(clientMsgId) => dispatch(unsentDeleted(clientMsgId))}
+      actions={actions}
+      focus={focus}
+    />
+  );
+}
+
+function JumpingBanner() {
+  const jumping = useAppSelector(selectJumping);
+  return jumping ? <p className="banner" role="status">{ko.messageActions.findingOriginal}</p> : null;
+}
+
+/** The composer, the edit box in its place while the user edits a message, and the reply's quote above it. */
+function RoomComposer({ chatRoomId, ready }: { chatRoomId: number; ready: boolean }) {
+  const dispatch = useAppDispatch();
+  const editing = useAppSelector(selectEditing);
+  const replyTo = useAppSelector(selectReplyTo);
+  // Escape at the composer drops the reply being written (the edit box handles its own).
+  const onComposerKeyDown = (event: KeyboardEvent) => {
+    if (event.key === 'Escape' && replyTo) dispatch(replyCancelled());
+  };
+  if (editing) {
+    return (
+      <EditComposer
+        key={editing.messageId}
+        messageId={editing.messageId}
+        initial={editing.content}
+        onSave={(messageId, content) => dispatch(editSubmitted({ messageId, content }))}
+        onCancel={() => dispatch(editCancelled())}
+      />
+    );
+  }
+  return (
+    <div className="composer-wrap" onKeyDown={onComposerKeyDown}>
+      {replyTo && <ReplyPreview quote={replyTo} onCancel={() => dispatch(replyCancelled())} />}
+      <AttachmentArea chatRoomId={chatRoomId}>
+        <Composer onSend={(content) => dispatch(messageSubmitted(content))} onTyping={() => dispatch(typingNoticed())} focusWhen={ready} />
+      </AttachmentArea>
+    </div>
+  );
+}
+
+function RoomSidebarPiece({ ready, chatRoomId, myId, onClose }: { ready: boolean; chatRoomId: number; myId: number; onClose(): void }) {
+  const dispatch = useAppDispatch();
+  const members = useAppSelector(selectMembersWithPresence);
+  const notification = useAppSelector(selectNotification);
+  return (
+    <RoomSidebar
+      users={ready ? members : NO_MEMBERS}
+      myId={myId}
+      invitePath={invitePath(chatRoomId)}
+      notification={notification}
+      onNotify={() => dispatch(notificationConfirmed())}
+      onLeave={() => dispatch(leaveConfirmed())}
+      onClose={onClose}
+    />
+  );
+}
+
+const NO_MEMBERS: never[] = [];

@@ -2,26 +2,25 @@
 // messages, day dividers and times. Scrolling to the top asks for older messages and keeps the
 // reader's place when they arrive; messages arriving while the reader is scrolled up raise the
 // '새 메시지 ↓' pill. Pending sends read '전송 중', failed ones offer 재전송 and 삭제. Content is
-// rendered as text (with its links), never as HTML.
-import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
-import type { ChatMessage } from '@common/api';
+// rendered as text (with its links), never as HTML. It renders the list as laid out
+// (messageLayout.ts; the room's selectMessageItems), so it lays out nothing itself.
+import { useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { cx } from '../../components/classNames';
 import { ko } from '../../i18n/ko';
 import { AttachmentView } from './AttachmentView';
 import { Avatar } from '../../components/Avatar';
-import { layoutMessages } from './messageLayout';
+import type { MessageItem } from './messageLayout';
 import { MessageMenu, QuoteBlock, ReactionChips, openMenuOf, type MessageActionHandlers } from './MessageExtras';
 import { canDeleteForEveryone } from './messageChanges';
 import { MessageText } from './MessageText';
 import { ReadCount } from './ReadCount';
-import type { PendingMessage } from './messages';
 
 /** Within this many pixels of the top, older messages load; of the bottom, new ones scroll into view. */
 const EDGE_PX = 80;
 
 export interface MessageListProps {
-  messages: ChatMessage[];
-  pending: PendingMessage[];
+  /** The stored messages, then the pending sends, laid out. */
+  items: readonly MessageItem[];
   myId: number;
   hasOlder: boolean;
   loadingOlder: boolean;
@@ -39,15 +38,17 @@ export interface MessageListProps {
 /** How long a message scrolled to stays highlighted. */
 const HIGHLIGHT_MS = 2000;
 
-export function MessageList({ messages, pending, myId, hasOlder, loadingOlder, onNeedOlder, unreadByOf, onResend, onDelete, actions, focus }: MessageListProps) {
-  const items = useMemo(() => layoutMessages(messages, pending, myId), [messages, pending, myId]);
+export function MessageList({ items, myId, hasOlder, loadingOlder, onNeedOlder, unreadByOf, onResend, onDelete, actions, focus }: MessageListProps) {
   const ref = useRef<HTMLDivElement>(null);
   const [newBelow, setNewBelow] = useState(false);
   const seen = useRef({ firstId: null as number | null, lastKey: null as string | null, height: 0, nearBottom: true });
 
-  const firstId = messages[0]?.messageId ?? null;
-  const lastKey = items.length ? items[items.length - 1].key : null;
-  const lastIsMine = pending.length > 0 || (messages.length > 0 && messages[messages.length - 1].senderId === myId);
+  // The oldest stored message's id (null when only pending sends are shown), and whether the
+  // last line is the user's own (a pending send always is). A day divider is never last.
+  const firstId = items.find((item) => item.kind !== 'day')?.messageId ?? null;
+  const last = items.at(-1);
+  const lastKey = last?.key ?? null;
+  const lastIsMine = last?.kind === 'message' && last.mine;
 
   useLayoutEffect(() => {
     const el = ref.current;

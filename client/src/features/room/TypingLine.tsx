@@ -2,13 +2,13 @@
 // so the layout does not jump.
 import { useAppSelector } from '../../kernel/hooks';
 import { ko } from '../../i18n/ko';
-import { selectTypers } from './liveSlice';
+import { selectTypingNames } from './liveSlice';
 
 export function TypingLine() {
-  const typers = useAppSelector(selectTypers);
+  const names = useAppSelector(selectTypingNames);
   return (
     <p className="typing-line" role="status" aria-live="polite" data-testid="typing-line">
-      {typers.length > 0 ? ko.room.typing(typers.map((t) => t.name).join(', ')) : ''}
+      {names !== null ? ko.room.typing(names) : ''}
     </p>
   );
 }

@@ -1,8 +1,8 @@
 // The open room's live state beside the messages (issue 11): who is typing now and who is
 // online, from the room-events topic (and history's online). Reset when a room opens.
-import { createSlice, type PayloadAction } from '@reduxjs/toolkit';
+import { createSelector, createSlice, type PayloadAction } from '@reduxjs/toolkit';
 import type { UserSummary } from '@common/api';
-import { historyLoaded, messageReceived, roomOpened } from './roomSlice';
+import { historyLoaded, messageReceived, roomOpened, selectRoomUsers } from './roomSlice';
 
 export interface Typer {
   userId: number;
@@ -56,3 +56,7 @@ export function withPresence<U extends UserSummary>(users: readonly U[], online:
 type WithLive = { live: LiveState };
 export const selectTypers = (state: WithLive) => state.live.typers;
 export const selectOnline = (state: WithLive) => state.live.online;
+/** Who is typing, as the typing line names them; null when no one is. */
+export const selectTypingNames = createSelector([selectTypers], (typers) => (typers.length > 0 ? typers.map((t) => t.name).join(', ') : null));
+/** The room's members, each with what the room-events topic says of their presence now. */
+export const selectMembersWithPresence = createSelector([selectRoomUsers, selectOnline], withPresence);

@@ -4,7 +4,7 @@ import { api, type ChatHistoryResponse, type ChatMessage } from '@common/api';
 import { app, topics } from '@common/destinations';
 import { eventually, FakeHttp, settle, type RecordedRequest } from '../../app/fakeServices';
 import { createChatTestStore } from '../../app/chatFakes.test-support';
-import { deleteConfirmed, editSubmitted, jumpRequested, messageSubmitted, reactionToggled, replyStarted, roomOpened } from './roomSlice';
+import { deleteConfirmed, editSubmitted, jumpRequested, messageSubmitted, reactionToggled, replyStarted, roomOpened, selectMessages, selectPending } from './roomSlice';
 
 const ROOM = 7;
 const ME = 1;
@@ -41,7 +41,9 @@ function open(count: number) {
   const http = new FakeHttp({ [`GET ${api.chatHistory}`]: history });
   const h = createChatTestStore(http, ME);
   const room = () => h.store.getState().room;
-  return { ...h, room, setChanges: (c: ChatMessage[]) => { changes = c; } };
+  const messages = () => selectMessages(h.store.getState());
+  const pending = () => selectPending(h.store.getState());
+  return { ...h, room, messages, pending, setChanges: (c: ChatMessage[]) => { changes = c; } };
 }
 
 type Harness = ReturnType<typeof open>;
@@ -71,7 +73,7 @@ describe('acting on messages in the room session (issue 13)', () => {
     h.store.dispatch(messageSubmitted('답장이야'));
     await settle();
     expect(h.stomp.sentTo(app.privateMessage)[0]).to.include({ content: '답장이야', replyToMessageId: 5 });
-    expect(h.room().pending[0].replyTo?.messageId).to.equal(5);
+    expect(h.pending()[0].replyTo?.messageId).to.equal(5);
     expect(h.room().replyTo).to.equal(null);
   });
 
@@ -82,7 +84,7 @@ describe('acting on messages in the room session (issue 13)', () => {
     await settle();
     h.stomp.deliver(EVENTS, { type: 'reaction', chatRoomId: ROOM, messageId: 5, userId: ME, emoji: '👍', on: true, changeSeq: 4 });
     await settle();
-    expect(h.room().messages.at(-1)?.reactions).to.deep.equal([{ emoji: '👍', userIds: [ME] }]);
+    expect(h.messages().at(-1)?.reactions).to.deep.equal([{ emoji: '👍', userIds: [ME] }]);
     h.store.dispatch(reactionToggled({ messageId: 5, emoji: '👍' }));
     await settle();
     expect(h.stomp.sentTo(app.reaction)).to.deep.equal([
@@ -103,8 +105,8 @@ describe('acting on messages in the room session (issue 13)', () => {
     h.stomp.deliver(EVENTS, { type: 'edited', chatRoomId: ROOM, messageId: 4, content: '고친 글', editedAt: '2026-11-25T10:05:00.000Z', changeSeq: 5 });
     h.stomp.deliver(EVENTS, { type: 'deleted', chatRoomId: ROOM, messageId: 2, changeSeq: 6 });
     await settle();
-    expect(h.room().messages.find((m) => m.messageId === 4)).to.include({ content: '고친 글', editedAt: '2026-11-25T10:05:00.000Z' });
-    expect(h.room().messages.find((m) => m.messageId === 2)).to.include({ content: '', deleted: true });
+    expect(h.messages().find((m) => m.messageId === 4)).to.include({ content: '고친 글', editedAt: '2026-11-25T10:05:00.000Z' });
+    expect(h.messages().find((m) => m.messageId === 2)).to.include({ content: '', deleted: true });
     expect(h.room().lastChangeSeq).to.equal(6);
   });
 
@@ -120,7 +122,7 @@ describe('acting on messages in the room session (issue 13)', () => {
   it('jumps to a quoted message pages back, loading older pages until it is held', async () => {
     h = open(50);
     await openRoom(h);
-    expect(h.room().messages[0].messageId).to.equal(31);
+    expect(h.messages()[0].messageId).to.equal(31);
     h.store.dispatch(jumpRequested(3));
     await eventually(() => h.room().focus?.messageId === 3, 'focused');
     expect(h.http.requests.filter((r) => r.query?.beforeId !== undefined).map((r) => r.query?.beforeId)).to.deep.equal([31, 11]);
@@ -135,15 +137,15 @@ describe('acting on messages in the room session (issue 13)', () => {
     h.stomp.connect();
     await eventually(() => h.room().lastChangeSeq === 5, 'changes caught up');
     expect(h.http.requests.filter((r) => r.query?.changedSince !== undefined).map((r) => r.query?.changedSince)).to.deep.equal([3]);
-    expect(h.room().messages.find((m) => m.messageId === 3)).to.include({ deleted: true });
-    expect(h.room().messages.find((m) => m.messageId === 5)?.reactions).to.deep.equal([{ emoji: '🙏', userIds: [OTHER] }]);
+    expect(h.messages().find((m) => m.messageId === 3)).to.include({ deleted: true });
+    expect(h.messages().find((m) => m.messageId === 5)?.reactions).to.deep.equal([{ emoji: '🙏', userIds: [OTHER] }]);
   });
 
   it('opens around a seq, fills in everything newer and focuses the message', async () => {
     h = open(60);
     await openRoom(h, 12);
     await eventually(() => h.room().focus?.messageId === 12, 'focused');
-    expect(h.room().messages.map((m) => m.seq)).to.deep.equal(Array.from({ length: 59 }, (_, i) => i + 2));
+    expect(h.messages().map((m) => m.seq)).to.deep.equal(Array.from({ length: 59 }, (_, i) => i + 2));
     expect(h.room().hasOlder).to.equal(true);
   });
 });

@@ -21,9 +21,10 @@ import {
   jumpRequested,
   olderLoaded,
   reactionToggled,
+  selectHasOlder,
   selectLastChangeSeq,
-  selectMessages,
-  selectRoom,
+  selectMessageById,
+  selectOldestMessageId,
 } from './roomSlice';
 
 interface Session {
@@ -48,8 +49,7 @@ function* watchEdits(session: Session): SagaIterator {
   for (;;) {
     const { payload }: PayloadAction<{ messageId: number; content: string }> = yield take(editSubmitted.type);
     if (!isSendableMessage(payload.content)) continue;
-    const messages: ChatMessage[] = yield select(selectMessages);
-    const before = messages.find((m) => m.messageId === payload.messageId);
+    const before: ChatMessage | undefined = yield select(selectMessageById, payload.messageId);
     if (before?.content === payload.content.trim()) continue;
     yield call(send, app.editMessage, { chatRoomId: session.chatRoomId, messageId: payload.messageId, content: payload.content.trim() });
   }
@@ -65,8 +65,7 @@ function* watchDeletes(session: Session): SagaIterator {
 function* watchReactions(session: Session): SagaIterator {
   for (;;) {
     const { payload }: PayloadAction<{ messageId: number; emoji: Reaction }> = yield take(reactionToggled.type);
-    const messages: ChatMessage[] = yield select(selectMessages);
-    const message = messages.find((m) => m.messageId === payload.messageId);
+    const message: ChatMessage | undefined = yield select(selectMessageById, payload.messageId);
     if (!message || message.deleted) continue;
     const on = !hasReacted(message, payload.emoji, session.userId);
     yield call(send, app.reaction, { chatRoomId: session.chatRoomId, messageId: payload.messageId, emoji: payload.emoji, on });
@@ -79,13 +78,14 @@ function* jumpTo(session: Session, messageId: number): SagaIterator {
   const alert = yield* service('alert');
   const logError = yield* service('logError');
   for (let i = 0; i <= MAX_JUMP_PAGES; i += 1) {
-    const { messages, hasOlder } = (yield select(selectRoom)) as ReturnType<typeof selectRoom>;
-    if (messages.some((m) => m.messageId === messageId)) {
+    const held: ChatMessage | undefined = yield select(selectMessageById, messageId);
+    if (held) {
       yield put(focused(messageId));
       return;
     }
-    const oldest = messages[0]?.messageId;
-    if (!hasOlder || oldest === undefined || oldest < messageId || i === MAX_JUMP_PAGES) break;
+    const hasOlder: boolean = yield select(selectHasOlder);
+    const oldest: number | null = yield select(selectOldestMessageId);
+    if (!hasOlder || oldest === null || oldest < messageId || i === MAX_JUMP_PAGES) break;
     try {
       const page: ChatHistoryResponse = yield call([http, http.get], api.chatHistory, { chatRoomId: session.chatRoomId, beforeId: oldest });
       yield put(olderLoaded({ messages: page.messages, hasOlder: page.messages.length >= LIMITS.historyPageSize }));

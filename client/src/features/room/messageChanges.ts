@@ -7,6 +7,7 @@
 import type { ChatMessage, ReplyQuote } from '@common/api';
 import { LIMITS, type Reaction } from '@common/rules';
 import { DELETED_MESSAGE_TEXT } from '@common/system-text';
+import { messagesAdapter, type MessagesState } from './messages';
 
 export interface EditedChange { messageId: number; content: string; editedAt: string; changeSeq: number }
 export interface DeletedChange { messageId: number; changeSeq: number }
@@ -19,17 +20,22 @@ export function quoteOf(content: string): string {
   return Array.from(content).slice(0, LIMITS.replyQuote).join('');
 }
 
-/** Replaces, in place, the message with that id and every quote of it; the list is an Immer draft or a copy. */
-function update(messages: ChatMessage[], messageId: number, message: (m: ChatMessage) => ChatMessage, quote: (q: ReplyQuote) => ReplyQuote): void {
-  for (let i = 0; i < messages.length; i += 1) {
-    const m = messages[i];
-    if (m.messageId === messageId) messages[i] = message(m);
-    else if (m.replyTo?.messageId === messageId) messages[i] = { ...m, replyTo: quote(m.replyTo) };
+// Each rule below changes the room's messages in place: `messages` is the room slice's Immer
+// draft. Only applyChangedMessages may bring a seq the copy on screen lacked, so only it goes
+// through the adapter, which keeps `ids` in room order; the others change no id and no seq.
+
+/** Replaces the message with that id and every quote of it. */
+function update(messages: MessagesState, messageId: number, message: (m: ChatMessage) => ChatMessage, quote: (q: ReplyQuote) => ReplyQuote): void {
+  const target = messages.entities[messageId];
+  if (target) messages.entities[messageId] = message(target);
+  for (const id of messages.ids) {
+    const m = messages.entities[id];
+    if (m.replyTo?.messageId === messageId) messages.entities[id] = { ...m, replyTo: quote(m.replyTo) };
   }
 }
 
-export function applyEdited(messages: ChatMessage[], change: EditedChange): void {
-  const target = messages.find((m) => m.messageId === change.messageId);
+export function applyEdited(messages: MessagesState, change: EditedChange): void {
+  const target = messages.entities[change.messageId];
   if (target && (target.deleted || (target.changeSeq ?? 0) >= change.changeSeq)) return;
   update(
     messages,
@@ -39,7 +45,7 @@ export function applyEdited(messages: ChatMessage[], change: EditedChange): void
   );
 }
 
-export function applyDeleted(messages: ChatMessage[], change: DeletedChange): void {
+export function applyDeleted(messages: MessagesState, change: DeletedChange): void {
   update(
     messages,
     change.messageId,
@@ -51,10 +57,9 @@ export function applyDeleted(messages: ChatMessage[], change: DeletedChange): vo
   );
 }
 
-export function applyReaction(messages: ChatMessage[], change: ReactionChange): void {
-  const i = messages.findIndex((m) => m.messageId === change.messageId);
-  if (i < 0 || messages[i].deleted) return;
-  const m = messages[i];
+export function applyReaction(messages: MessagesState, change: ReactionChange): void {
+  const m = messages.entities[change.messageId];
+  if (!m || m.deleted) return;
   const reactions = (m.reactions ?? []).map((r) => ({ ...r, userIds: r.userIds.filter((id) => id !== change.userId || r.emoji !== change.emoji) }));
   if (change.on) {
     const existing = reactions.find((r) => r.emoji === change.emoji);
@@ -63,19 +68,21 @@ export function applyReaction(messages: ChatMessage[], change: ReactionChange): 
   }
   const left = reactions.filter((r) => r.userIds.length > 0);
   const { reactions: _old, ...rest } = m;
-  messages[i] = { ...rest, ...(left.length > 0 ? { reactions: left } : {}), changeSeq: newer(m, change.changeSeq) };
+  messages.entities[change.messageId] = { ...rest, ...(left.length > 0 ? { reactions: left } : {}), changeSeq: newer(m, change.changeSeq) };
 }
 
 /**
  * Messages answered by changedSince, whole: each replaces the copy on screen unless that copy
  * already shows a later change. Messages not on screen are left out: adding them would open a
- * gap in the list (they load with their page, as they are now).
+ * gap in the list (they load with their page, as they are now). Set through the adapter, so
+ * the order stays right even if a copy tells a seq the one on screen lacked.
  */
-export function applyChangedMessages(messages: ChatMessage[], changed: readonly ChatMessage[]): void {
-  for (const c of changed) {
-    const i = messages.findIndex((m) => m.messageId === c.messageId);
-    if (i >= 0 && (messages[i].changeSeq ?? 0) <= (c.changeSeq ?? 0)) messages[i] = c;
-  }
+export function applyChangedMessages(messages: MessagesState, changed: readonly ChatMessage[]): void {
+  const newerCopies = changed.filter((c) => {
+    const held = messages.entities[c.messageId];
+    return held !== undefined && (held.changeSeq ?? 0) <= (c.changeSeq ?? 0);
+  });
+  if (newerCopies.length > 0) messagesAdapter.setMany(messages, newerCopies);
 }
 
 /** The user's own reaction with that emoji, on or off. */

@@ -5,7 +5,7 @@ import type { ChatMessage } from '@common/api';
 import { ko } from '../../i18n/ko';
 import { EditComposer } from './ComposerExtras';
 import type { MessageActionHandlers } from './MessageExtras';
-import { MessageList } from './MessageList';
+import { LaidOutMessageList } from './messageList.test-support';
 
 const ME = 1;
 const message = (messageId: number, extra: Partial<ChatMessage> = {}): ChatMessage => ({
@@ -22,7 +22,7 @@ describe('the message extras of issue 13', () => {
   it('shows a quote (text, not HTML) that jumps to the original, (수정됨), the deleted placeholder and reaction chips', () => {
     const actions = handlers();
     const { container } = render(
-      <MessageList
+      <LaidOutMessageList
         messages={[
           message(1, { replyTo: { messageId: 9, senderName: '이영희', content: '<b>원래</b>' }, editedAt: '2026-11-25T10:00:00.000Z', reactions: [{ emoji: '👍', userIds: [2, ME] }] }),
           message(2, { content: '', deleted: true }),
@@ -47,7 +47,7 @@ describe('the message extras of issue 13', () => {
   it('offers edit and delete on one\'s own message only, and replies with a quote of at most 100 characters', () => {
     const actions = handlers();
     const long = '가'.repeat(150);
-    render(<MessageList messages={[message(1, { content: long }), message(2, { senderId: ME, senderName: '나' })]} pending={[]} myId={ME} hasOlder={false} loadingOlder={false} onNeedOlder={() => {}} actions={actions} />);
+    render(<LaidOutMessageList messages={[message(1, { content: long }), message(2, { senderId: ME, senderName: '나' })]} pending={[]} myId={ME} hasOlder={false} loadingOlder={false} onNeedOlder={() => {}} actions={actions} />);
     const [theirs, mine] = screen.getAllByTestId('message-menu-button');
     fireEvent.click(theirs);
     let menu = screen.getByTestId('message-menu');
@@ -64,7 +64,7 @@ describe('the message extras of issue 13', () => {
   });
 
   it('closes the menu on Escape, giving the focus back to its button', () => {
-    render(<MessageList messages={[message(1)]} pending={[]} myId={ME} hasOlder={false} loadingOlder={false} onNeedOlder={() => {}} actions={handlers()} />);
+    render(<LaidOutMessageList messages={[message(1)]} pending={[]} myId={ME} hasOlder={false} loadingOlder={false} onNeedOlder={() => {}} actions={handlers()} />);
     const button = screen.getByTestId('message-menu-button');
     fireEvent.click(button);
     fireEvent.keyDown(screen.getByTestId('message-menu'), { key: 'Escape' });

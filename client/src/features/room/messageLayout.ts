@@ -1,11 +1,15 @@
 // How a room's messages are laid out (pure, so it is tested without a browser): day dividers,
-// centred system messages, and runs of one sender's messages that share a name and a time.
+// centred system messages, and runs of one sender's messages that share a name and a time; and
+// the open room's list laid out (selectMessageItems). Kept here, not in roomSlice.ts, so the
+// layout ships with the room screen rather than with every signed-in screen that reads the slice.
+import { createSelector } from '@reduxjs/toolkit';
 import type { Attachment, ChatMessage, ReactionSummary, ReplyQuote } from '@common/api';
 import { isSystemMessage, systemMessageText, type PendingMessage } from './messages';
+import { selectMessages, selectPending, selectRoomUserId } from './roomSlice';
 
 export type MessageItem =
   | { kind: 'day'; key: string; label: string }
-  | { kind: 'system'; key: string; content: string }
+  | { kind: 'system'; key: string; content: string; messageId: number | null }
   | {
       kind: 'message';
       key: string;
@@ -115,7 +119,7 @@ export function layoutMessages(messages: readonly ChatMessage[], pending: readon
       lastDay = day;
     }
     if (entry.system) {
-      items.push({ kind: 'system', key: entry.key, content: entry.content });
+      items.push({ kind: 'system', key: entry.key, content: entry.content, messageId: entry.messageId });
       return;
     }
     const prev = entries[i - 1];
@@ -148,3 +152,9 @@ export function layoutMessages(messages: readonly ChatMessage[], pending: readon
   });
   return items;
 }
+
+/**
+ * The open room's message list as laid out on screen, the pending sends last. Laid out again
+ * only when the messages, the pending sends or the user change, not on every change of the room.
+ */
+export const selectMessageItems = createSelector([selectMessages, selectPending, selectRoomUserId], layoutMessages);

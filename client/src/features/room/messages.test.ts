@@ -1,11 +1,29 @@
 import { expect } from 'chai';
 import type { ChatMessage, UserSummary } from '@common/api';
-import { applyToParticipants, isSystemMessage, leaverOf, mergeMessages, systemMessageText, unconfirmed, type PendingMessage } from './messages';
+import {
+  applyToParticipants,
+  isSystemMessage,
+  leaverOf,
+  mergeMessages,
+  messagesAdapter,
+  newestMessageId,
+  oldestMessageId,
+  pendingAdapter,
+  systemMessageText,
+  unconfirmed,
+  type MessagesState,
+  type PendingMessage,
+  type PendingState,
+} from './messages';
 
 function msg(messageId: number, extra: Partial<ChatMessage> = {}): ChatMessage {
   return { messageId, senderId: 1, senderName: 'A', content: `m${messageId}`, enrolledAt: '2026-11-21T10:00:00.000Z', ...extra };
 }
 const ids = (list: ChatMessage[]) => list.map((m) => m.messageId);
+const { selectAll: inOrder } = messagesAdapter.getSelectors();
+/** A room's messages as the slice holds them, from a list as the server sends it (any order, repeats). */
+const held = (list: ChatMessage[]): MessagesState => mergeMessages(messagesAdapter.getInitialState(), list);
+const pendingOf = (list: PendingMessage[]): PendingState => pendingAdapter.setAll(pendingAdapter.getInitialState(), list);
 
 describe('merging a room\'s messages', () => {
   const table: Array<[string, number[], number[], number[]]> = [
@@ -19,13 +37,27 @@ describe('merging a room\'s messages', () => {
   ];
   for (const [what, existing, incoming, expected] of table) {
     it(what, () => {
-      expect(ids(mergeMessages(existing.map((id) => msg(id)), incoming.map((id) => msg(id))))).to.deep.equal(expected);
+      const merged = mergeMessages(held(existing.map((id) => msg(id))), incoming.map((id) => msg(id)));
+      expect(ids(inOrder(merged))).to.deep.equal(expected);
+      expect(merged.ids).to.deep.equal(expected);
+      expect(Object.keys(merged.entities).map(Number).sort((a, b) => a - b)).to.deep.equal(expected);
+      expect([oldestMessageId(merged), newestMessageId(merged)]).to.deep.equal([expected[0] ?? null, expected.at(-1) ?? null]);
     });
   }
 
   it('lets a re-fetched copy replace the stale one', () => {
-    const merged = mergeMessages([msg(1, { content: 'old' })], [msg(1, { content: 'new' })]);
-    expect(merged.map((m) => m.content)).to.deep.equal(['new']);
+    const merged = mergeMessages(held([msg(1, { content: 'old', reactions: [{ emoji: '👍', userIds: [2] }] })]), [msg(1, { content: 'new' })]);
+    expect(inOrder(merged)).to.deep.equal([msg(1, { content: 'new' })]);
+  });
+
+  it('orders by seq where both have one, whatever their ids', () => {
+    const merged = mergeMessages(held([msg(30, { seq: 2 })]), [msg(10, { seq: 3 }), msg(20, { seq: 1 })]);
+    expect(merged.ids).to.deep.equal([20, 30, 10]);
+  });
+
+  it('leaves the state as it is when nothing comes in', () => {
+    const existing = held([msg(1)]);
+    expect(mergeMessages(existing, [])).to.equal(existing);
   });
 });
 
@@ -36,9 +68,12 @@ describe('pending sends', () => {
   ];
 
   it('stay pending until a message with their clientMsgId is confirmed', () => {
-    expect(unconfirmed(pending, [msg(1, { clientMsgId: 'x' }), msg(2, { clientMsgId: null }), msg(3)])).to.deep.equal(pending);
-    expect(unconfirmed(pending, [msg(4, { clientMsgId: 'a' })]).map((p) => p.clientMsgId)).to.deep.equal(['b']);
-    expect(unconfirmed(pending, [msg(4, { clientMsgId: 'b' }), msg(5, { clientMsgId: 'a' })])).to.deep.equal([]);
+    const state = pendingOf(pending);
+    // None confirmed: the very same state, so a saga watching it sees no change.
+    expect(unconfirmed(state, [msg(1, { clientMsgId: 'x' }), msg(2, { clientMsgId: null }), msg(3)])).to.equal(state);
+    expect(pendingAdapter.getSelectors().selectAll(state)).to.deep.equal(pending);
+    expect(unconfirmed(state, [msg(4, { clientMsgId: 'a' })]).ids).to.deep.equal(['b']);
+    expect(unconfirmed(state, [msg(4, { clientMsgId: 'b' }), msg(5, { clientMsgId: 'a' })])).to.deep.equal(pendingAdapter.getInitialState());
   });
 });
 

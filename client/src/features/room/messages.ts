@@ -1,8 +1,11 @@
 // Pure rules for a room's message list: ordering, de-duplication, pending sends and what system
-// messages mean for the participant list (SPEC.md §3, §4; issue 4: never lost, duplicated or
-// reordered).
+// messages mean for the participant list (docs/spec.md §3, §4: never lost, duplicated or
+// reordered). The list is normalized: one entry per messageId (messagesAdapter, kept in room
+// order), and the sends awaiting their echo one per clientMsgId (pendingAdapter, in the order
+// they were written), as they have no messageId yet.
 import type { Attachment, ChatMessage, ReplyQuote, UserSummary } from '@common/api';
 import { systemEventText } from '@common/system-text';
+import { createEntityAdapter, type EntityState } from '../../kernel/entityAdapter';
 
 /** A message the user sent that the server has not echoed back yet. */
 export interface PendingMessage {
@@ -29,22 +32,27 @@ function roomOrder(a: ChatMessage, b: ChatMessage): number {
   return a.seq && b.seq ? a.seq - b.seq : a.messageId - b.messageId;
 }
 
+/** A room's messages: one per messageId, `ids` in room order. */
+export const messagesAdapter = createEntityAdapter<ChatMessage, number>({ selectId: (m) => m.messageId, sortComparer: roomOrder });
+export type MessagesState = EntityState<ChatMessage, number>;
+
+/** The user's sends awaiting their echo: one per clientMsgId, `ids` in the order they were written. */
+export const pendingAdapter = createEntityAdapter<PendingMessage, string>({ selectId: (p) => p.clientMsgId });
+export type PendingState = EntityState<PendingMessage, string>;
+
 /**
- * The union of both lists, one entry per messageId, in room order (seq). A later copy of the
- * same id wins, so a re-fetched message replaces a stale one.
+ * The union of both, one entry per messageId, in room order (seq). A later copy of the same id
+ * wins whole (set, not merged), so a re-fetched message replaces a stale one. Like every adapter
+ * operation: on an Immer draft it changes the draft, on a plain state it returns a new one.
  */
-export function mergeMessages(existing: readonly ChatMessage[], incoming: readonly ChatMessage[]): ChatMessage[] {
-  if (incoming.length === 0) return existing as ChatMessage[];
-  const byId = new Map<number, ChatMessage>();
-  for (const m of existing) byId.set(m.messageId, m);
-  for (const m of incoming) byId.set(m.messageId, m);
-  return [...byId.values()].sort(roomOrder);
+export function mergeMessages(existing: MessagesState, incoming: readonly ChatMessage[]): MessagesState {
+  return incoming.length === 0 ? existing : messagesAdapter.setMany(existing, incoming);
 }
 
 /** The seq of the newest message held, or null when none carries one. */
-export function newestSeq(messages: readonly ChatMessage[]): number | null {
-  for (let i = messages.length - 1; i >= 0; i -= 1) {
-    const seq = messages[i].seq;
+export function newestSeq(messages: MessagesState): number | null {
+  for (let i = messages.ids.length - 1; i >= 0; i -= 1) {
+    const seq = messages.entities[messages.ids[i]].seq;
     if (seq) return seq;
   }
   return null;
@@ -58,20 +66,23 @@ export function skipsAhead(newest: number | null, message: Pick<ChatMessage, 'se
   return newest !== null && message.seq !== undefined && message.seq > newest + 1;
 }
 
-/** Pending sends still waiting: those whose clientMsgId is not among the confirmed messages. */
-export function unconfirmed(pending: readonly PendingMessage[], confirmed: readonly ChatMessage[]): PendingMessage[] {
-  if (pending.length === 0) return pending as PendingMessage[];
-  const seen = new Set(confirmed.map((m) => m.clientMsgId).filter((id): id is string => Boolean(id)));
-  const left = pending.filter((p) => !seen.has(p.clientMsgId));
-  return left.length === pending.length ? (pending as PendingMessage[]) : left;
+/**
+ * Pending sends still waiting: those whose clientMsgId is not among the confirmed messages. The
+ * state is left as it is (the same object) when none was confirmed: the room saga keeps the
+ * pending sends in storage whenever they change.
+ */
+export function unconfirmed(pending: PendingState, confirmed: readonly ChatMessage[]): PendingState {
+  if (pending.ids.length === 0) return pending;
+  const done = confirmed.map((m) => m.clientMsgId).filter((id): id is string => Boolean(id) && pending.entities[id as string] !== undefined);
+  return done.length === 0 ? pending : pendingAdapter.removeMany(pending, done);
 }
 
-export function newestMessageId(messages: readonly ChatMessage[]): number | null {
-  return messages.length ? messages[messages.length - 1].messageId : null;
+export function newestMessageId(messages: MessagesState): number | null {
+  return messages.ids.at(-1) ?? null;
 }
 
-export function oldestMessageId(messages: readonly ChatMessage[]): number | null {
-  return messages.length ? messages[0].messageId : null;
+export function oldestMessageId(messages: MessagesState): number | null {
+  return messages.ids[0] ?? null;
 }
 
 /** Who a leave message says left: its structured actor, or the original's leftUserId. */

@@ -5,10 +5,11 @@ import { app, topics } from '@common/destinations';
 import { eventually, FakeHttp, settle, type RecordedRequest } from '../../app/fakeServices';
 import { createChatTestStore } from '../../app/chatFakes.test-support';
 import { advance, fromRoomUsers, unreadBy } from './readCounts';
-import { mergeMessages, newestSeq, skipsAhead } from './messages';
+import { mergeMessages, messagesAdapter, newestSeq, skipsAhead } from './messages';
 import { liveReducer, typingExpired, typingSeen, withPresence } from './liveSlice';
-import { roomOpened, typingNoticed } from './roomSlice';
+import { roomOpened, selectMessages, typingNoticed } from './roomSlice';
 
+const { selectAll: inOrder } = messagesAdapter.getSelectors();
 const ROOM = 9;
 const ME = 1;
 const KIM = 2;
@@ -38,8 +39,8 @@ describe('read counts (pure)', () => {
   });
 
   it('orders messages by seq and sees a seq that skips ahead', () => {
-    const merged = mergeMessages([message(2), { ...message(1), messageId: 500 }], [message(3)]);
-    expect(merged.map((m) => m.seq)).to.deep.equal([1, 2, 3]);
+    const merged = mergeMessages(messagesAdapter.setAll(messagesAdapter.getInitialState(), [message(2), { ...message(1), messageId: 500 }]), [message(3)]);
+    expect(inOrder(merged).map((m) => m.seq)).to.deep.equal([1, 2, 3]);
     expect(newestSeq(merged)).to.equal(3);
     expect(skipsAhead(3, message(4))).to.equal(false);
     expect(skipsAhead(3, message(6))).to.equal(true);
@@ -91,8 +92,8 @@ describe('the room\'s read state', () => {
     await enter();
     h.server.push(message(4), message(5));
     h.stomp.deliver(topics.privateChat(ROOM), message(5));
-    await eventually(() => h.store.getState().room.messages.length === 5, 'gap filled');
-    expect(h.store.getState().room.messages.map((m) => m.seq)).to.deep.equal([1, 2, 3, 4, 5]);
+    await eventually(() => selectMessages(h.store.getState()).length === 5, 'gap filled');
+    expect(selectMessages(h.store.getState()).map((m) => m.seq)).to.deep.equal([1, 2, 3, 4, 5]);
     expect(h.http.requests.some((r) => r.query?.afterSeq === 3)).to.equal(true);
   });
 
@@ -124,7 +125,7 @@ describe('the room\'s read state', () => {
       h.server.push(message(seq, LEE));
       h.stomp.deliver(topics.privateChat(ROOM), message(seq, LEE));
     }
-    await eventually(() => h.store.getState().room.messages.length === 5, 'messages shown');
+    await eventually(() => selectMessages(h.store.getState()).length === 5, 'messages shown');
     await eventually(() => h.stomp.sentTo(app.read).length === 2, 'the newest read sent after the interval');
     expect(h.stomp.sentTo(app.read)).to.deep.equal([{ chatRoomId: ROOM, seq: 3 }, { chatRoomId: ROOM, seq: 5 }]);
   });

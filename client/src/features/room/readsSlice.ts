@@ -1,9 +1,9 @@
 // The open room's read positions: who has read up to which seq (issue 11). Kept apart from the
 // room slice: filled from history's users, moved by each message's author and by read events
 // on the room-events topic, forward only. Reset when a room opens.
-import { createSlice, type PayloadAction } from '@reduxjs/toolkit';
-import { advance, authorOf, fromRoomUsers, type ReadPositions } from './readCounts';
-import { caughtUp, historyLoaded, messageReceived, roomOpened } from './roomSlice';
+import { createSelector, createSlice, type PayloadAction } from '@reduxjs/toolkit';
+import { advance, authorOf, fromRoomUsers, unreadBy, type ReadPositions } from './readCounts';
+import { caughtUp, historyLoaded, messageReceived, roomOpened, selectMemberIds } from './roomSlice';
 
 export interface ReadsState {
   positions: ReadPositions;
@@ -40,3 +40,8 @@ export const readsReducer = readsSlice.reducer;
 
 type WithReads = { reads: ReadsState };
 export const selectReadPositions = (state: WithReads) => state.reads.positions;
+/**
+ * For the open room: how many members have not read the message with a given seq. A new
+ * function only when the members or a read position change.
+ */
+export const selectUnreadByOf = createSelector([selectMemberIds, selectReadPositions], (memberIds, positions) => (seq: number) => unreadBy(memberIds, positions, seq));

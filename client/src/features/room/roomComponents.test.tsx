@@ -6,7 +6,7 @@ import type { ChatMessage } from '@common/api';
 import { settle } from '../../app/fakeServices';
 import { DialogProvider, DialogQueue } from '../../components/dialogs';
 import { Composer } from './Composer';
-import { MessageList } from './MessageList';
+import { LaidOutMessageList } from './messageList.test-support';
 import { RoomHeader } from './RoomHeader';
 import { RoomSidebar } from './RoomSidebar';
 
@@ -23,7 +23,7 @@ describe('the chat room components', () => {
 
   it('renders message content as text, never as HTML', () => {
     const { container } = render(
-      <MessageList
+      <LaidOutMessageList
         messages={[message(1, { content: '<img src=x onerror="alert(1)"><b>굵게</b>' })]}
         pending={[]}
         myId={ME}
@@ -39,7 +39,7 @@ describe('the chat room components', () => {
 
   it('puts own messages on their side, names the sender of others, centres system messages and marks pending sends', () => {
     render(
-      <MessageList
+      <LaidOutMessageList
         messages={[
           message(1),
           message(2, { senderId: ME, senderName: '김민지', content: '내 메시지' }),
@@ -64,7 +64,7 @@ describe('the chat room components', () => {
 
   it('asks for older messages when the first page does not fill the area', () => {
     const onNeedOlder = sinon.spy();
-    render(<MessageList messages={[message(21)]} pending={[]} myId={ME} hasOlder loadingOlder={false} onNeedOlder={onNeedOlder} />);
+    render(<LaidOutMessageList messages={[message(21)]} pending={[]} myId={ME} hasOlder loadingOlder={false} onNeedOlder={onNeedOlder} />);
     expect(onNeedOlder.called).to.equal(true);
   });
 
@@ -99,7 +99,7 @@ describe('the chat room components', () => {
 
   it('turns web and e-mail addresses into safe links and keeps everything else as text', async () => {
     render(
-      <MessageList
+      <LaidOutMessageList
         messages={[message(1, { content: '자료 https://example.com/a?b=1 와 www.naver.com, 메일 me@example.kr <b>x</b> javascript:alert(1)' })]}
         pending={[]}
         myId={ME}
@@ -121,7 +121,7 @@ describe('the chat room components', () => {
 
   it('folds a message over 500 characters behind 전체보기', () => {
     const long = '가'.repeat(620);
-    render(<MessageList messages={[message(1, { content: long })]} pending={[]} myId={ME} hasOlder={false} loadingOlder={false} onNeedOlder={() => {}} />);
+    render(<LaidOutMessageList messages={[message(1, { content: long })]} pending={[]} myId={ME} hasOlder={false} loadingOlder={false} onNeedOlder={() => {}} />);
     const bubble = () => screen.getByTestId('their-message').querySelector('.bubble')!;
     expect(bubble().textContent).to.contain(`${'가'.repeat(500)}…`);
     expect(bubble().textContent).not.to.contain('가'.repeat(501));
@@ -133,7 +133,7 @@ describe('the chat room components', () => {
     const onResend = sinon.spy();
     const onDelete = sinon.spy();
     render(
-      <MessageList
+      <LaidOutMessageList
         messages={[]}
         pending={[
           { clientMsgId: 'c1', content: '실패한 메시지', createdAt: '2026-11-21T10:01:00.000Z', failed: true },
@@ -248,7 +248,7 @@ describe('read counts beside messages', () => {
     const messages: ChatMessage[] = [1, 2].map((seq) => ({
       messageId: seq, seq, senderId: 2, senderName: '김철수', content: `m${seq}`, enrolledAt: '2026-11-21T10:00:00.000Z', clientMsgId: null,
     }));
-    render(<MessageList messages={messages} pending={[]} myId={1} hasOlder={false} loadingOlder={false} onNeedOlder={() => {}} unreadByOf={(seq) => (seq === 2 ? 2 : 0)} />);
+    render(<LaidOutMessageList messages={messages} pending={[]} myId={1} hasOlder={false} loadingOlder={false} onNeedOlder={() => {}} unreadByOf={(seq) => (seq === 2 ? 2 : 0)} />);
     const counts = screen.getAllByTestId('read-count');
     expect(counts.map((c) => c.textContent)).to.deep.equal(['2']);
     expect(counts[0].getAttribute('aria-label')).to.equal('2명이 읽지 않음');

@@ -3,7 +3,6 @@
 // events of types this client does not know are ignored.
 import { buffers, eventChannel, type EventChannel, type SagaIterator } from 'redux-saga';
 import { call, delay, fork, put, select, take } from 'redux-saga/effects';
-import type { ChatMessage } from '@common/api';
 import { LIMITS } from '@common/rules';
 import { api, type Preferences } from '@common/api';
 import { app, topics } from '@common/destinations';
@@ -12,7 +11,7 @@ import type { RoomEvent } from '@common/payloads';
 import { service } from '../../kernel/sagaContext';
 import type { StompService } from '../../services/stomp';
 import { presenceChanged, typingExpired, typingSeen } from './liveSlice';
-import { messageDeleted, messageDeletedInRoom, messageEdited, reactionChanged, selectMessages } from './roomSlice';
+import { messageDeleted, messageDeletedInRoom, messageEdited, reactionChanged, selectMessageSeq } from './roomSlice';
 import { readEventReceived } from './readsSlice';
 
 /**
@@ -59,8 +58,7 @@ export function* watchRoomEventsTopic(chatRoomId: number, myId: number): SagaIte
         yield put(messageEdited(event));
       } else if (event.type === 'deleted') {
         yield put(messageDeleted(event));
-        const messages: ChatMessage[] = yield select(selectMessages);
-        const seq = messages.find((m) => m.messageId === event.messageId)?.seq;
+        const seq: number | undefined = yield select(selectMessageSeq, event.messageId);
         if (seq !== undefined) yield put(messageDeletedInRoom({ chatRoomId, seq }));
       } else if (event.type === 'reaction') {
         yield put(reactionChanged(event));

@@ -15,6 +15,8 @@ import {
   resendRequested,
   roomClosed,
   roomOpened,
+  selectMessages,
+  selectPending,
   unsentDeleted,
 } from './roomSlice';
 import { SEND_TIMEOUT_MS } from './roomSaga';
@@ -76,8 +78,10 @@ function open(count: number, routes: Record<string, (r: RecordedRequest) => unkn
   const http = new FakeHttp({ [`GET ${api.chatHistory}`]: server.history, ...routes });
   const h = createChatTestStore(http, ME.userId);
   const room = () => h.store.getState().room;
-  const ids = () => room().messages.map((m) => m.messageId);
-  return { ...h, server, room, ids };
+  const messages = () => selectMessages(h.store.getState());
+  const pending = () => selectPending(h.store.getState());
+  const ids = () => messages().map((m) => m.messageId);
+  return { ...h, server, room, messages, pending, ids };
 }
 
 type Harness = ReturnType<typeof open>;
@@ -152,11 +156,11 @@ describe('the room session saga', () => {
     expect(sent).to.have.length(1);
     expect(sent[0]).to.include({ chatRoomId: ROOM, senderId: ME.userId, content: '안녕하세요' });
     expect(sent[0].clientMsgId).to.match(/^[0-9a-f-]{36}$/);
-    expect(h.room().pending.map((p) => p.content)).to.deep.equal(['안녕하세요']);
+    expect(h.pending().map((p) => p.content)).to.deep.equal(['안녕하세요']);
 
     h.stomp.deliver(TOPIC, message(3, { senderId: ME.userId, senderName: ME.name, content: '안녕하세요', clientMsgId: sent[0].clientMsgId }));
     await settle();
-    expect(h.room().pending).to.deep.equal([]);
+    expect(h.pending()).to.deep.equal([]);
     expect(h.ids()).to.deep.equal([1, 2, 3]);
   });
 
@@ -169,7 +173,7 @@ describe('the room session saga', () => {
     h.store.dispatch(messageSubmitted('끊긴 동안 보낸 메시지'));
     await settle();
     expect(h.stomp.published.filter((p) => p.destination === app.privateMessage)).to.have.length(0);
-    expect(h.room().pending).to.have.length(1);
+    expect(h.pending()).to.have.length(1);
 
     // 45 messages arrive while we are away: more than two pages.
     for (let id = 31; id <= 75; id += 1) h.server.add(message(id));
@@ -212,23 +216,23 @@ describe('the room session saga', () => {
       h.store.dispatch(messageSubmitted('둘째'));
       await settle();
       await clock.tickAsync(SEND_TIMEOUT_MS - 1000);
-      expect(h.room().pending.map((p) => p.failed)).to.deep.equal([false, false]);
+      expect(h.pending().map((p) => p.failed)).to.deep.equal([false, false]);
       await clock.tickAsync(1500);
-      await eventually(() => h.room().pending.every((p) => p.failed), 'both failed');
+      await eventually(() => h.pending().every((p) => p.failed), 'both failed');
 
-      const [first, second] = h.room().pending;
+      const [first, second] = h.pending();
       h.store.dispatch(resendRequested(first.clientMsgId));
       await settle();
       const sent = h.stomp.sentTo(app.privateMessage) as Array<{ clientMsgId: string }>;
       expect(sent.map((m) => m.clientMsgId)).to.deep.equal([first.clientMsgId, second.clientMsgId, first.clientMsgId]);
-      expect(h.room().pending.map((p) => p.failed)).to.deep.equal([false, true]);
+      expect(h.pending().map((p) => p.failed)).to.deep.equal([false, true]);
 
       h.store.dispatch(unsentDeleted(second.clientMsgId));
       await settle();
-      expect(h.room().pending.map((p) => p.content)).to.deep.equal(['첫째']);
+      expect(h.pending().map((p) => p.content)).to.deep.equal(['첫째']);
       // The resend gets its own 10 s.
       await clock.tickAsync(SEND_TIMEOUT_MS + 500);
-      await eventually(() => h.room().pending[0]?.failed === true, 'failed again');
+      await eventually(() => h.pending()[0]?.failed === true, 'failed again');
     } finally {
       clock.restore();
     }
@@ -250,7 +254,7 @@ describe('the room session saga', () => {
     try {
       reloaded.store.dispatch(roomOpened({ chatRoomId: ROOM, userId: ME.userId }));
       await eventually(() => reloaded.store.getState().room.status === 'ready', 'history loaded');
-      expect(reloaded.store.getState().room.pending.map((p) => [p.content, p.failed])).to.deep.equal([['하나', true], ['둘', true]]);
+      expect(selectPending(reloaded.store.getState()).map((p) => [p.content, p.failed])).to.deep.equal([['하나', true], ['둘', true]]);
       expect(reloaded.stomp.sentTo(app.privateMessage)).to.deep.equal([]);
 
       reloaded.stomp.connect();
@@ -261,7 +265,7 @@ describe('the room session saga', () => {
 
       sent.forEach((m, i) => reloaded.stomp.deliver(TOPIC, message(3 + i, { senderId: ME.userId, senderName: ME.name, content: m.content, clientMsgId: m.clientMsgId })));
       await settle();
-      expect(reloaded.store.getState().room.pending).to.deep.equal([]);
+      expect(selectPending(reloaded.store.getState())).to.deep.equal([]);
       await eventually(() => unsent.read(ME.userId, ROOM).length === 0, 'storage emptied once confirmed');
     } finally {
       reloaded.stop();
@@ -290,7 +294,7 @@ describe('the room session saga', () => {
     try {
       reloaded.store.dispatch(roomOpened({ chatRoomId: ROOM, userId: ME.userId }));
       await eventually(() => reloaded.store.getState().room.status === 'ready', 'history loaded');
-      const restored = reloaded.store.getState().room.pending;
+      const restored = selectPending(reloaded.store.getState());
       expect(restored.map((p) => [p.content, p.replyTo, p.attachment, p.failed])).to.deep.equal([
         ['답장이에요', quote, undefined, true],
         ['', undefined, PHOTO, true],
@@ -318,18 +322,18 @@ describe('the room session saga', () => {
     h.store.dispatch(attachmentUploaded({ chatRoomId: ROOM, attachment: PHOTO }));
     await settle();
     expect(h.stomp.sentTo(app.privateMessage)).to.deep.equal([]);
-    expect(h.room().pending.map((p) => p.attachment)).to.deep.equal([PHOTO]);
+    expect(h.pending().map((p) => p.attachment)).to.deep.equal([PHOTO]);
     expect(h.unsent.read(ME.userId, ROOM).map((p) => p.attachment)).to.deep.equal([PHOTO]);
 
     h.stomp.connect();
     await eventually(() => h.stomp.sentTo(app.privateMessage).length === 1, 'sent on reconnect');
     const [sent] = h.stomp.sentTo(app.privateMessage) as Array<{ attachmentId: number; clientMsgId: string; content: string }>;
-    expect(sent).to.include({ attachmentId: PHOTO.attachmentId, content: '', clientMsgId: h.room().pending[0].clientMsgId });
+    expect(sent).to.include({ attachmentId: PHOTO.attachmentId, content: '', clientMsgId: h.pending()[0].clientMsgId });
 
     h.stomp.deliver(TOPIC, message(3, { senderId: ME.userId, senderName: ME.name, content: '', clientMsgId: sent.clientMsgId, attachment: PHOTO }));
     await settle();
-    expect(h.room().pending).to.deep.equal([]);
-    expect(h.room().messages.at(-1)?.attachment).to.deep.equal(PHOTO);
+    expect(h.pending()).to.deep.equal([]);
+    expect(h.messages().at(-1)?.attachment).to.deep.equal(PHOTO);
     // Confirmed: another reconnect sends nothing again.
     h.stomp.drop();
     h.stomp.connect();
@@ -349,7 +353,7 @@ describe('the room session saga', () => {
     h.stomp.connect();
     await eventually(() => h.ids().at(-1) === 3, 'caught up');
     await settle();
-    expect(h.room().pending).to.deep.equal([]);
+    expect(h.pending()).to.deep.equal([]);
     expect(h.stomp.sentTo(app.privateMessage)).to.have.length(1);
   });
 

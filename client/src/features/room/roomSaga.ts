@@ -45,9 +45,9 @@ import {
   unsentRestored,
   selectNewestMessageId,
   selectNewestSeq,
+  selectHasOlder,
   selectOldestMessageId,
   selectPending,
-  selectRoom,
   selectRoomActive,
   selectReplyTo,
   subscribed,
@@ -306,7 +306,7 @@ function* watchOlder(session: Session): SagaIterator {
   const logError = yield* service('logError');
   for (;;) {
     yield take(olderRequested.type);
-    const { hasOlder } = (yield select(selectRoom)) as ReturnType<typeof selectRoom>;
+    const hasOlder: boolean = yield select(selectHasOlder);
     const beforeId: number | null = yield select(selectOldestMessageId);
     if (!hasOlder || beforeId === null) continue;
     try {

@@ -1,12 +1,26 @@
-// The open chat room (SPEC.md §2 chat room, §4 chat room states): its name, participants,
-// messages in messageId order, the user's sends still waiting for their echo, paging, presence
-// and the e-mail notification button.
-import { createAction, createSlice, type PayloadAction } from '@reduxjs/toolkit';
+// The open chat room (docs/spec.md §2 chat room, §4 chat room states): its name, participants,
+// messages in room order, the user's sends still waiting for their echo, paging, presence and
+// the e-mail notification button. Messages and pending sends are normalized (messages.ts); the
+// selectors below are what components and sagas read, each as narrow as what it renders.
+import { createAction, createSelector, createSlice, type PayloadAction } from '@reduxjs/toolkit';
 import type { Attachment, ChatHistoryResponse, ChatMessage, ReplyQuote, RoomUser } from '@common/api';
 import type { Reaction } from '@common/rules';
 import { applyChangedMessages, applyDeleted, applyEdited, applyReaction, type DeletedChange, type EditedChange, type ReactionChange } from './messageChanges';
 import { viewerRoomName } from '@common/room-names';
-import { applyToParticipants, isSystemMessage, mergeMessages, newestMessageId, newestSeq, oldestMessageId, unconfirmed, type PendingMessage } from './messages';
+import {
+  applyToParticipants,
+  isSystemMessage,
+  mergeMessages,
+  messagesAdapter,
+  newestMessageId,
+  newestSeq,
+  oldestMessageId,
+  pendingAdapter,
+  unconfirmed,
+  type MessagesState,
+  type PendingMessage,
+  type PendingState,
+} from './messages';
 
 export type RoomStatus = 'idle' | 'loading' | 'ready';
 /** connecting: never subscribed yet in this visit; live: subscribed; lost: was live, reconnecting. */
@@ -24,8 +38,10 @@ export interface RoomState {
    */
   renamed: boolean | null;
   users: RoomUser[];
-  messages: ChatMessage[];
-  pending: PendingMessage[];
+  /** One per messageId, in room order (selectMessages gives the list). */
+  messages: MessagesState;
+  /** One per clientMsgId, in the order written (selectPending gives the list). */
+  pending: PendingState;
   hasOlder: boolean;
   loadingOlder: boolean;
   connection: RoomConnection;
@@ -56,8 +72,8 @@ const initialState: RoomState = {
   roomName: '',
   renamed: null,
   users: [],
-  messages: [],
-  pending: [],
+  messages: messagesAdapter.getInitialState(),
+  pending: pendingAdapter.getInitialState(),
   hasOlder: false,
   loadingOlder: false,
   connection: 'connecting',
@@ -93,8 +109,8 @@ const roomSlice = createSlice({
       state.roomName = page.chatRoomName;
       state.renamed = page.renamed ?? null;
       state.users = page.users;
-      state.messages = mergeMessages(state.messages, page.messages);
-      state.pending = unconfirmed(state.pending, page.messages);
+      mergeMessages(state.messages, page.messages);
+      unconfirmed(state.pending, page.messages);
       state.hasOlder = page.totalPages > 1;
       state.lastChangeSeq = Math.max(state.lastChangeSeq, page.lastChangeSeq ?? 0);
     },
@@ -104,8 +120,8 @@ const roomSlice = createSlice({
       state.status = 'ready';
       state.roomName = page.chatRoomName;
       state.users = page.users;
-      state.messages = mergeMessages(state.messages, page.messages);
-      state.pending = unconfirmed(state.pending, page.messages);
+      mergeMessages(state.messages, page.messages);
+      unconfirmed(state.pending, page.messages);
       state.hasOlder = (page.messages[0]?.seq ?? 1) > 1;
       state.lastChangeSeq = Math.max(state.lastChangeSeq, page.lastChangeSeq ?? 0);
     },
@@ -114,14 +130,14 @@ const roomSlice = createSlice({
       state.roomName = action.payload.chatRoomName;
       state.renamed = action.payload.renamed ?? null;
       state.users = action.payload.users;
-      state.messages = mergeMessages(state.messages, action.payload.messages);
-      state.pending = unconfirmed(state.pending, action.payload.messages);
+      mergeMessages(state.messages, action.payload.messages);
+      unconfirmed(state.pending, action.payload.messages);
     },
     olderRequested(state) {
       if (state.hasOlder && state.status === 'ready') state.loadingOlder = true;
     },
     olderLoaded(state, action: PayloadAction<OlderPage>) {
-      state.messages = mergeMessages(state.messages, action.payload.messages);
+      mergeMessages(state.messages, action.payload.messages);
       state.hasOlder = action.payload.hasOlder;
       state.loadingOlder = false;
     },
@@ -130,9 +146,9 @@ const roomSlice = createSlice({
     },
     messageReceived(state, action: PayloadAction<ChatMessage>) {
       const message = action.payload;
-      if (state.messages.some((m) => m.messageId === message.messageId)) return;
-      state.messages = mergeMessages(state.messages, [message]);
-      state.pending = unconfirmed(state.pending, [message]);
+      if (state.messages.entities[message.messageId] !== undefined) return;
+      mergeMessages(state.messages, [message]);
+      unconfirmed(state.pending, [message]);
       if (isSystemMessage(message)) {
         // A system message carries the room's stored name (a rename among them). A room no one
         // renamed is shown by the viewer's own name for it (issue 11): the other members' names,
@@ -155,7 +171,7 @@ const roomSlice = createSlice({
     /** The user is typing a message (issue 11: the room may be told). */
     typingNoticed: () => {},
     messageQueued(state, action: PayloadAction<PendingMessage>) {
-      state.pending.push(action.payload);
+      pendingAdapter.addOne(state.pending, action.payload);
       state.replyTo = null;
     },
     replyStarted(state, action: PayloadAction<ReplyQuote>) {
@@ -216,24 +232,25 @@ const roomSlice = createSlice({
     },
     /** Unsent messages of an earlier visit (local storage), shown as failed before anything new. */
     unsentRestored(state, action: PayloadAction<PendingMessage[]>) {
-      const known = new Set(state.pending.map((p) => p.clientMsgId));
-      state.pending = [...action.payload.filter((p) => !known.has(p.clientMsgId)), ...state.pending];
+      const earlier = action.payload.filter((p) => state.pending.entities[p.clientMsgId] === undefined);
+      if (earlier.length === 0) return;
+      pendingAdapter.setAll(state.pending, [...earlier, ...state.pending.ids.map((id) => state.pending.entities[id])]);
     },
     /** A (re)send of a pending message went out: it is sending again until confirmed or timed out. */
     sendAttempted(state, action: PayloadAction<string>) {
-      const pending = state.pending.find((p) => p.clientMsgId === action.payload);
+      const pending = state.pending.entities[action.payload];
       if (!pending) return;
       pending.failed = false;
       pending.attempt = (pending.attempt ?? 0) + 1;
     },
     /** No confirmation in time for that send: the message is failed (unless sent again since). */
     sendTimedOut(state, action: PayloadAction<{ clientMsgId: string; attempt: number }>) {
-      const pending = state.pending.find((p) => p.clientMsgId === action.payload.clientMsgId);
+      const pending = state.pending.entities[action.payload.clientMsgId];
       if (pending && (pending.attempt ?? 0) === action.payload.attempt) pending.failed = true;
     },
     resendRequested: (_state, _action: PayloadAction<string>) => {},
     unsentDeleted(state, action: PayloadAction<string>) {
-      state.pending = state.pending.filter((p) => p.clientMsgId !== action.payload || !p.failed);
+      if (state.pending.entities[action.payload]?.failed) pendingAdapter.removeOne(state.pending, action.payload);
     },
     subscribed(state) {
       state.connection = 'live';
@@ -316,13 +333,41 @@ export const messageDeletedInRoom = createAction<{ chatRoomId: number; seq: numb
 export const roomReducer = roomSlice.reducer;
 
 type WithRoom = { room: RoomState };
-export const selectRoom = (state: WithRoom) => state.room;
+
+const messageSelectors = messagesAdapter.getSelectors((state: WithRoom) => state.room.messages);
+const pendingSelectors = pendingAdapter.getSelectors((state: WithRoom) => state.room.pending);
+
+/** The messages held, in room order: the same array until one of them changes. */
+export const selectMessages = messageSelectors.selectAll;
+/** The message ids held, in room order: the same array until a message comes or goes. */
+export const selectMessageIds = messageSelectors.selectIds;
+/** A held message by id, or undefined. */
+export const selectMessageById = messageSelectors.selectById;
+/** A held message's seq, if it is held and has one. */
+export const selectMessageSeq = (state: WithRoom, messageId: number) => state.room.messages.entities[messageId]?.seq;
 export const selectOldestMessageId = (state: WithRoom) => oldestMessageId(state.room.messages);
 export const selectNewestMessageId = (state: WithRoom) => newestMessageId(state.room.messages);
 export const selectNewestSeq = (state: WithRoom) => newestSeq(state.room.messages);
-export const selectPending = (state: WithRoom) => state.room.pending;
-export const selectRoomActive = (state: WithRoom) => state.room.active;
-export const selectReplyTo = (state: WithRoom) => state.room.replyTo;
-export const selectLastChangeSeq = (state: WithRoom) => state.room.lastChangeSeq;
-export const selectMessages = (state: WithRoom) => state.room.messages;
+/** The user's sends awaiting their echo, in the order written: the same array until one changes. */
+export const selectPending = pendingSelectors.selectAll;
+
+export const selectOpenRoomId = (state: WithRoom) => state.room.chatRoomId;
+export const selectRoomUserId = (state: WithRoom) => state.room.userId;
+/** The room's history has loaded for this room (not a previous room's state still in the store). */
+export const selectRoomReady = (state: WithRoom, chatRoomId: number) => state.room.chatRoomId === chatRoomId && state.room.status === 'ready';
+export const selectRoomName = (state: WithRoom) => state.room.roomName;
 export const selectRoomUsers = (state: WithRoom) => state.room.users;
+export const selectMemberCount = (state: WithRoom) => state.room.users.length;
+/** The members' ids, for read counts: the same array until the members change. */
+export const selectMemberIds = createSelector([selectRoomUsers], (users) => users.map((u) => u.userId));
+export const selectHasOlder = (state: WithRoom) => state.room.hasOlder;
+export const selectLoadingOlder = (state: WithRoom) => state.room.loadingOlder;
+export const selectRoomConnection = (state: WithRoom) => state.room.connection;
+export const selectRoomActive = (state: WithRoom) => state.room.active;
+export const selectRoomUnseen = (state: WithRoom) => state.room.unseenCount;
+export const selectNotification = (state: WithRoom) => state.room.notification;
+export const selectReplyTo = (state: WithRoom) => state.room.replyTo;
+export const selectEditing = (state: WithRoom) => state.room.editing;
+export const selectFocus = (state: WithRoom) => state.room.focus;
+export const selectJumping = (state: WithRoom) => state.room.jumping;
+export const selectLastChangeSeq = (state: WithRoom) => state.room.lastChangeSeq;
