@@ -1,4 +1,4 @@
-// The environment, parsed and validated once (DESIGN.md §5). Nothing else reads process.env.
+// The environment, parsed and validated once (docs/operations.md, Configuration). Nothing else reads process.env.
 
 export interface OAuthClientConfig {
   clientId: string;

@@ -1,6 +1,6 @@
 // The broker: every live session, the subscription registry for fan-out, the tick that beats
 // hearts and closes silent clients and slow consumers, and the Publisher that features use
-// (DESIGN.md §3). Fan-out itself is in subscriptions.ts, heart-beats in heartbeat.ts, the
+// (docs/architecture.md §3). Fan-out itself is in subscriptions.ts, heart-beats in heartbeat.ts, the
 // slow-consumer policy in slow-consumer.ts.
 import type { Logger } from '../log';
 import type { Publisher, StompPrincipal } from './api';

@@ -1,4 +1,4 @@
-// Who is subscribed to what, arranged for fan-out (DESIGN.md §3). Each MESSAGE carries the
+// Who is subscribed to what, arranged for fan-out (docs/architecture.md §3). Each MESSAGE carries the
 // receiver's own subscription id, and clients number their ids per connection (sub-0, sub-1, …),
 // so subscribers are grouped by (destination, subscription id). A frame is serialised once per
 // group and handed to uWS `publish` on the group's topic; uWS then writes the same bytes to every

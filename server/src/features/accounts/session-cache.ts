@@ -1,4 +1,4 @@
-// A short-lived in-process cache of checked session cookies (issue 11: a history request spent a
+// A short-lived in-process cache of checked session cookies (a history request otherwise spent a
 // database round trip on its cookie before anything else). An entry lives 5 s of real time at
 // most (SESSION_CACHE_TTL_MS; 0 turns the cache off); this process forgets a session at once when it ends it (logout, a new login in the same
 // browser, a password change, expiry), so a logout is seen at once here. Another node's logout

@@ -22,7 +22,7 @@ export function codeMatches(stored: { salt: string; hash: string }, email: strin
 }
 
 /**
- * The code as sent by a client: SPEC.md §3 makes it a number, so leading zeros may be lost
+ * The code as sent by a client: docs/spec.md §3 makes it a number, so leading zeros may be lost
  * (012345 arrives as 12345); a string must be exactly six digits. Null when unusable.
  */
 export function parseCode(value: unknown): string | null {

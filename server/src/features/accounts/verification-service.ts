@@ -1,4 +1,4 @@
-// E-mail verification for sign-up (issue 2): codes, their limits, and sign-up itself, which
+// E-mail verification for sign-up: codes, their limits, and sign-up itself, which
 // only accepts an address verified here. All state is in the database so any node can answer.
 import { LIMITS, isValidEmail, normalizeEmail } from '@common/rules';
 import type { Clock } from '../types';

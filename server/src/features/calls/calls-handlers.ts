@@ -8,7 +8,7 @@ import type { AppHandler, StompPrincipal } from '../../stomp/api';
 import { ForbiddenError, InvalidError } from '../errors';
 import type { CallService } from './calls-service';
 
-/** initiate, accept and reject carry the sender's userId (SPEC.md §7): it must be the session's. */
+/** initiate, accept and reject carry the sender's userId (docs/spec.md §7): it must be the session's. */
 function party(user: StompPrincipal, body: string): number {
   const { targetUserId, userId } = decode.callParty(body);
   if (userId !== undefined && userId !== user.userId) throw new ForbiddenError('userId is not the signed-in user');

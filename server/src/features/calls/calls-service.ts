@@ -1,4 +1,4 @@
-// The state of each one-to-one call (SPEC.md §4 Call, issue 5's server rules): a call is
+// The state of each one-to-one call (docs/spec.md §4 Call, and the server's call rules of docs/protocol.md): a call is
 // ringing from the caller's initiate until the callee accepts, then active until either side
 // hangs up, the ring times out or a party's last connection drops. A user is in at most one
 // call. Offers, answers and candidates pass only between the two parties of an active call,

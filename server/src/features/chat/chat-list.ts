@@ -1,4 +1,4 @@
-// The chat list (SPEC.md §2 /chat-list): the user's rooms with their newest message, the
+// The chat list (docs/spec.md §2 /chat-list): the user's rooms with their newest message, the
 // user's read marker and how many messages they have not read, newest activity first. Rooms no
 // one renamed are named from the user's side (common/room-names.ts). A newest message deleted for
 // everyone reads as '삭제된 메시지입니다.'.

@@ -1,4 +1,4 @@
-// REST of chat (SPEC.md §7): chat list, user search, create, history, rename, leave, invite
+// REST of chat (docs/spec.md §7): chat list, user search, create, history, rename, leave, invite
 // search, add user, e-mail notification; ours: message search. Each route decodes its fields,
 // calls one rule, replies.
 import { api } from '@common/api';

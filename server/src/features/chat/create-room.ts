@@ -1,5 +1,5 @@
-// Starting a chat (SPEC.md §7 chat-room/create): a new room of the caller and the target,
-// named after both. Issue 11: a two-person room of the same two that no one renamed is
+// Starting a chat (docs/spec.md §7 chat-room/create): a new room of the caller and the target,
+// named after both. A two-person room of the same two that no one renamed is
 // reopened instead of made again, and only the caller's list refreshes: the target hears of the
 // room with its first message, so creating it raises no count on their tab.
 import { topics } from '@common/destinations';

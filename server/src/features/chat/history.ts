@@ -1,4 +1,4 @@
-// A room's history (SPEC.md §7 chat-history): members only. By page (0 = newest 20), before a
+// A room's history (docs/spec.md §7 chat-history): members only. By page (0 = newest 20), before a
 // message id or seq (the 20 before it), after a seq (at most 100, oldest first, for catching
 // up), around a seq (the 20 about it: a search result or a quote opened in its place), or
 // changed since a change counter (at most 100, in change order: the edits, deletions and
@@ -6,7 +6,7 @@
 // marks it read; catching up marks read what it answered; a page around a seq (an old place,
 // not the newest) and changes mark nothing.
 //
-// One round trip to the database in a room that never changed (issue 11: p99 ≤ 5 ms with
+// One round trip to the database in a room that never changed (goal: p99 ≤ 5 ms with
 // 1,000,000 messages): the room's members and the page are read at once, on two connections. The
 // page needs nothing from the members: seqs are gap-free, so every page is a seq range (page n
 // counted back from the room's newest, in the same statement), and it brings the room's counters

@@ -1,4 +1,4 @@
-// Inviting someone (SPEC.md §7 add-user): any member adds a user who is not yet in the room;
+// Inviting someone (docs/spec.md §7 add-user): any member adds a user who is not yet in the room;
 // the room, the added user included, is told with a system message.
 import { InvalidError } from '../errors';
 import type { ChatDeps } from './chat-deps';

@@ -1,4 +1,4 @@
-// Leaving a room (SPEC.md §7 leave-chat): the member is removed and the room told; a room left
+// Leaving a room (docs/spec.md §7 leave-chat): the member is removed and the room told; a room left
 // empty is deleted with its messages, their search index rows and its attachments
 // (RoomsRepository.removeMember). The leaver's own tabs get the leave message before their
 // subscriptions to the room end (so they close the room), and their chat list refreshes.

@@ -1,4 +1,4 @@
-// Who is online (issue 11): a user with at least one open STOMP connection. A change (the first
+// Who is online: a user with at least one open STOMP connection. A change (the first
 // connection opens, the last one closes) is told in each of the user's rooms on the room-events
 // topic. The rooms are looked up after the change, so by then the user may have changed again:
 // what is told is the state at that moment, and only when it differs from what was told last,

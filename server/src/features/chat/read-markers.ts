@@ -1,4 +1,4 @@
-// Read positions (docs/protocol.md, lastReadSeq; SPEC.md §4's unread dot is their time): each
+// Read positions (docs/protocol.md, lastReadSeq; docs/spec.md §4's unread dot is their time): each
 // member has read their room up to a seq, and it only moves forward. It moves when the user
 // opens the room (user-active, history page 0), leaves it (user-inactive: the original client
 // sends it as it leaves a room), sends /app/read, or while they have the room open and in focus

@@ -1,4 +1,4 @@
-// Renaming a room (SPEC.md §7 update-subject): any member, 1 to 50 characters after trimming;
+// Renaming a room (docs/spec.md §7 update-subject): any member, 1 to 50 characters after trimming;
 // the room is told with a system message.
 import { hasForbiddenCharacters, isValidRoomName, LIMITS } from '@common/rules';
 import { InvalidError } from '../errors';

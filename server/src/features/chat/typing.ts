@@ -1,4 +1,4 @@
-// "{name}님이 입력 중…" (issue 11): a member typing in a room is told to the room on the
+// "{name}님이 입력 중…": a member typing in a room is told to the room on the
 // room-events topic, at most once per member and room every 2 s, never stored, and not at all
 // when the user turned it off in the settings. A non-member is refused. The interval holds
 // across nodes (a user's tabs may be on different nodes): this node's memory decides first,

@@ -1,4 +1,4 @@
-// Finding people (SPEC.md §5 Searches): a trimmed keyword that is empty or just % finds nobody
+// Finding people (docs/spec.md §5 Searches): a trimmed keyword that is empty or just % finds nobody
 // without a query, and so does one of a single character; names match by substring, e-mail
 // addresses only whole or by their whole local part. The invite screen also learns who is
 // already in the room.

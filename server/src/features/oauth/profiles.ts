@@ -58,7 +58,7 @@ function cleaned(raw: string): string {
 }
 
 /**
- * A display name that obeys our name rule (SPEC.md §5), from what the provider knows: its
+ * A display name that obeys our name rule (docs/spec.md §5), from what the provider knows: its
  * name with disallowed characters removed, else the address's local part, else "User".
  */
 export function displayName(profile: Pick<OAuthProfile, 'name' | 'email'>): string {
