@@ -26,6 +26,7 @@ import { WEBSOCKET_PATH } from '@common/destinations';
 import { RECONNECT_BACKOFF_MS, RECONNECTS_BEFORE_CONNECTED } from '../../../protocol-harness/src/shared/stomp';
 import type { Frame } from '../../src/stomp/frame';
 import { StompParser } from '../../src/stomp/parser';
+import { expectNothingFor } from './wait';
 
 
 /** Any running server: the product's RunningServer or a standalone STOMP server. */
@@ -43,7 +44,10 @@ export interface Inbox {
   readonly destination: string;
   /** The next MESSAGE for this subscription (waits up to timeoutMs). */
   next(timeoutMs?: number): Promise<ReceivedMessage>;
-  /** Fails if a MESSAGE arrives within the time. */
+  /**
+   * Fails if a MESSAGE arrives within the time: a fixed observation window (wait.ts's
+   * expectNothingFor). Better, where there is one, a later message on the same path as a barrier.
+   */
   nothingWithin(ms: number): Promise<void>;
   unsubscribe(): void;
 }
@@ -60,6 +64,8 @@ export interface TestStomp {
 export interface ConnectOptions {
   origin?: string;
   heartbeatMs?: number;
+  /** @stomp/stompjs's debug lines ('<<< PONG' for a server heart-beat, say). */
+  debug?: (line: string) => void;
 }
 
 /** An error carrying the server's ERROR frame. */
@@ -134,7 +140,7 @@ export async function connectStomp(server: HasUrl, cookie: string, options: Conn
       reconnectDelay: 0,
       heartbeatIncoming: heartbeat,
       heartbeatOutgoing: heartbeat,
-      debug: () => {},
+      debug: options.debug ?? (() => {}),
     });
     const attemptClient = client;
     const dropped = await new Promise<string | null>((resolve, reject) => {
@@ -164,6 +170,7 @@ export async function connectStomp(server: HasUrl, cookie: string, options: Conn
     if (dropped === null) break;
     await attemptClient.deactivate({ force: true });
     console.warn(`  (connectStomp: ${dropped} to ${stompUrl(server)}; opening it again, as the browser client does)`);
+    // The browser's backoff, kept as such: a retry pace, not a wait for an outcome.
     await new Promise((r) => setTimeout(r, RECONNECT_BACKOFF_MS * 2 ** attempt));
   }
 
@@ -194,10 +201,7 @@ export async function connectStomp(server: HasUrl, cookie: string, options: Conn
       return {
         destination,
         next: (timeoutMs = 10_000) => messages.next(timeoutMs, `MESSAGE on ${destination}`),
-        async nothingWithin(ms) {
-          await new Promise((r) => setTimeout(r, ms));
-          if (messages.pending > 0) throw new Error(`unexpected MESSAGE on ${destination}`);
-        },
+        nothingWithin: (ms) => expectNothingFor(ms, `a MESSAGE on ${destination}`, () => messages.pending > 0),
         unsubscribe: () => sub?.unsubscribe(),
       };
     },
