@@ -9,7 +9,11 @@
 //                                                                // the handler finished; rejects
 //                                                                // with the ERROR frame if it failed
 //   const msg = await inbox.next();                              // { body, json(), headers }
-//   await inbox.nothingWithin(300);                              // asserts no message arrived
+//   await stomp.roundTrip(); inbox.drain();                      // what came before a RECEIPT of
+//                                                                // ours: the barrier for "nothing
+//                                                                // else arrived"
+//   await inbox.nothingWithin(300);                              // asserts no message arrived in
+//                                                                // a fixed window (no barrier)
 //   await stomp.nextError();                                     // the next ERROR frame
 //   await stomp.disconnect();                                    // DISCONNECT with receipt, then closed
 //
@@ -49,6 +53,8 @@ export interface Inbox {
    * expectNothingFor). Better, where there is one, a later message on the same path as a barrier.
    */
   nothingWithin(ms: number): Promise<void>;
+  /** The MESSAGEs already here, taken: after a barrier such as roundTrip(), without waiting. */
+  drain(): ReceivedMessage[];
   unsubscribe(): void;
 }
 
@@ -57,6 +63,12 @@ export interface TestStomp {
   subscribe(destination: string, headers?: StompHeaders): Promise<Inbox>;
   send(destination: string, body: string | object, headers?: StompHeaders): Promise<void>;
   nextError(timeoutMs?: number): Promise<IFrame>;
+  /**
+   * A frame with a receipt (an ACK, which asks nothing of the server but to be well formed), and
+   * its RECEIPT: every frame the server wrote to this socket before reading ours has arrived by
+   * then. The positive barrier that replaces waiting for "nothing more".
+   */
+  roundTrip(): Promise<void>;
   readonly closed: Promise<number>;
   disconnect(): Promise<void>;
 }
@@ -103,6 +115,10 @@ class Waiters<T> {
 
   get pending(): number {
     return this.items.length;
+  }
+
+  drain(): T[] {
+    return this.items.splice(0);
   }
 }
 
@@ -202,6 +218,7 @@ export async function connectStomp(server: HasUrl, cookie: string, options: Conn
         destination,
         next: (timeoutMs = 10_000) => messages.next(timeoutMs, `MESSAGE on ${destination}`),
         nothingWithin: (ms) => expectNothingFor(ms, `a MESSAGE on ${destination}`, () => messages.pending > 0),
+        drain: () => messages.drain(),
         unsubscribe: () => sub?.unsubscribe(),
       };
     },
@@ -210,6 +227,7 @@ export async function connectStomp(server: HasUrl, cookie: string, options: Conn
       return withReceipt((receipt) => client.publish({ destination, body: text, headers: { ...extra, receipt } }));
     },
     nextError: (timeoutMs = 10_000) => errors.next(timeoutMs, 'ERROR frame'),
+    roundTrip: () => withReceipt((receipt) => client.ack('round-trip', 'round-trip', { receipt })),
     async disconnect() {
       if (!client.connected) {
         await client.deactivate();
