@@ -6,6 +6,7 @@ import { api, type ChatHistoryResponse, type UserSummary } from '@common/api';
 import { app, topics } from '@common/destinations';
 import type { ChatMessageEvent } from '@common/payloads';
 import { useCluster, type ClusterPerson as Person, type NodeProcess } from '../support/cluster';
+import { waitFor } from '../support/wait';
 
 describe('several nodes over Redis (MariaDB)', function () {
   const cluster = useCluster({ nodes: 3, env: { MAX_CONNECTIONS_PER_ADDRESS: '10000' } });
@@ -135,12 +136,8 @@ describe('several nodes over Redis (MariaDB)', function () {
     // Node 2 writes the user's presence entry to Redis as the connection opens and drops it as
     // the last one closes, a moment after the client's CONNECTED or DISCONNECT: asked until then.
     const settled = async (online: boolean) => {
-      let seen = await seenFromNode1();
-      for (let i = 0; i < 50 && seen.inHistory !== online; i++) {
-        await new Promise((r) => setTimeout(r, 100));
-        seen = await seenFromNode1();
-      }
-      return seen;
+      await waitFor(async () => (await seenFromNode1()).inHistory === online, { what: `node 1's history showing b ${online ? 'online' : 'offline'}`, everyMs: 100 });
+      return seenFromNode1();
     };
     expect(await seenFromNode1()).to.deep.equal({ inHistory: false, inSearch: [false] });
     const onNode2 = await connect(nodes[1], b);

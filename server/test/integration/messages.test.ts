@@ -8,6 +8,7 @@ import { forEachDatabase } from '../support/databases';
 import { connectStomp, StompErrorFrame, type Inbox, type TestStomp } from '../support/stomp-client';
 import { startTestServer } from '../support/test-server';
 import { newLoggedInUser, type TestUser } from '../support/users';
+import { eventually } from '../support/wait';
 
 interface Member { user: TestUser; client: ApiClient; stomp: TestStomp }
 
@@ -57,19 +58,6 @@ forEachDatabase('chat messages over STOMP', (db) => {
       throw err;
     }
     throw new Error('expected the server to refuse with an ERROR frame');
-  };
-  /** Polls until the check passes: read markers are written just after the message is published. */
-  const eventually = async (check: () => Promise<unknown>, timeoutMs = 10_000): Promise<void> => {
-    const deadline = Date.now() + timeoutMs;
-    for (;;) {
-      try {
-        await check();
-        return;
-      } catch (err) {
-        if (Date.now() > deadline) throw err;
-        await new Promise((r) => setTimeout(r, 50));
-      }
-    }
   };
   const summaryOf = async (m: Member, roomId: number) =>
     (await m.client.get<ChatSummary[]>(api.chats)).body.find((r) => r.chatRoomId === roomId)!;

@@ -9,6 +9,7 @@ import { forEachDatabase } from '../support/databases';
 import { connectStomp, StompErrorFrame, type Inbox, type TestStomp } from '../support/stomp-client';
 import { startTestServer } from '../support/test-server';
 import { newLoggedInUser, type TestUser } from '../support/users';
+import { eventually } from '../support/wait';
 
 interface Member { user: TestUser; client: ApiClient; stomp: TestStomp }
 
@@ -61,18 +62,6 @@ forEachDatabase('read positions, unread counts and the room-events topic', (db) 
       throw err;
     }
     throw new Error('expected the server to refuse with an ERROR frame');
-  };
-  const eventually = async (check: () => Promise<unknown>, timeoutMs = 10_000): Promise<void> => {
-    const deadline = Date.now() + timeoutMs;
-    for (;;) {
-      try {
-        await check();
-        return;
-      } catch (err) {
-        if (Date.now() > deadline) throw err;
-        await new Promise((r) => setTimeout(r, 50));
-      }
-    }
   };
 
   it('counts down the members who have not read a message as each of three members reads it, told live on the room-events topic', async () => {

@@ -4,6 +4,7 @@
 //
 //   await waitFor(() => seen.length === 2, 'both disconnects reported');      // polls, up to WAIT_MS
 //   const row = await waitFor(() => db('messages').where({ id }).first(), { what: 'the row', timeoutMs: 30_000 });
+//   await eventually(async () => expect(await unread()).to.equal(0));        // an assertion, retried
 //   await within(socketClosed, 10_000, 'the socket to close');               // a promise, with a deadline
 //   await expectNothingFor(300, 'a message to bob', () => inbox.length > 0);  // a negative: see below
 //
@@ -54,6 +55,27 @@ export async function waitFor<T>(check: () => T | Promise<T>, options: WaitOptio
       last = err;
     }
     if (Date.now() >= deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what} (${describeValue(last)})`);
+    await pause(everyMs);
+  }
+}
+
+/**
+ * Retries an assertion (chai's expect, say) until it passes; on timeout, fails with its last
+ * failure, which says what was expected and what was found.
+ */
+export async function eventually(assertion: () => unknown, options: { timeoutMs?: number; everyMs?: number } = {}): Promise<void> {
+  const { timeoutMs = WAIT_MS, everyMs = 20 } = options;
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    try {
+      await assertion();
+      return;
+    } catch (err) {
+      if (Date.now() >= deadline) {
+        if (err instanceof Error) err.message = `still failing after ${timeoutMs} ms: ${err.message}`;
+        throw err;
+      }
+    }
     await pause(everyMs);
   }
 }
