@@ -4,6 +4,7 @@
 //
 //   await waitFor(() => seen.length === 2, 'both disconnects reported');      // polls, up to WAIT_MS
 //   const row = await waitFor(() => db('messages').where({ id }).first(), { what: 'the row', timeoutMs: 30_000 });
+//   const shown = await readUntil(() => notifications(page), (n) => n.length === 2, 'two notifications');
 //   await eventually(async () => expect(await unread()).to.equal(0));        // an assertion, retried
 //   await within(socketClosed, 10_000, 'the socket to close');               // a promise, with a deadline
 //   await expectNothingFor(300, 'a message to bob', () => inbox.length > 0);  // a negative: see below
@@ -42,14 +43,19 @@ function describeValue(value: unknown): string {
  * retried (a row not there yet, a server not listening yet). Fails after the timeout saying what
  * was awaited and what the check last returned.
  */
-export async function waitFor<T>(check: () => T | Promise<T>, options: WaitOptions | string): Promise<Truthy<T>> {
+export function waitFor<T>(check: () => T | Promise<T>, options: WaitOptions | string): Promise<Truthy<T>> {
+  return readUntil(check, Boolean, options) as Promise<Truthy<T>>;
+}
+
+/** Reads until `done` holds of what was read, and returns that; as waitFor otherwise. */
+export async function readUntil<T>(read: () => T | Promise<T>, done: (value: T) => boolean, options: WaitOptions | string): Promise<T> {
   const { what, timeoutMs = WAIT_MS, everyMs = 20 } = typeof options === 'string' ? { what: options } : options;
   const deadline = Date.now() + timeoutMs;
   let last: unknown;
   for (;;) {
     try {
-      const value = await check();
-      if (value) return value as Truthy<T>;
+      const value = await read();
+      if (done(value)) return value;
       last = value;
     } catch (err) {
       last = err;
