@@ -50,8 +50,8 @@ describe('the real-time connection in the browser', function () {
     silent.send('CONNECT\naccept-version:1.2\nheart-beat:10000,0\n\n\0');
     expect((await silent.nextFrame()).command).to.equal('CONNECTED');
     await within(silent.closed, SILENCE_LIMIT_MS + 30_000, 'the server to close a client silent past its limit');
-    // A frame to the page after that (its chat list refreshed by a new message): a close of its
-    // sockets by the same check would have come before it.
+    // A frame to each of the page's sockets after that (the chat list's refresh for a new message,
+    // the call connection's ring): a close of them by the same check would have come before it.
     const framesBefore = sockets.map((s) => s.frames);
     const friend = await createUser(app.server, { name: '연락하는 친구' });
     const friendClient = await loginClient(app.server, friend);
@@ -59,10 +59,12 @@ describe('the real-time connection in the browser', function () {
     const friendStomp = await connectStomp(app.server, friendClient.cookieHeader());
     try {
       await friendStomp.send(destinations.privateMessage, { chatRoomId: roomId, content: '아직 있어?', clientMsgId: 'e2e-idle' });
+      await friendStomp.send(destinations.callInitiate, { targetUserId: user.userId, userId: friend.userId });
+      await waitFor(() => sockets.every((s, i) => s.frames > framesBefore[i]), "a frame to each of the page's sockets after the silent client was closed");
+      await friendStomp.send(destinations.callHangup, { targetUserId: user.userId });
     } finally {
       await friendStomp.disconnect();
     }
-    await waitFor(() => sockets.every((s, i) => s.frames > framesBefore[i]), "a frame to each of the page's sockets after the silent client was closed (the message, or a heart-beat within 10 s)");
 
     expect(blocked, 'CSP violations').to.deep.equal([]);
     expect(page.workers().length, 'heart-beat workers').to.be.greaterThan(0);
