@@ -60,7 +60,11 @@ describe('a database outage (MariaDB)', function () {
       return sent;
     }, { what: 'the message acknowledged once the database is back', everyMs: 200 });
     expect((await inbox.next()).json<ChatMessageEvent>().content).to.equal('장애 중');
-    await inbox.nothingWithin(300);
+    // Delivered once: the room's next message comes right after it, stored and published in order.
+    const marker = await connectStomp(server!, ca.cookieHeader());
+    await marker.send(app.privateMessage, { chatRoomId: roomId, content: '다음 글', clientMsgId: 'outage-2' });
+    await marker.disconnect();
+    expect((await inbox.next()).json<ChatMessageEvent>().content).to.equal('다음 글');
     const history = (await ca.get<ChatHistoryResponse>(`${api.chatHistory}?chatRoomId=${roomId}&page=0`)).body;
     expect(history.messages.filter((m) => m.content === '장애 중')).to.have.length(1);
     await reader.disconnect();

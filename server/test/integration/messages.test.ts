@@ -106,7 +106,7 @@ forEachDatabase('chat messages over STOMP', (db) => {
     await again.send(app.privateMessage, { chatRoomId: roomId, senderId: a.user.userId, content: 'once', clientMsgId: 'retry-1' });
     const echo = (await mine.next()).json<ChatMessageEvent>();
     expect(echo.messageId).to.equal(first.messageId);
-    await theirs.nothingWithin(300);
+    await theirs.nothingSoFar(); // the retry's handler would have published before its RECEIPT
     expect((await history(b, roomId)).messages.map((m) => m.messageId)).to.deep.equal([first.messageId]);
   });
 
@@ -179,7 +179,7 @@ forEachDatabase('chat messages over STOMP', (db) => {
     // The leaver's own subscription gets the leave message (their other tabs close the room on
     // it), and nothing after it.
     expect((await bInbox.next()).json<ChatMessageEvent>()).to.deep.equal(leave);
-    await bInbox.nothingWithin(300);
+    await bInbox.nothingSoFar(); // 'are you there?' went to every subscriber at once
     expect(await refusal(say(b, roomId, 'back?'))).to.match(/member/);
   });
 
@@ -199,7 +199,7 @@ forEachDatabase('chat messages over STOMP', (db) => {
     await say(a, roomId, 'gone?');
     expect((await aInbox.next()).json<ChatMessageEvent>().leftUserId).to.equal(b.user.userId);
     expect((await aInbox.next()).json<ChatMessageEvent>().content).to.equal('gone?');
-    for (const tab of tabs) await tab.nothingWithin(300);
+    for (const tab of tabs) await tab.nothingSoFar(); // 'gone?' went to every subscriber at once
   });
 
   it('tells the last member\'s other connections that they left, though the emptied room is deleted', async () => {
@@ -216,7 +216,7 @@ forEachDatabase('chat messages over STOMP', (db) => {
         chatRoomId: roomId, senderId: null, content: '"Last Two Tabs"님이 채팅에서 나갔습니다', leftUserId: b.user.userId,
         systemEvent: { type: 'left', actorUserId: b.user.userId, actorName: 'Last Two Tabs' },
       });
-      await tab.nothingWithin(300);
+      await tab.nothingSoFar(); // sent by the leave, before its answer
     }
   });
 

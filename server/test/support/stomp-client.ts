@@ -9,9 +9,9 @@
 //                                                                // the handler finished; rejects
 //                                                                // with the ERROR frame if it failed
 //   const msg = await inbox.next();                              // { body, json(), headers }
-//   await stomp.roundTrip(); inbox.drain();                      // what came before a RECEIPT of
-//                                                                // ours: the barrier for "nothing
-//                                                                // else arrived"
+//   await inbox.nothingSoFar();                                  // asserts no message came before
+//                                                                // a RECEIPT of ours: the barrier
+//                                                                // for "nothing else arrived"
 //   await inbox.nothingWithin(300);                              // asserts no message arrived in
 //                                                                // a fixed window (no barrier)
 //   await stomp.nextError();                                     // the next ERROR frame
@@ -53,6 +53,13 @@ export interface Inbox {
    * expectNothingFor). Better, where there is one, a later message on the same path as a barrier.
    */
   nothingWithin(ms: number): Promise<void>;
+  /**
+   * Fails if a MESSAGE is here once a round trip on its connection is done: for a message the
+   * server would have written to this socket before something the test already saw (the RECEIPT
+   * or answer of a request whose handler would have published it; a later message of the same
+   * topic to another subscriber on the same node). The barrier that replaces nothingWithin.
+   */
+  nothingSoFar(): Promise<void>;
   /** The MESSAGEs already here, taken: after a barrier such as roundTrip(), without waiting. */
   drain(): ReceivedMessage[];
   unsubscribe(): void;
@@ -205,6 +212,8 @@ export async function connectStomp(server: HasUrl, cookie: string, options: Conn
       act(receipt);
     });
 
+  const roundTrip = () => withReceipt((receipt) => client.ack('round-trip', 'round-trip', { receipt }));
+
   return {
     client,
     closed,
@@ -218,6 +227,11 @@ export async function connectStomp(server: HasUrl, cookie: string, options: Conn
         destination,
         next: (timeoutMs = 10_000) => messages.next(timeoutMs, `MESSAGE on ${destination}`),
         nothingWithin: (ms) => expectNothingFor(ms, `a MESSAGE on ${destination}`, () => messages.pending > 0),
+        async nothingSoFar() {
+          await roundTrip();
+          const arrived = messages.drain();
+          if (arrived.length > 0) throw new Error(`unexpected MESSAGE on ${destination}: ${arrived.map((m) => m.body).join(' | ')}`);
+        },
         drain: () => messages.drain(),
         unsubscribe: () => sub?.unsubscribe(),
       };
@@ -227,7 +241,7 @@ export async function connectStomp(server: HasUrl, cookie: string, options: Conn
       return withReceipt((receipt) => client.publish({ destination, body: text, headers: { ...extra, receipt } }));
     },
     nextError: (timeoutMs = 10_000) => errors.next(timeoutMs, 'ERROR frame'),
-    roundTrip: () => withReceipt((receipt) => client.ack('round-trip', 'round-trip', { receipt })),
+    roundTrip,
     async disconnect() {
       if (!client.connected) {
         await client.deactivate();
