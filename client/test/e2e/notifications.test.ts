@@ -8,6 +8,7 @@ import { api } from '@common/api';
 import { app as destinations } from '@common/destinations';
 import { connectStomp } from '../../../server/test/support/stomp-client';
 import { createUser, loginClient, type TestUser } from '../../../server/test/support/users';
+import { readUntil } from '../../../server/test/support/wait';
 import { ko } from '../../src/i18n/ko';
 import { useE2eApp } from './support/app';
 
@@ -25,16 +26,6 @@ async function notifications(page: Page): Promise<ShownNotification[]> {
     const registration = await navigator.serviceWorker.ready;
     return (await registration.getNotifications()).map((n) => ({ title: n.title, body: n.body, tag: n.tag, data: n.data as unknown }));
   });
-}
-
-async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, what: string): Promise<T> {
-  const deadline = Date.now() + WAIT.timeout;
-  for (;;) {
-    const value = await read();
-    if (done(value)) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}: ${JSON.stringify(value)}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
 }
 
 async function serviceWorkerOf(context: BrowserContext): Promise<Worker> {
@@ -80,7 +71,7 @@ describe('system notifications in the browser', function () {
       await stomp.disconnect();
     }
 
-    const [shown] = await until(() => notifications(page), (n) => n.some((x) => x.tag === `room-${elsewhere}`), 'the notification of the other room');
+    const [shown] = await readUntil(() => notifications(page), (n) => n.some((x) => x.tag === `room-${elsewhere}`), { what: 'the notification of the other room', timeoutMs: WAIT.timeout, everyMs: 100 });
     expect(shown).to.deep.include({ body: '지금 어디야?', tag: `room-${elsewhere}`, data: { url: `/chat-room?cri=${elsewhere}`, focusOnly: false } });
     // Nothing for the room being read.
     expect((await notifications(page)).map((n) => n.tag)).to.deep.equal([`room-${elsewhere}`]);

@@ -4,6 +4,7 @@
 import { expect } from 'chai';
 import type { Page } from 'playwright-core';
 import type { PushPayload } from '@common/push';
+import { readUntil } from '../../../server/test/support/wait';
 import { ko } from '../../src/i18n/ko';
 import { useE2eApp } from './support/app';
 
@@ -21,16 +22,6 @@ async function notifications(page: Page): Promise<ShownNotification[]> {
     const registration = await navigator.serviceWorker.ready;
     return (await registration.getNotifications()).map((n) => ({ title: n.title, body: n.body, tag: n.tag, data: n.data as unknown }));
   });
-}
-
-async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, what: string): Promise<T> {
-  const deadline = Date.now() + WAIT_MS;
-  for (;;) {
-    const value = await read();
-    if (done(value)) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}: ${JSON.stringify(value)}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
 }
 
 describe('the service worker in the browser', function () {
@@ -71,11 +62,11 @@ describe('the service worker in the browser', function () {
       cdp.send('ServiceWorker.deliverPushMessage', { origin, registrationId: await registrationId, data: JSON.stringify(payload) });
 
     await push({ kind: 'incoming-call', callerId: 7, callerName: '최우식' });
-    const [ringing] = await until(() => notifications(page), (n) => n.length === 1, 'the call notification');
+    const [ringing] = await readUntil(() => notifications(page), (n) => n.length === 1, { what: 'the call notification', timeoutMs: WAIT_MS, everyMs: 100 });
     expect(ringing).to.deep.include({ title: ko.call.incomingTitle, body: ko.call.incomingFrom('최우식'), tag: 'call' });
 
     await push({ kind: 'message', chatRoomId: 3, messageId: 41, senderName: '박보영', content: '어디야?' });
-    const shown = await until(() => notifications(page), (n) => n.length === 2, 'the message notification');
+    const shown = await readUntil(() => notifications(page), (n) => n.length === 2, { what: 'the message notification', timeoutMs: WAIT_MS, everyMs: 100 });
     expect(shown.find((n) => n.tag === 'room-3')).to.deep.include({ title: '박보영', body: '어디야?', data: { url: '/chat-room?cri=3', focusOnly: false } });
   });
 });

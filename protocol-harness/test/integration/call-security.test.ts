@@ -7,17 +7,12 @@ import type { RunningServer } from '../../../server/src/main';
 import { forEachDatabase } from '../../../server/test/support/databases';
 import { startTestServer } from '../../../server/test/support/test-server';
 import { createUser } from '../../../server/test/support/users';
+import { WAIT_MS, waitFor } from '../../../server/test/support/wait';
 import { HeadlessCaller } from '../../src/caller/caller';
 import { CALLEE_TONE_HZ, CALLER_TONE_HZ, THIRD_TONE_HZ } from '../../src/caller/scenarios';
 
-const WAIT_MS = 20_000;
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-async function eventually(condition: () => boolean, what: string): Promise<void> {
-  for (const started = Date.now(); !condition(); await sleep(50)) {
-    if (Date.now() - started > WAIT_MS) throw new Error(`${what} did not happen within ${WAIT_MS} ms`);
-  }
-}
+/** Half a second of the tone (10 ms frames): the call still carries audio. */
+const MORE_SOUND_FRAMES = 50;
 
 forEachDatabase('a third user against a harness call', (db) => {
   let server: RunningServer;
@@ -50,7 +45,7 @@ forEachDatabase('a third user against a harness call', (db) => {
     await bob.waitFor('incoming', alice.userId, WAIT_MS);
     bob.accept(alice.userId);
     await alice.waitFor('accepted', bob.userId, WAIT_MS);
-    await eventually(() => [alice, bob].every((side) => side.peer?.meter.hearsTone()), 'both sides hearing the other');
+    await waitFor(() => [alice, bob].every((side) => side.peer?.meter.hearsTone()), 'both sides hearing the other');
 
     for (const victim of [alice, bob]) {
       const targetUserId = victim.userId;
@@ -59,7 +54,13 @@ forEachDatabase('a third user against a harness call', (db) => {
       mallory.send(app.callIceCandidate, { targetUserId, candidate: { candidate: 'candidate:1 1 udp 2122260223 127.0.0.1 9 typ host', sdpMid: '0', sdpMLineIndex: 0 } });
     }
     const before = { alice: alice.peer!.meter.report().soundFrames, bob: bob.peer!.meter.report().soundFrames };
-    await sleep(1000);
+    // A barrier: the server handles a connection's frames in order, so once it answers Mallory's
+    // next one (a call to Alice, busy), it has handled the injections, and any relay of them was
+    // written to Alice's and Bob's sockets before. Half a second of sound more on each side has
+    // them read those sockets many times over.
+    mallory.send(app.callInitiate, { targetUserId: alice.userId, userId: mallory.userId });
+    expect((await mallory.waitFor('rejected', alice.userId, WAIT_MS)).event.reason).to.equal('busy');
+    await waitFor(() => alice.peer!.meter.report().soundFrames >= before.alice + MORE_SOUND_FRAMES && bob.peer!.meter.report().soundFrames >= before.bob + MORE_SOUND_FRAMES, 'both sides hearing more of the tone');
 
     for (const side of [alice, bob]) {
       expect(side.received.filter((e) => e.event.userId === mallory.userId), side.label).to.deep.equal([]);
@@ -76,8 +77,10 @@ forEachDatabase('a third user against a harness call', (db) => {
     const bob = await open('callee', CALLEE_TONE_HZ, CALLER_TONE_HZ);
     const mallory = await open('third', THIRD_TONE_HZ, CALLER_TONE_HZ);
     mallory.send(app.callInitiate, { targetUserId: bob.userId, userId: alice.userId });
-    await eventually(() => mallory.problems.length > 0, 'an ERROR frame');
+    await waitFor(() => mallory.problems.length > 0, 'an ERROR frame');
     expect(mallory.problems.join('\n')).to.match(/STOMP ERROR: userId is not the signed-in user/);
+    // A ring would have been sent to Bob's socket before the ERROR to Mallory's; a window for it
+    // to be read, as Bob has no later event to wait for.
     expect(await bob.nothingWithin('incoming', 500)).to.equal(null);
   });
 });

@@ -80,6 +80,7 @@ describe('the harness across three nodes (MariaDB, Redis)', function () {
       expect((await incoming.next()).json()).to.include({ userId: caller.userId });
       await doomed.stop('SIGKILL');
       expect((await hangups.next(RING_TIMEOUT_MS + 5000)).json()).to.include({ userId: caller.userId, reason: 'timeout' });
+      // A second firing would come from another node's own timer: no event marks its absence.
       await hangups.nothingWithin(1000);
       await calleeStomp.disconnect();
     } finally {

@@ -7,6 +7,7 @@ import path from 'node:path';
 import { expect } from 'chai';
 import type { LoadReport } from '../../src/load/report';
 import { startServer, type ServerProcess } from '../../../bench/lib/server-process';
+import { waitFor } from '../../../server/test/support/wait';
 
 const ROOT = path.resolve(__dirname, '../../..');
 const IN_CI = process.env.CI === 'true';
@@ -36,12 +37,8 @@ function reachable(port: number): Promise<boolean> {
 
 /** RabbitMQ runs on these machines with Web-STOMP off by default: turn it on, as the issue says. */
 /** scripts/system-deps.sh enables the plugin; it may take a few seconds to listen after that. */
-async function webStompUp(): Promise<boolean> {
-  for (let i = 0; i < 30; i++) {
-    if (await reachable(15674)) return true;
-    await new Promise((r) => setTimeout(r, 500));
-  }
-  return false;
+function webStompUp(): Promise<boolean> {
+  return waitFor(() => reachable(15674), { what: 'RabbitMQ Web-STOMP on 15674', timeoutMs: 15_000, everyMs: 500 }).then(() => true, () => false);
 }
 
 function expectExactFanOut(report: LoadReport, clients: number, topics: number, sent: number): void {

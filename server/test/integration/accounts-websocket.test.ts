@@ -5,10 +5,11 @@ import { forEachDatabase } from '../support/databases';
 import { connectStomp } from '../support/stomp-client';
 import { startTestServer } from '../support/test-server';
 import { createUser, loginClient, newLoggedInUser } from '../support/users';
+import { within } from '../support/wait';
 
 /** Resolves with the close code, or rejects if the socket stays open. */
 function closedWithin<T>(closed: Promise<T>, ms: number): Promise<T> {
-  return Promise.race([closed, new Promise<T>((_, reject) => setTimeout(() => reject(new Error(`socket still open after ${ms} ms`)), ms))]);
+  return within(closed, ms, 'the server to close the socket');
 }
 
 forEachDatabase('sessions and their WebSockets', (db) => {

@@ -16,6 +16,7 @@ import { forEachDatabase } from '../support/databases';
 import { connectStomp, StompErrorFrame, type TestStomp } from '../support/stomp-client';
 import { startTestServer } from '../support/test-server';
 import { newLoggedInUser, type TestUser } from '../support/users';
+import { waitFor } from '../support/wait';
 
 interface Member { user: TestUser; client: ApiClient; stomp: TestStomp }
 
@@ -354,10 +355,7 @@ forEachDatabase('photos and files', (db) => {
       .flatMap((r) => [r.blob_key, r.thumb_key]).filter((k): k is string => k !== null);
     const indexRows = async (room: number) => Number((await server.db('message_bigrams').where({ room_id: room }).count({ n: '*' }).first())?.n);
     // The index is written a moment after each commit (MessageIndexer): count it once it is.
-    for (let i = 0; (await server.db('messages').whereIn('room_id', [roomId, otherRoom]).where('indexed', 0).first('id')) !== undefined; i += 1) {
-      if (i === 200) throw new Error('the messages were not indexed within 10 s');
-      await new Promise((r) => setTimeout(r, 50));
-    }
+    await waitFor(async () => (await server.db('messages').whereIn('room_id', [roomId, otherRoom]).where('indexed', 0).first('id')) === undefined, 'every message of both rooms indexed');
     const chunksOf = async (keys: string[]) => Number((await server.db('attachment_chunks').whereIn('blob_key', keys).count({ n: '*' }).first())?.n);
     const roomKeys = await keysOf(roomId);
     expect(roomKeys, 'the photo, its thumbnail and the unsent file').to.have.length(3);
@@ -454,9 +452,8 @@ forEachDatabase('photos and files', (db) => {
     expect(streamed.peakGrowth, `live memory grew ${(streamed.peakGrowth / MiB).toFixed(1)} MiB`).to.be.below(12 * MiB);
 
     // The pieces stored before the refusal are removed right after it, while the client already
-    // has its answer: wait for that, a bounded while.
-    for (let i = 0; i < 300 && (await chunkRows()) !== rowsBefore; i += 1) await new Promise((r) => setTimeout(r, 100));
-    expect(await chunkRows()).to.equal(rowsBefore);
+    // has its answer: wait for that.
+    await waitFor(async () => (await chunkRows()) === rowsBefore, { what: `the refused upload's stored pieces removed (${rowsBefore} rows left)`, timeoutMs: 30_000, everyMs: 100 });
     expect(Number((await server.db('attachments').count({ n: '*' }).first())?.n)).to.equal(attachmentsBefore);
   });
 });

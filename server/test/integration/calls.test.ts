@@ -14,7 +14,11 @@ import { startTestServer } from '../support/test-server';
 import { loginClient, newLoggedInUser, type TestUser } from '../support/users';
 
 const RING_TIMEOUT_MS = 1500;
-/** How long a "nothing arrives" check listens. */
+/**
+ * How long a "nothing arrives" check listens where no event marks the end of what could send it
+ * (a lookup after a SUBSCRIBE, the handling of a closed socket). Elsewhere signals are sent by the
+ * handler of the frame, before its RECEIPT: nothingSoFar() checks after a round trip instead.
+ */
 const QUIET_MS = 400;
 const NOW_MS = 1_800_000_000_000;
 const TURN_SECRET = 'integration-secret';
@@ -104,7 +108,7 @@ forEachDatabase('voice call signalling', (db) => {
     await Promise.all([event(bob.inbox.incoming), event(otherInbox.incoming)]);
     await bob.stomp.send(app.callAccept, { targetUserId: alice.user.userId, userId: bob.user.userId });
     expect(await event(otherInbox.hangup)).to.deep.equal({ userId: alice.user.userId, targetUserId: alice.user.userId, reason: 'answered-elsewhere' });
-    await bob.inbox.hangup.nothingWithin(QUIET_MS);
+    await bob.inbox.hangup.nothingSoFar();
     await alice.stomp.send(app.callOffer, { targetUserId: bob.user.userId, sdp: { type: 'offer', sdp: 'v=0' } });
     expect(await event(bob.inbox.offer)).to.include({ userId: alice.user.userId });
   });
@@ -143,7 +147,7 @@ forEachDatabase('voice call signalling', (db) => {
       await mallory.stomp.send(app.callAccept, { targetUserId });
     }
     const signals = ['offer', 'answer', 'ice-candidate', 'hangup', 'accepted'] as const;
-    await Promise.all([alice, bob].flatMap((target) => signals.map((signal) => target.inbox[signal].nothingWithin(QUIET_MS))));
+    await Promise.all([alice, bob].flatMap((target) => signals.map((signal) => target.inbox[signal].nothingSoFar())));
     // The real call is untouched.
     await alice.stomp.send(app.callOffer, { targetUserId: bob.user.userId, sdp: 'v=0\r\n' });
     expect(await event(bob.inbox.offer)).to.include({ userId: alice.user.userId });
@@ -154,7 +158,7 @@ forEachDatabase('voice call signalling', (db) => {
     await alice.stomp.send(app.callInitiate, { targetUserId: bob.user.userId });
     await event(bob.inbox.incoming);
     await alice.stomp.send(app.callOffer, { targetUserId: bob.user.userId, sdp: 'v=0\r\n' });
-    await bob.inbox.offer.nothingWithin(QUIET_MS);
+    await bob.inbox.offer.nothingSoFar();
   });
 
   it('refuses a third user’s subscription to someone else’s call queues', async () => {
@@ -169,7 +173,7 @@ forEachDatabase('voice call signalling', (db) => {
       const [alice, bob, carol] = await Promise.all([party('Alice'), party('Bob'), party('Carol')]);
       const message = await refused(alice.stomp.send(destination, { targetUserId: bob.user.userId, userId: carol.user.userId }));
       expect(message).to.match(/userId/);
-      await Promise.all((['incoming', 'accepted', 'rejected'] as const).map((signal) => bob.inbox[signal].nothingWithin(QUIET_MS)));
+      await Promise.all((['incoming', 'accepted', 'rejected'] as const).map((signal) => bob.inbox[signal].nothingSoFar()));
     });
   }
 
@@ -212,6 +216,7 @@ forEachDatabase('voice call signalling', (db) => {
     await event(alice.inbox.rejected);
     const later = await connectStomp(server, client.cookieHeader());
     open.push(later);
+    // The ring on subscribe follows a lookup after the RECEIPT: a window, as nothing marks its end.
     await (await later.subscribe(queues.call('incoming', bob.userId))).nothingWithin(QUIET_MS);
   });
 
@@ -249,7 +254,7 @@ forEachDatabase('voice call signalling', (db) => {
     await event(bob.inbox.incoming);
     await carol.stomp.send(app.callInitiate, { targetUserId: bob.user.userId });
     expect(await event(carol.inbox.rejected)).to.deep.equal({ userId: bob.user.userId, reason: 'busy' });
-    await bob.inbox.incoming.nothingWithin(QUIET_MS);
+    await bob.inbox.incoming.nothingSoFar();
     await bob.stomp.send(app.callAccept, { targetUserId: alice.user.userId });
     await event(alice.inbox.accepted);
     await carol.stomp.send(app.callInitiate, { targetUserId: alice.user.userId });
@@ -261,7 +266,7 @@ forEachDatabase('voice call signalling', (db) => {
     const carol = await party('Carol');
     await alice.stomp.send(app.callInitiate, { targetUserId: carol.user.userId });
     expect(await event(alice.inbox.rejected)).to.deep.equal({ userId: carol.user.userId, reason: 'busy' });
-    await carol.inbox.incoming.nothingWithin(QUIET_MS);
+    await carol.inbox.incoming.nothingSoFar();
   });
 
   it('hangs up both sides of a call nobody answers within the ring timeout', async () => {
@@ -271,7 +276,7 @@ forEachDatabase('voice call signalling', (db) => {
     expect(await event(alice.inbox.hangup)).to.deep.equal({ userId: bob.user.userId, targetUserId: bob.user.userId, reason: 'timeout' });
     expect(await event(bob.inbox.hangup)).to.deep.equal({ userId: alice.user.userId, targetUserId: alice.user.userId, reason: 'timeout' });
     await bob.stomp.send(app.callAccept, { targetUserId: alice.user.userId });
-    await alice.inbox.accepted.nothingWithin(QUIET_MS);
+    await alice.inbox.accepted.nothingSoFar();
   });
 
   it('hangs up on the peer when a party’s last connection drops, not while another remains', async () => {
@@ -280,6 +285,7 @@ forEachDatabase('voice call signalling', (db) => {
     const secondBrowser = await loginClient(server, bob.user);
     const secondTab = await connectStomp(server, secondBrowser.cookieHeader());
     await secondTab.disconnect();
+    // The server handles the closed socket after the client saw it close: a window.
     await alice.inbox.hangup.nothingWithin(QUIET_MS);
     await bob.stomp.client.deactivate({ force: true });
     expect(await event(alice.inbox.hangup)).to.deep.equal({ userId: bob.user.userId, targetUserId: bob.user.userId, reason: 'disconnected' });

@@ -5,16 +5,11 @@ import { Redis } from 'ioredis';
 import pino from 'pino';
 import { RedisBus } from '../../src/cluster/redis-bus';
 import { TestRedis } from '../support/cluster';
+import { waitFor } from '../support/wait';
 
 const log = pino({ level: 'silent' });
 
-async function until(what: string, check: () => boolean | Promise<boolean>, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting until ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
+const until = (what: string, check: () => boolean | Promise<boolean>) => waitFor(check, what);
 
 describe('the Redis cluster bus', function () {
   let redis: TestRedis;
@@ -81,7 +76,10 @@ describe('the Redis cluster bus', function () {
     b.listen('d:/topic/private-chat/1');
     await until('subscribed', async () => (await channels()).includes('lc:d:/topic/private-chat/1'));
     b.unlisten('d:/topic/private-chat/1');
-    await new Promise((r) => setTimeout(r, 100));
+    // The listener's commands reach Redis in order: once a later SUBSCRIBE took effect, an
+    // UNSUBSCRIBE sent by that unlisten would have too.
+    b.listen('d:/topic/barrier');
+    await until('the later channel subscribed', async () => (await channels()).includes('lc:d:/topic/barrier'));
     expect(await channels()).to.include('lc:d:/topic/private-chat/1');
     b.unlisten('d:/topic/private-chat/1');
     await until('unsubscribed', async () => !(await channels()).includes('lc:d:/topic/private-chat/1'));

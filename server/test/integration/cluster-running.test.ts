@@ -36,9 +36,11 @@ describe('running several nodes (MariaDB, Redis)', function () {
     // New connections spread over the nodes; several receivers make sure some are on another node than the sender.
     for (let i = 0; i < 6; i++) inboxes.push(await (await cluster.connect({ url }, b)).subscribe(topics.privateChat(roomId)));
     await sender.send(app.privateMessage, { chatRoomId: roomId, content: '어느 노드든', clientMsgId: 'x-1' });
+    // Once each: the room's next message, on the same paths, comes right after it.
+    await sender.send(app.privateMessage, { chatRoomId: roomId, content: '다음 글', clientMsgId: 'x-2' });
     for (const inbox of inboxes) {
       expect((await inbox.next()).json<ChatMessageEvent>().content).to.equal('어느 노드든');
-      await inbox.nothingWithin(100);
+      expect((await inbox.next()).json<ChatMessageEvent>().content).to.equal('다음 글');
     }
   }
 

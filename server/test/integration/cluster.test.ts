@@ -6,6 +6,7 @@ import { api, type ChatHistoryResponse, type UserSummary } from '@common/api';
 import { app, topics } from '@common/destinations';
 import type { ChatMessageEvent } from '@common/payloads';
 import { useCluster, type ClusterPerson as Person, type NodeProcess } from '../support/cluster';
+import { waitFor } from '../support/wait';
 
 describe('several nodes over Redis (MariaDB)', function () {
   const cluster = useCluster({ nodes: 3, env: { MAX_CONNECTIONS_PER_ADDRESS: '10000' } });
@@ -31,11 +32,12 @@ describe('several nodes over Redis (MariaDB)', function () {
     for (let i = 0; i < count; i++) {
       await sender.send(app.privateMessage, { chatRoomId: roomId, content: `메시지 ${i}`, clientMsgId: `m-${i}` });
     }
+    // Once each: the room's next message, on the same paths, comes right after them.
+    await sender.send(app.privateMessage, { chatRoomId: roomId, content: '다음 글', clientMsgId: 'm-next' });
     for (const inbox of inboxes) {
       const got: string[] = [];
-      for (let i = 0; i < count; i++) got.push((await inbox.next()).json<ChatMessageEvent>().content);
-      expect(got).to.deep.equal(Array.from({ length: count }, (_, i) => `메시지 ${i}`));
-      await inbox.nothingWithin(300);
+      for (let i = 0; i <= count; i++) got.push((await inbox.next()).json<ChatMessageEvent>().content);
+      expect(got).to.deep.equal([...Array.from({ length: count }, (_, i) => `메시지 ${i}`), '다음 글']);
     }
   });
 
@@ -63,12 +65,17 @@ describe('several nodes over Redis (MariaDB)', function () {
     const c = await person(nodes[0], '씨');
     const roomId = await roomOf(a, b, c);
     const onNode3 = await (await connect(nodes[2], b)).subscribe(topics.privateChat(roomId));
+    const witnessOnNode3 = await (await connect(nodes[2], c)).subscribe(topics.privateChat(roomId));
     const sender = await connect(nodes[0], a);
     expect((await b.client.delete(`${api.leaveChat}?chatRoomId=${roomId}`)).status).to.equal(200);
     // The leave message itself reaches the leaver's other tab, once; nothing after it.
     expect((await onNode3.next()).json<ChatMessageEvent>().leftUserId).to.equal(b.user.userId);
     await sender.send(app.privateMessage, { chatRoomId: roomId, content: '나간 뒤', clientMsgId: 'after-leave' });
-    await onNode3.nothingWithin(500);
+    // Node 3 wrote the message to every subscriber of the room's topic there at once: once c's
+    // came, b's would have been written too.
+    expect((await witnessOnNode3.next()).json<ChatMessageEvent>().leftUserId).to.equal(b.user.userId);
+    expect((await witnessOnNode3.next()).json<ChatMessageEvent>().content).to.equal('나간 뒤');
+    await onNode3.nothingSoFar();
   });
 
   it('a user who left on one node cannot send to the room through another node at once', async () => {
@@ -135,12 +142,8 @@ describe('several nodes over Redis (MariaDB)', function () {
     // Node 2 writes the user's presence entry to Redis as the connection opens and drops it as
     // the last one closes, a moment after the client's CONNECTED or DISCONNECT: asked until then.
     const settled = async (online: boolean) => {
-      let seen = await seenFromNode1();
-      for (let i = 0; i < 50 && seen.inHistory !== online; i++) {
-        await new Promise((r) => setTimeout(r, 100));
-        seen = await seenFromNode1();
-      }
-      return seen;
+      await waitFor(async () => (await seenFromNode1()).inHistory === online, { what: `node 1's history showing b ${online ? 'online' : 'offline'}`, everyMs: 100 });
+      return seenFromNode1();
     };
     expect(await seenFromNode1()).to.deep.equal({ inHistory: false, inSearch: [false] });
     const onNode2 = await connect(nodes[1], b);

@@ -10,6 +10,7 @@ import { createMysqlDatabase, TcpProxy } from '../support/cluster';
 import { connectStomp, StompErrorFrame } from '../support/stomp-client';
 import { startTestServer } from '../support/test-server';
 import { newLoggedInUser } from '../support/users';
+import { waitFor } from '../support/wait';
 
 describe('a database outage (MariaDB)', function () {
   let database: { url: string; drop(): Promise<void> } | null = null;
@@ -50,17 +51,20 @@ describe('a database outage (MariaDB)', function () {
     expect(health.status).to.equal(503);
 
     await proxy!.restore();
-    // The client comes back and sends the same message again until it is acknowledged.
-    for (let attempt = 0; ; attempt++) {
+    // The client comes back and sends the same message again until it is acknowledged (a retry
+    // every 200 ms, as a client would pace it).
+    await waitFor(async () => {
       const again = await connectStomp(server!, ca.cookieHeader());
       const sent = await again.send(app.privateMessage, message).then(() => true, () => false);
       await again.disconnect().catch(() => {});
-      if (sent) break;
-      if (attempt > 50) throw new Error('the database did not come back');
-      await new Promise((r) => setTimeout(r, 200));
-    }
+      return sent;
+    }, { what: 'the message acknowledged once the database is back', everyMs: 200 });
     expect((await inbox.next()).json<ChatMessageEvent>().content).to.equal('장애 중');
-    await inbox.nothingWithin(300);
+    // Delivered once: the room's next message comes right after it, stored and published in order.
+    const marker = await connectStomp(server!, ca.cookieHeader());
+    await marker.send(app.privateMessage, { chatRoomId: roomId, content: '다음 글', clientMsgId: 'outage-2' });
+    await marker.disconnect();
+    expect((await inbox.next()).json<ChatMessageEvent>().content).to.equal('다음 글');
     const history = (await ca.get<ChatHistoryResponse>(`${api.chatHistory}?chatRoomId=${roomId}&page=0`)).body;
     expect(history.messages.filter((m) => m.content === '장애 중')).to.have.length(1);
     await reader.disconnect();

@@ -15,6 +15,7 @@ import { forEachDatabase } from '../support/databases';
 import { connectStomp } from '../support/stomp-client';
 import { startTestServer } from '../support/test-server';
 import { newLoggedInUser } from '../support/users';
+import { waitFor } from '../support/wait';
 
 forEachDatabase('the search index, written after the commit', (db) => {
   let server: RunningServer;
@@ -113,11 +114,7 @@ forEachDatabase('the search index, written after the commit', (db) => {
       for (const text of ['서버가 쓴 첫 글', '서버가 쓴 둘째 글']) await stomp.send(app.privateMessage, { chatRoomId: roomId, content: text });
       const ids = ((await server.db('messages').where({ room_id: roomId }).whereNotNull('sender_id').orderBy('id').pluck('id')) as number[]).map(Number);
       expect(ids).to.have.length(2);
-      for (let i = 0; ; i += 1) {
-        if ((await Promise.all(ids.map(indexedFlag))).every(Boolean)) break;
-        if (i === 100) throw new Error('the server did not index its messages');
-        await new Promise((r) => setTimeout(r, 50));
-      }
+      await waitFor(async () => (await Promise.all(ids.map(indexedFlag))).every(Boolean), 'the server to index both messages');
       expect(await rowsOf(ids[1])).to.deep.equal(gramsOf('서버가 쓴 둘째 글'));
       expect(await found('둘째')).to.deep.equal(['서버가 쓴 둘째 글']);
       const metrics = await fetch(`${server.url}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } }).then((r) => r.text());

@@ -8,6 +8,7 @@ import { forEachDatabase } from '../support/databases';
 import { connectStomp, StompErrorFrame, type Inbox, type TestStomp } from '../support/stomp-client';
 import { startTestServer } from '../support/test-server';
 import { newLoggedInUser, type TestUser } from '../support/users';
+import { eventually } from '../support/wait';
 
 interface Member { user: TestUser; client: ApiClient; stomp: TestStomp }
 
@@ -58,19 +59,6 @@ forEachDatabase('chat messages over STOMP', (db) => {
     }
     throw new Error('expected the server to refuse with an ERROR frame');
   };
-  /** Polls until the check passes: read markers are written just after the message is published. */
-  const eventually = async (check: () => Promise<unknown>, timeoutMs = 10_000): Promise<void> => {
-    const deadline = Date.now() + timeoutMs;
-    for (;;) {
-      try {
-        await check();
-        return;
-      } catch (err) {
-        if (Date.now() > deadline) throw err;
-        await new Promise((r) => setTimeout(r, 50));
-      }
-    }
-  };
   const summaryOf = async (m: Member, roomId: number) =>
     (await m.client.get<ChatSummary[]>(api.chats)).body.find((r) => r.chatRoomId === roomId)!;
 
@@ -118,7 +106,7 @@ forEachDatabase('chat messages over STOMP', (db) => {
     await again.send(app.privateMessage, { chatRoomId: roomId, senderId: a.user.userId, content: 'once', clientMsgId: 'retry-1' });
     const echo = (await mine.next()).json<ChatMessageEvent>();
     expect(echo.messageId).to.equal(first.messageId);
-    await theirs.nothingWithin(300);
+    await theirs.nothingSoFar(); // the retry's handler would have published before its RECEIPT
     expect((await history(b, roomId)).messages.map((m) => m.messageId)).to.deep.equal([first.messageId]);
   });
 
@@ -191,7 +179,7 @@ forEachDatabase('chat messages over STOMP', (db) => {
     // The leaver's own subscription gets the leave message (their other tabs close the room on
     // it), and nothing after it.
     expect((await bInbox.next()).json<ChatMessageEvent>()).to.deep.equal(leave);
-    await bInbox.nothingWithin(300);
+    await bInbox.nothingSoFar(); // 'are you there?' went to every subscriber at once
     expect(await refusal(say(b, roomId, 'back?'))).to.match(/member/);
   });
 
@@ -211,7 +199,7 @@ forEachDatabase('chat messages over STOMP', (db) => {
     await say(a, roomId, 'gone?');
     expect((await aInbox.next()).json<ChatMessageEvent>().leftUserId).to.equal(b.user.userId);
     expect((await aInbox.next()).json<ChatMessageEvent>().content).to.equal('gone?');
-    for (const tab of tabs) await tab.nothingWithin(300);
+    for (const tab of tabs) await tab.nothingSoFar(); // 'gone?' went to every subscriber at once
   });
 
   it('tells the last member\'s other connections that they left, though the emptied room is deleted', async () => {
@@ -228,7 +216,7 @@ forEachDatabase('chat messages over STOMP', (db) => {
         chatRoomId: roomId, senderId: null, content: '"Last Two Tabs"님이 채팅에서 나갔습니다', leftUserId: b.user.userId,
         systemEvent: { type: 'left', actorUserId: b.user.userId, actorName: 'Last Two Tabs' },
       });
-      await tab.nothingWithin(300);
+      await tab.nothingSoFar(); // sent by the leave, before its answer
     }
   });
 

@@ -15,10 +15,13 @@ import { LocalPushService, verifyVapid, type TestSubscription } from '../support
 import { connectStomp, type Inbox, type TestStomp } from '../support/stomp-client';
 import { startTestServer } from '../support/test-server';
 import { loginClient, newLoggedInUser, type TestUser } from '../support/users';
+import { metricValue } from '../support/metrics';
+import { expectNothingFor, waitFor } from '../support/wait';
 
 const RING_TIMEOUT_MS = 5000;
-/** How long a "nothing arrives" check listens. */
+/** How long a "nothing arrives" check listens, where no later event can stand as a barrier. */
 const QUIET_MS = 500;
+const METRICS_TOKEN = 'push-metrics';
 
 interface Person {
   user: TestUser;
@@ -32,7 +35,7 @@ forEachDatabase('web push', (db) => {
 
   before(async () => {
     await pushService.start();
-    server = await startTestServer({ databaseUrl: db.url(), env: { CALL_RING_TIMEOUT_MS: String(RING_TIMEOUT_MS), VAPID_SUBJECT: 'mailto:ops@example.test' } });
+    server = await startTestServer({ databaseUrl: db.url(), env: { CALL_RING_TIMEOUT_MS: String(RING_TIMEOUT_MS), VAPID_SUBJECT: 'mailto:ops@example.test', METRICS_TOKEN } });
   });
   afterEach(async () => {
     await Promise.allSettled(open.splice(0).map((s) => s.disconnect()));
@@ -107,7 +110,8 @@ forEachDatabase('web push', (db) => {
     expect(claims.aud).to.equal(pushService.url);
     expect(claims.sub).to.equal('mailto:ops@example.test');
     expect(claims.exp * 1000).to.be.greaterThan(Date.now());
-    await hangups.nothingWithin(QUIET_MS); // ringing, not 'unavailable'
+    // Ringing, not 'unavailable': that hang-up is sent before the RECEIPT of the initiate.
+    expect(hangups.drain()).to.deep.equal([]);
 
     // Bob opens the app from the notification: the reloaded page is rung and can answer.
     const bobTab = await connect(bob);
@@ -140,10 +144,13 @@ forEachDatabase('web push', (db) => {
     expect(payload.kind === 'message' && Array.from(payload.content)).to.have.length(100);
     expect(payload.kind === 'message' && payload.content.startsWith('가'.repeat(99))).to.equal(true);
 
+    const coalesced = () => metricValue(server, METRICS_TOKEN, 'letschat_pushes_total', 'outcome="coalesced"');
+    const coalescedBefore = await coalesced();
     await writer.send(app.privateMessage, { chatRoomId: room, content: 'second', clientMsgId: 'push-2' });
-    await new Promise((resolve) => setTimeout(resolve, QUIET_MS));
+    await waitFor(async () => (await coalesced()) > coalescedBefore, 'the push of the second message to Bob counted as coalesced');
     expect(pushService.pushesTo(subscription)).to.have.length(1);
-    expect(pushService.pushesTo(carolSubscription)).to.have.length(0);
+    // Carol is connected: no push is started for her, and nothing marks that no push starts.
+    await expectNothingFor(QUIET_MS, 'a push to Carol, who is connected', () => pushService.pushesTo(carolSubscription).length > 0);
   });
 
   it('deletes a subscription whose endpoint the push service calls gone (410)', async () => {
@@ -155,15 +162,11 @@ forEachDatabase('web push', (db) => {
     await pushService.nthPushTo(subscription, 1);
     await first.stomp.send(app.callHangup, { targetUserId: bob.user.userId });
 
-    // The subscription went with the 410: the next call finds no way to ring Bob.
-    const deadline = Date.now() + 10_000;
-    for (;;) {
-      const again = await call(alice, bob);
-      const ended = await again.hangups.next(RING_TIMEOUT_MS + 2000).catch(() => null);
-      if (ended?.json<CallEvent>().reason === 'unavailable') break;
-      await again.stomp.send(app.callHangup, { targetUserId: bob.user.userId });
-      if (Date.now() > deadline) throw new Error('the gone subscription was not deleted');
-    }
+    // The subscription goes with the 410, after the push service answered: once its row is gone,
+    // the next call finds no way to ring Bob.
+    await waitFor(async () => (await server.db('push_subscriptions').where({ user_id: bob.user.userId }).first('id')) === undefined, "Bob's gone subscription deleted");
+    const again = await call(alice, bob);
+    expect((await again.hangups.next()).json<CallEvent>().reason).to.equal('unavailable');
     expect(pushService.pushesTo(subscription)).to.have.length(1);
   });
 
@@ -193,8 +196,9 @@ forEachDatabase('web push', (db) => {
 
     const ringing = await call(alice, bob);
     await pushService.nthPushTo(laptop, 1);
-    await ringing.hangups.nothingWithin(QUIET_MS);
-    expect(pushService.pushesTo(phone)).to.have.length(0);
+    expect(ringing.hangups.drain(), "ringing, not 'unavailable' (sent before the RECEIPT of the initiate)").to.deep.equal([]);
+    // The phone's push would have gone out with the laptop's, concurrently: no event marks its absence.
+    await expectNothingFor(QUIET_MS, 'a push to the device that logged out', () => pushService.pushesTo(phone).length > 0);
     await ringing.stomp.send(app.callHangup, { targetUserId: bob.user.userId });
 
     expect((await laptopClient.post(api.logout)).status).to.equal(200);

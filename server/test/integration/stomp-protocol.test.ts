@@ -12,15 +12,20 @@ import { createFeatureRouter } from '../../src/stomp/router';
 import { SESSION_LIMITS } from '../../src/stomp/session';
 import { startStandalone, type StandaloneServer } from '../support/standalone-stomp';
 import { connectStomp, openRawStomp, UpgradeRefused, type RawStomp } from '../support/stomp-client';
+import { deferred, waitFor, within, yieldToEventLoop, type Deferred } from '../support/wait';
 
 const CONNECT = 'CONNECT\naccept-version:1.2\nhost:localhost\n\n\0';
 const cookieOf = (userId: number, authSession = 'a') => `sid=user-${userId}-${authSession}`;
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+/**
+ * The work of the slow handler: it makes later frames queue behind it. Not a wait for anything:
+ * every assertion on it holds whatever its length, which only makes the queueing likely.
+ */
+const slowWork = () => new Promise((r) => setTimeout(r, 300));
 
 /** Resolves with the close, or rejects if the socket stays open. */
 function closedWithin(raw: RawStomp, ms = 10_000) {
-  return Promise.race([raw.closed, sleep(ms).then(() => Promise.reject(new Error(`socket still open after ${ms} ms`)))]);
+  return within(raw.closed, ms, 'the server to close the socket');
 }
 
 describe('STOMP over the /websocket endpoint', function () {
@@ -29,6 +34,8 @@ describe('STOMP over the /websocket endpoint', function () {
   const logLines: string[] = [];
   /** Tokens the test authenticator no longer accepts (an expired login session). */
   const expired = new Set<string>();
+  /** Holds the session check of a `slow` token until the test opens it; reports its start. */
+  let slowCheck: { started: Deferred<void>; gate: Deferred<void> } | undefined;
 
   before(async () => {
     const router = createFeatureRouter([
@@ -38,7 +45,7 @@ describe('STOMP over the /websocket endpoint', function () {
             recorded.push({ userId: user.userId, body });
           },
           '/app/slow': async (user: StompPrincipal, body: string) => {
-            await sleep(300);
+            await slowWork();
             recorded.push({ userId: user.userId, body });
           },
           '/app/refuse': () => {
@@ -65,7 +72,10 @@ describe('STOMP over the /websocket endpoint', function () {
       authenticator: {
         async authenticate(token) {
           if (expired.has(token)) return null;
-          if (token.endsWith('slow')) await sleep(300);
+          if (token.endsWith('slow') && slowCheck) {
+            slowCheck.started.resolve();
+            await slowCheck.gate.promise;
+          }
           const m = /^user-([0-9]+)-([a-z0-9]+)$/.exec(token);
           return m ? { userId: Number(m[1]), sessionId: `${m[1]}-${m[2]}` } : null;
         },
@@ -130,13 +140,24 @@ describe('STOMP over the /websocket endpoint', function () {
     });
 
     it('survives a client that goes away while its session is being checked', async () => {
-      const gone = new WebSocket(`${server.url.replace('http', 'ws')}/websocket`, ['v12.stomp'], { headers: { cookie: cookieOf(3, 'slow') } });
-      gone.on('error', () => {});
-      await sleep(50);
-      gone.terminate();
-      await sleep(500);
-      expect(logLines.filter((l) => l.includes('upgrade'))).to.deep.equal([]);
+      slowCheck = { started: deferred(), gate: deferred() };
+      try {
+        const gone = new WebSocket(`${server.url.replace('http', 'ws')}/websocket`, ['v12.stomp'], { headers: { cookie: cookieOf(3, 'slow') } });
+        gone.on('error', () => {});
+        const goneClosed = new Promise((resolve) => gone.once('close', resolve));
+        await within(slowCheck.started.promise, 10_000, 'the session check of the upgrade to start');
+        gone.terminate();
+        await goneClosed;
+        // The server has seen the abort once it answered a request sent after it: a refused upgrade.
+        const refused = await openRawStomp(server, {}).then(() => null, (e: unknown) => e);
+        expect((refused as UpgradeRefused).status).to.equal(401);
+      } finally {
+        slowCheck.gate.resolve();
+        slowCheck = undefined;
+      }
+      // A whole connection after the check ended: its outcome (and any log line) came before.
       const raw = await connected(3);
+      expect(logLines.filter((l) => l.includes('upgrade'))).to.deep.equal([]);
       raw.socket.close();
     });
   });
@@ -196,22 +217,26 @@ describe('STOMP over the /websocket endpoint', function () {
       const raw = await openRawStomp(server, { cookie: cookieOf(1) });
       raw.send('CONNECT\naccept-version:1.2\nheart-beat:0,1000\n\n\0');
       await raw.nextFrame();
-      await sleep(3500);
-      expect(raw.heartbeats).to.be.at.least(2);
+      // Two beats within 3.5 intervals: the time bound is the assertion, not a pause.
+      await waitFor(() => raw.heartbeats >= 2, { what: 'two server heart-beats within 3.5 s (interval 1 s)', timeoutMs: 3500 });
       raw.socket.close();
     });
 
     it('closes a client silent for twice its interval, and keeps one that beats', async () => {
-      const silent = await openRawStomp(server, { cookie: cookieOf(1) });
-      silent.send('CONNECT\naccept-version:1.2\nheart-beat:1000,0\n\n\0');
-      await silent.nextFrame();
       const beating = await openRawStomp(server, { cookie: cookieOf(1) });
       beating.send('CONNECT\naccept-version:1.2\nheart-beat:1000,0\n\n\0');
       await beating.nextFrame();
       const timer = setInterval(() => beating.send('\n'), 400);
       try {
+        // Connected after the beating one: once it is closed for silence, the beating one would
+        // have been too had its beats not counted.
+        const silent = await openRawStomp(server, { cookie: cookieOf(1) });
+        silent.send('CONNECT\naccept-version:1.2\nheart-beat:1000,0\n\n\0');
+        await silent.nextFrame();
         await expectError(silent, /heart-beat/);
-        await sleep(1500);
+        // A round trip after it: an ERROR closing the beating one in the same tick came first.
+        beating.send('SUBSCRIBE\nid:0\ndestination:/topic/open.hb\nreceipt:alive\n\n\0');
+        expect((await beating.nextFrame()).headers.get('receipt-id')).to.equal('alive');
         expect(beating.socket.readyState).to.equal(beating.socket.OPEN);
       } finally {
         clearInterval(timer);
@@ -220,12 +245,23 @@ describe('STOMP over the /websocket endpoint', function () {
     });
 
     it('keeps a heart-beating @stomp/stompjs client connected', async () => {
-      const stomp = await connectStomp(server, cookieOf(1), { heartbeatMs: 1000 });
+      let beatsReceived = 0;
+      const stomp = await connectStomp(server, cookieOf(1), { heartbeatMs: 1000, debug: (line) => {
+          if (line === '<<< PONG') beatsReceived++;
+        },
+      });
       let closed = false;
       void stomp.closed.then(() => (closed = true));
-      await sleep(3500);
-      expect(closed).to.equal(false);
+      // The server keeps it: a silent client connected after it is closed, and it is not.
+      const silent = await openRawStomp(server, { cookie: cookieOf(1) });
+      silent.send('CONNECT\naccept-version:1.2\nheart-beat:1000,0\n\n\0');
+      await silent.nextFrame();
+      await expectError(silent, /heart-beat/);
+      // It keeps itself: it takes the server's beats as such (it closes after 2 s without any),
+      // over three intervals.
+      await waitFor(() => beatsReceived >= 3, 'three server heart-beats seen by @stomp/stompjs');
       await stomp.subscribe('/topic/open.hb');
+      expect(closed).to.equal(false);
       await stomp.disconnect();
     });
   });
@@ -524,7 +560,7 @@ describe('STOMP over the /websocket endpoint', function () {
       server.broker.publishToUser(21, '/topic/open.user', { only: 21 });
       expect((await i1.next()).json()).to.deep.equal({ only: 21 });
       expect((await i2.next()).json()).to.deep.equal({ only: 21 });
-      await ib.nothingWithin(300);
+      await ib.nothingSoFar();
       await Promise.all([a1.disconnect(), a2.disconnect(), b.disconnect()]);
     });
 
@@ -536,7 +572,7 @@ describe('STOMP over the /websocket endpoint', function () {
       server.broker.unsubscribeUser(31, '/topic/open.room');
       server.broker.publish('/topic/open.room', 'after');
       expect((await ib.next()).body).to.equal('after');
-      await ia.nothingWithin(300);
+      await ia.nothingSoFar();
       // The client may still UNSUBSCRIBE the id the server ended: no error.
       ia.unsubscribe();
       await a.send('/app/record', 'still connected');
@@ -553,7 +589,7 @@ describe('STOMP over the /websocket endpoint', function () {
       expect(server.broker.connectionCount(41)).to.equal(2);
       await a.disconnect();
       await b.disconnect();
-      await sleep(100);
+      await waitFor(() => seen.length >= 2, 'the server to report both disconnects');
       expect(seen).to.deep.equal([[41, 1], [41, 0]]);
       expect(server.broker.connectionCount(41)).to.equal(0);
     });
@@ -583,13 +619,13 @@ describe('STOMP over the /websocket endpoint', function () {
       // Stop reading: the kernel buffers fill, then the server's send buffer grows.
       (slow.socket as unknown as { _socket: { pause(): void } })._socket.pause();
       const body = 'z'.repeat(256 * 1024);
-      for (let i = 0; i < 200 && slow.socket.readyState === slow.socket.OPEN; i++) {
+      const logged = () => logLines.some((l) => l.includes('slow consumer'));
+      // 50 MB at most: far past the kernel's buffers and the 1 MiB limit, under uWS's own.
+      for (let i = 0; i < 200 && !logged(); i++) {
         server.broker.publish('/topic/open.flood', body);
-        await sleep(5);
-        if (logLines.some((l) => l.includes('slow consumer'))) break;
+        await yieldToEventLoop(); // uWS writes and the broker's tick runs between publishes
       }
-      for (let i = 0; i < 100 && !logLines.some((l) => l.includes('slow consumer')); i++) await sleep(50);
-      expect(logLines.some((l) => l.includes('slow consumer'))).to.equal(true);
+      await waitFor(logged, 'the broker to log the slow consumer it closes');
       slow.socket.terminate();
     });
   });

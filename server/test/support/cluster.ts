@@ -13,6 +13,7 @@ import type { ApiClient } from './api-client';
 import { IN_CI, isMysqlReachable, MYSQL_ADMIN_URL } from './databases';
 import { connectStomp, type TestStomp } from './stomp-client';
 import { createUser, loginClient, type TestUser } from './users';
+import { waitFor } from './wait';
 
 const ROOT = path.resolve(__dirname, '../../..');
 
@@ -26,15 +27,6 @@ export function freePort(): Promise<number> {
       server.close(() => resolve(port));
     });
   });
-}
-
-async function waitFor(what: string, check: () => Promise<boolean>, timeoutMs = 15_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (await check().catch(() => false)) return;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  throw new Error(`timed out waiting for ${what}`);
 }
 
 function portAnswers(port: number): Promise<boolean> {
@@ -69,7 +61,7 @@ export class TestRedis {
     process.once('exit', orphanGuard);
     child.once('exit', () => process.off('exit', orphanGuard));
     this.process = child;
-    await waitFor(`redis-server on ${this.port}`, () => portAnswers(this.port));
+    await waitFor(() => portAnswers(this.port), { what: `redis-server on ${this.port}`, timeoutMs: 15_000 });
   }
 
   /** kill -9: no goodbye to the clients. */
@@ -157,7 +149,7 @@ export class NodeProcess {
     );
     exited.catch(() => {});
     // tsx compiles the server as it starts: at a load average of 35 on two cores that passed 30 s.
-    await Promise.race([waitFor(`the node on ${port}`, () => portAnswers(port), NODE_START_WAIT_MS), exited]);
+    await Promise.race([waitFor(() => portAnswers(port), { what: `the node on ${port}`, timeoutMs: NODE_START_WAIT_MS }), exited]);
     return node;
   }
 
@@ -209,7 +201,7 @@ export class HaproxyProcess {
     });
     child.stdout?.on('data', (c: Buffer) => output.push(c.toString()));
     child.stderr?.on('data', (c: Buffer) => output.push(c.toString()));
-    await waitFor(`haproxy on ${port}`, () => portAnswers(port));
+    await waitFor(() => portAnswers(port), { what: `haproxy on ${port}`, timeoutMs: 15_000 });
     return new HaproxyProcess(child, port, output);
   }
 

@@ -7,6 +7,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { decrypt } from 'http_ece';
 import type { PushSubscriptionRequest } from '@common/push';
+import { WAIT_MS, waitFor } from './wait';
 
 export interface ReceivedPush {
   path: string;
@@ -29,7 +30,6 @@ export interface VapidClaims {
 export class LocalPushService {
   readonly received: ReceivedPush[] = [];
   private readonly statuses = new Map<string, number>();
-  private readonly waiters: Array<() => void> = [];
   private server!: http.Server;
   url = '';
 
@@ -41,7 +41,6 @@ export class LocalPushService {
         const path = req.url ?? '/';
         this.received.push({ path, headers: req.headers, body: Buffer.concat(chunks) });
         res.writeHead(this.statuses.get(path) ?? 201).end();
-        this.waiters.splice(0).forEach((wake) => wake());
       });
     });
     await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', resolve));
@@ -64,16 +63,8 @@ export class LocalPushService {
   }
 
   /** Resolves with the n-th push (1-based) to the subscription once it has arrived. */
-  async nthPushTo(subscription: TestSubscription, n: number, timeoutMs = 10_000): Promise<ReceivedPush> {
-    const deadline = Date.now() + timeoutMs;
-    while (this.pushesTo(subscription).length < n) {
-      if (Date.now() > deadline) throw new Error(`push ${n} did not arrive within ${timeoutMs} ms`);
-      await new Promise<void>((resolve) => {
-        this.waiters.push(resolve);
-        setTimeout(resolve, 100);
-      });
-    }
-    return this.pushesTo(subscription)[n - 1];
+  nthPushTo(subscription: TestSubscription, n: number, timeoutMs = WAIT_MS): Promise<ReceivedPush> {
+    return waitFor(() => this.pushesTo(subscription)[n - 1], { what: `push ${n} to ${subscription.request.endpoint}`, timeoutMs });
   }
 
   /** A subscription as a browser would make it: a P-256 key pair and a 16-byte auth secret. */

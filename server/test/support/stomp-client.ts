@@ -9,7 +9,11 @@
 //                                                                // the handler finished; rejects
 //                                                                // with the ERROR frame if it failed
 //   const msg = await inbox.next();                              // { body, json(), headers }
-//   await inbox.nothingWithin(300);                              // asserts no message arrived
+//   await inbox.nothingSoFar();                                  // asserts no message came before
+//                                                                // a RECEIPT of ours: the barrier
+//                                                                // for "nothing else arrived"
+//   await inbox.nothingWithin(300);                              // asserts no message arrived in
+//                                                                // a fixed window (no barrier)
 //   await stomp.nextError();                                     // the next ERROR frame
 //   await stomp.disconnect();                                    // DISCONNECT with receipt, then closed
 //
@@ -26,6 +30,7 @@ import { WEBSOCKET_PATH } from '@common/destinations';
 import { RECONNECT_BACKOFF_MS, RECONNECTS_BEFORE_CONNECTED } from '../../../protocol-harness/src/shared/stomp';
 import type { Frame } from '../../src/stomp/frame';
 import { StompParser } from '../../src/stomp/parser';
+import { expectNothingFor } from './wait';
 
 
 /** Any running server: the product's RunningServer or a standalone STOMP server. */
@@ -43,8 +48,20 @@ export interface Inbox {
   readonly destination: string;
   /** The next MESSAGE for this subscription (waits up to timeoutMs). */
   next(timeoutMs?: number): Promise<ReceivedMessage>;
-  /** Fails if a MESSAGE arrives within the time. */
+  /**
+   * Fails if a MESSAGE arrives within the time: a fixed observation window (wait.ts's
+   * expectNothingFor). Better, where there is one, a later message on the same path as a barrier.
+   */
   nothingWithin(ms: number): Promise<void>;
+  /**
+   * Fails if a MESSAGE is here once a round trip on its connection is done: for a message the
+   * server would have written to this socket before something the test already saw (the RECEIPT
+   * or answer of a request whose handler would have published it; a later message of the same
+   * topic to another subscriber on the same node). The barrier that replaces nothingWithin.
+   */
+  nothingSoFar(): Promise<void>;
+  /** The MESSAGEs already here, taken: after a barrier such as roundTrip(), without waiting. */
+  drain(): ReceivedMessage[];
   unsubscribe(): void;
 }
 
@@ -53,6 +70,12 @@ export interface TestStomp {
   subscribe(destination: string, headers?: StompHeaders): Promise<Inbox>;
   send(destination: string, body: string | object, headers?: StompHeaders): Promise<void>;
   nextError(timeoutMs?: number): Promise<IFrame>;
+  /**
+   * A frame with a receipt (an ACK, which asks nothing of the server but to be well formed), and
+   * its RECEIPT: every frame the server wrote to this socket before reading ours has arrived by
+   * then. The positive barrier that replaces waiting for "nothing more".
+   */
+  roundTrip(): Promise<void>;
   readonly closed: Promise<number>;
   disconnect(): Promise<void>;
 }
@@ -60,6 +83,8 @@ export interface TestStomp {
 export interface ConnectOptions {
   origin?: string;
   heartbeatMs?: number;
+  /** @stomp/stompjs's debug lines ('<<< PONG' for a server heart-beat, say). */
+  debug?: (line: string) => void;
 }
 
 /** An error carrying the server's ERROR frame. */
@@ -98,6 +123,10 @@ class Waiters<T> {
   get pending(): number {
     return this.items.length;
   }
+
+  drain(): T[] {
+    return this.items.splice(0);
+  }
 }
 
 function toReceived(m: IMessage): ReceivedMessage {
@@ -134,7 +163,7 @@ export async function connectStomp(server: HasUrl, cookie: string, options: Conn
       reconnectDelay: 0,
       heartbeatIncoming: heartbeat,
       heartbeatOutgoing: heartbeat,
-      debug: () => {},
+      debug: options.debug ?? (() => {}),
     });
     const attemptClient = client;
     const dropped = await new Promise<string | null>((resolve, reject) => {
@@ -164,6 +193,7 @@ export async function connectStomp(server: HasUrl, cookie: string, options: Conn
     if (dropped === null) break;
     await attemptClient.deactivate({ force: true });
     console.warn(`  (connectStomp: ${dropped} to ${stompUrl(server)}; opening it again, as the browser client does)`);
+    // The browser's backoff, kept as such: a retry pace, not a wait for an outcome.
     await new Promise((r) => setTimeout(r, RECONNECT_BACKOFF_MS * 2 ** attempt));
   }
 
@@ -182,6 +212,8 @@ export async function connectStomp(server: HasUrl, cookie: string, options: Conn
       act(receipt);
     });
 
+  const roundTrip = () => withReceipt((receipt) => client.ack('round-trip', 'round-trip', { receipt }));
+
   return {
     client,
     closed,
@@ -194,10 +226,13 @@ export async function connectStomp(server: HasUrl, cookie: string, options: Conn
       return {
         destination,
         next: (timeoutMs = 10_000) => messages.next(timeoutMs, `MESSAGE on ${destination}`),
-        async nothingWithin(ms) {
-          await new Promise((r) => setTimeout(r, ms));
-          if (messages.pending > 0) throw new Error(`unexpected MESSAGE on ${destination}`);
+        nothingWithin: (ms) => expectNothingFor(ms, `a MESSAGE on ${destination}`, () => messages.pending > 0),
+        async nothingSoFar() {
+          await roundTrip();
+          const arrived = messages.drain();
+          if (arrived.length > 0) throw new Error(`unexpected MESSAGE on ${destination}: ${arrived.map((m) => m.body).join(' | ')}`);
         },
+        drain: () => messages.drain(),
         unsubscribe: () => sub?.unsubscribe(),
       };
     },
@@ -206,6 +241,7 @@ export async function connectStomp(server: HasUrl, cookie: string, options: Conn
       return withReceipt((receipt) => client.publish({ destination, body: text, headers: { ...extra, receipt } }));
     },
     nextError: (timeoutMs = 10_000) => errors.next(timeoutMs, 'ERROR frame'),
+    roundTrip,
     async disconnect() {
       if (!client.connected) {
         await client.deactivate();

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
 import { api } from '@common/api';
-import { createFakeServices, httpError } from '../../app/fakeServices';
+import { createFakeServices, httpError, settle } from '../../app/fakeServices';
 import { renderApp } from '../../app/renderApp.test-support';
 import LoginPage from './LoginPage';
 
@@ -40,7 +40,8 @@ describe('the login page', () => {
     fireEvent.change(screen.getByLabelText('이메일'), { target: { value: 'a@b.co' } });
     fireEvent.change(screen.getByLabelText('비밀번호'), { target: { value: 'pw' } });
     fireEvent.submit(screen.getByLabelText('비밀번호').closest('form')!);
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    // Every saga step the submit started has run (no time needed: the fakes answer in turns).
+    await settle();
     expect(services.requests.map((r) => r.path)).to.deep.equal([api.logout]);
     answerLogout({ status: 'success' });
     await waitFor(() => expect(services.requests.map((r) => r.path)).to.deep.equal([api.logout, api.login]));

@@ -14,6 +14,7 @@ import { renameRoom } from '../../../src/features/chat/rename-room';
 import { searchForRoom, searchUsers } from '../../../src/features/chat/user-search';
 import { InvalidError, NotAMemberError } from '../../../src/features/errors';
 import { memoryDeps, type MemoryDeps } from '../../support/memory-deps';
+import { waitFor } from '../../support/wait';
 
 describe('chat rules on a real database', () => {
   let deps: MemoryDeps;
@@ -134,7 +135,8 @@ describe('chat rules on a real database', () => {
 
     deps.advance(1000);
     await parts.chat.sender.sendUserMessage(kim, roomId, 'while open', null);
-    await waitFor(async () => (await lastReadAt()) !== opened);
+    // The marker write that follows a message is asynchronous by design.
+    await waitFor(async () => (await lastReadAt()) !== opened, 'the read marker to follow the message');
     const followed = await lastReadAt();
 
     await parts.chat.readMarkers.roomClosed('tab-1', lee, roomId);
@@ -163,13 +165,4 @@ async function expectRefusal(promise: Promise<unknown>, type: new (...args: neve
     return;
   }
   expect.fail(`expected ${type.name}`);
-}
-
-/** The marker write that follows a message is asynchronous by design: wait for it, briefly. */
-async function waitFor(condition: () => Promise<boolean>): Promise<void> {
-  for (let i = 0; i < 200; i++) {
-    if (await condition()) return;
-    await new Promise((r) => setTimeout(r, 5));
-  }
-  expect.fail('condition never held');
 }

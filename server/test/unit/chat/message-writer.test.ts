@@ -2,20 +2,33 @@ import { expect } from 'chai';
 import pino from 'pino';
 import { MessageWriter } from '../../../src/features/chat/message-writer';
 import type { NewMessage, StoredMessage } from '../../../src/features/chat/messages-repository';
+import { waitFor, yieldToEventLoop } from '../../support/wait';
 
 const message = (content: string, clientMsgId: string | null = null, senderId: number | null = 1, roomId = 1): NewMessage => ({
   roomId, senderId, content, clientMsgId, leftUserId: null, addedUserEmail: null, systemEvent: null, atMs: 0,
 });
 
-/** An in-memory stand-in for the messages table with its unique (sender, room, clientMsgId) key; seqs count per room. */
+/**
+ * An in-memory stand-in for the messages table with its unique (sender, room, clientMsgId) key;
+ * seqs count per room. A statement is answered a turn of the event loop later, or, while `hold`
+ * is set, when the test calls release().
+ */
 class FakeRepo {
   rows: NewMessage[] = [];
   statements: string[][] = [];
   failContent: string | null = null;
+  hold = false;
+  private readonly held: Array<() => void> = [];
+
+  release(): void {
+    this.hold = false;
+    this.held.splice(0).forEach((answer) => answer());
+  }
 
   async insertMany(messages: NewMessage[]): Promise<StoredMessage[]> {
     this.statements.push(messages.map((m) => m.content));
-    await new Promise((r) => setTimeout(r, 5));
+    if (this.hold) await new Promise<void>((resolve) => this.held.push(resolve));
+    else await yieldToEventLoop();
     // Like one SQL statement: any bad row fails all of them.
     const seen = [...this.rows];
     for (const m of messages) {
@@ -54,9 +67,11 @@ describe('MessageWriter', () => {
     const repo = new FakeRepo();
     const writer = new MessageWriter(repo, log);
     const announced: string[] = [];
+    repo.hold = true;
     const first = writer.write(message('first'), () => announced.push('first'));
-    await new Promise((r) => setImmediate(r));
+    await waitFor(() => repo.statements.length === 1, 'the first statement in flight');
     const later = ['x', 'y'].map((c) => writer.write(message(c), () => announced.push(c)));
+    repo.release();
     await Promise.all([first, ...later]);
     expect(repo.statements).to.deep.equal([['first'], ['x', 'y']]);
     expect(announced).to.deep.equal(['first', 'x', 'y']);
