@@ -1,7 +1,7 @@
 // The Redux store: the auth slice from the start, every other feature's slices and sagas
 // installed when a screen first needs them (kernel/feature.ts, app/lazyWithFeatures.tsx), with
 // their services in the saga middleware's context.
-import { combineSlices, configureStore, createAction, type Reducer } from '@reduxjs/toolkit';
+import { combineSlices, configureStore, createAction, type Reducer, type UnknownAction } from '@reduxjs/toolkit';
 import createSagaMiddleware from 'redux-saga';
 import { authReducer, authSaga } from '../features/auth';
 import type { callReducer } from '../features/call/callSlice';
@@ -65,9 +65,15 @@ export function createAppStore(services: CoreServices & Partial<LateServices>, o
     context: { ...services },
     onError: (error) => services.logError('saga', error),
   });
+  // RTK types every lazily injected slice as optional (a combined reducer cannot know what was
+  // injected); RootState states the app's invariant instead: a feature's slices are injected
+  // before any screen or saga that reads them runs. TypeScript cannot check an order of events,
+  // so one assertion says it: a plain `as` (no `unknown` in between), which TypeScript still
+  // refuses unless the two reducer types are comparable.
+  const reducer = rootReducer as Reducer<RootState, UnknownAction, Partial<RootState>>;
   const store = configureStore({
-    reducer: rootReducer as unknown as Reducer<RootState>,
-    preloadedState: options.preloadedState as RootState | undefined,
+    reducer,
+    preloadedState: options.preloadedState,
     // Sagas do the side effects; thunks would be a second way to do the same thing.
     middleware: (getDefaultMiddleware) => getDefaultMiddleware({ thunk: false }).concat(sagaMiddleware),
   });

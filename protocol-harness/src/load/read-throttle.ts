@@ -1,4 +1,4 @@
-// The /app/read frames of a load run, sent as the browser client sends them (roomSaga's
+// The /app/read frames of a load run, sent as the browser client sends them (roomReadsSaga's
 // sendReads): a session's first read at once, then at most one every interval, the newest seq.
 // Interval 0 sends one per message, the most a client could send.
 

@@ -1,6 +1,6 @@
 // Login, OAuth start and logout. Plain request/response flows: one worker each.
-import type { SagaIterator, Task } from 'redux-saga';
-import { call, delay, fork, join, put, take, takeEvery, takeLeading } from 'redux-saga/effects';
+import type { Task } from 'redux-saga';
+import { call, delay, fork, join, put, take, takeEvery, takeLeading, type SagaGenerator } from 'typed-redux-saga';
 import type { PayloadAction } from '@reduxjs/toolkit';
 import { api, type LoginRequest, type LoginResponse, type OAuthProvider, type OAuthStartResponse } from '@common/api';
 import { LIMITS } from '@common/rules';
@@ -21,97 +21,99 @@ import {
 } from './authSlice';
 
 /** Opening /login acts as a logout (SPEC.md §2): on this device (the uid) and on the server (the session). */
-function* endSessionOnLoginPage(): SagaIterator {
+function* endSessionOnLoginPage(): SagaGenerator<void> {
   const uid = yield* service('uid');
-  yield call([uid, uid.clear]);
+  yield* call([uid, uid.clear]);
   // While the session lasts: the server deletes the subscription for the session's user.
-  yield call(endPushSubscription);
+  yield* call(endPushSubscription);
   const http = yield* service('http');
   try {
-    yield call([http, http.post], api.logout);
+    yield* call([http, http.post], api.logout);
   } catch (error) {
     // 401: there was no session to end, which is what we want.
     if (isHttpStatus(error, 401)) return;
     const logError = yield* service('logError');
-    yield call(logError, 'logout on the login page', error);
+    yield* call(logError, 'logout on the login page', error);
   }
 }
 
-export function* login(action: PayloadAction<LoginRequest>): SagaIterator {
+export function* login(action: PayloadAction<LoginRequest>): SagaGenerator<void> {
   const { email, password } = action.payload;
   if (!email || !password) {
-    yield put(loginRejectedAsIncomplete());
+    yield* put(loginRejectedAsIncomplete());
     return;
   }
   const http = yield* service('http');
-  yield put(loginStarted());
+  yield* put(loginStarted());
   let response: LoginResponse;
   try {
-    response = yield call([http, http.post], api.login, { email, password } satisfies LoginRequest);
+    response = yield* call([http, http.post<LoginResponse>], api.login, { email, password } satisfies LoginRequest);
   } catch (error) {
     const logError = yield* service('logError');
-    yield call(logError, 'login', error);
-    yield put(loginFailed());
+    yield* call(logError, 'login', error);
+    yield* put(loginFailed());
     return;
   }
   const uid = yield* service('uid');
-  yield call([uid, uid.store], response.userId);
-  yield put(loginSucceeded(response));
-  yield delay(LIMITS.redirectDelayMs);
+  yield* call([uid, uid.store], response.userId);
+  yield* put(loginSucceeded(response));
+  yield* delay(LIMITS.redirectDelayMs);
   const navigate = yield* service('navigate');
-  yield call(navigate, paths.chatList);
+  yield* call(navigate, paths.chatList);
 }
 
-export function* startOAuth(action: PayloadAction<OAuthProvider>): SagaIterator {
+export function* startOAuth(action: PayloadAction<OAuthProvider>): SagaGenerator<void> {
   const http = yield* service('http');
   try {
-    const { url }: OAuthStartResponse = yield call([http, http.get], api.oauthLogin(action.payload));
+    const { url } = yield* call([http, http.get<OAuthStartResponse>], api.oauthLogin(action.payload));
     if (!url) throw new Error('no start address in the answer');
     const redirect = yield* service('redirect');
-    yield call(redirect, url);
+    yield* call(redirect, url);
   } catch (error) {
     const logError = yield* service('logError');
-    yield call(logError, `oauth ${action.payload}`, error);
-    yield put(oauthFailed(action.payload));
+    yield* call(logError, `oauth ${action.payload}`, error);
+    yield* put(oauthFailed(action.payload));
   }
 }
 
-export function* logout(): SagaIterator {
+export function* logout(): SagaGenerator<void> {
   // First, while the session lasts: no push for this user reaches this device any more.
-  yield call(endPushSubscription);
+  yield* call(endPushSubscription);
   const http = yield* service('http');
   try {
-    yield call([http, http.post], api.logout);
+    yield* call([http, http.post], api.logout);
   } catch (error) {
     // The local sign-out still happens: the user asked to leave.
     const logError = yield* service('logError');
-    yield call(logError, 'logout', error);
+    yield* call(logError, 'logout', error);
   }
   const uid = yield* service('uid');
-  yield call([uid, uid.clear]);
+  yield* call([uid, uid.clear]);
   const navigate = yield* service('navigate');
-  yield call(navigate, paths.login, { replace: true });
+  yield* call(navigate, paths.login, { replace: true });
 }
 
 /**
  * The login page's logout and the logins after it: a login waits for that logout to be answered,
  * so the old session's end can never arrive after (and end) the new one.
  */
-function* loginPageFlow(): SagaIterator {
-  let ending: Task | null = null;
-  yield takeEvery(loginPageOpened.type, function* () {
-    ending = (yield fork(endSessionOnLoginPage)) as Task;
+function* loginPageFlow(): SagaGenerator<void> {
+  // Set by the takeEvery worker, read by the loop: a holder, as a closure's assignment to a plain
+  // variable is invisible to the loop's type narrowing.
+  const latest: { ending: Task | null } = { ending: null };
+  yield* takeEvery(loginPageOpened, function* () {
+    latest.ending = yield* fork(endSessionOnLoginPage);
   });
   for (;;) {
-    const action: PayloadAction<LoginRequest> = yield take(loginSubmitted.type);
-    const pending = ending as Task | null;
-    if (pending?.isRunning()) yield join(pending);
-    yield call(login, action);
+    const action = yield* take(loginSubmitted);
+    const pending = latest.ending;
+    if (pending?.isRunning()) yield* join(pending);
+    yield* call(login, action);
   }
 }
 
-export function* authSaga(): SagaIterator {
-  yield fork(loginPageFlow);
-  yield takeLeading(oauthRequested.type, startOAuth);
-  yield takeLeading(logoutRequested.type, logout);
+export function* authSaga(): SagaGenerator<void> {
+  yield* fork(loginPageFlow);
+  yield* takeLeading(oauthRequested, startOAuth);
+  yield* takeLeading(logoutRequested, logout);
 }

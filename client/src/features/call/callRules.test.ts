@@ -5,12 +5,22 @@ import { createFakeServices, eventually } from '../../app/fakeServices';
 import { createAppStore } from '../../app/store';
 import { selectUserSearch, userSearchSubmitted } from '../userSearch';
 import {
+  answerOutcome,
+  CALL_PATH,
   candidateDisposition,
   canStartCall,
+  CHAT_LIST_PATH,
   connectionOutcome,
   decideSignal,
   formatCallDuration,
   isCallActive,
+  LOCAL_HANGUP,
+  parseMissedCall,
+  pathAfterCall,
+  PEER_HANGUP,
+  QUIET_END,
+  ringingOutcome,
+  skipReason,
   type CallPhase,
 } from './callRules';
 import { callActions, callReducer, initialCallState } from './callSlice';
@@ -77,6 +87,55 @@ describe('call rules', () => {
       expect(decideSignal('incoming', 2, 'offer', { userId: 2 }).kind).to.equal('ignore');
       expect(decideSignal('outgoing', 2, 'ice-candidate', { userId: 2 }).kind).to.equal('ignore');
     });
+  });
+});
+
+describe('how a call ends', () => {
+  it('starts negotiating once the peer accepts, and ends an unanswered call on /call with the reason', () => {
+    expect(answerOutcome(decideSignal('outgoing', 2, 'accepted', { userId: 2 }), 'accepted')).to.deep.equal({ kind: 'accepted' });
+    expect(answerOutcome(decideSignal('outgoing', 2, 'rejected', { userId: 2, reason: 'rejected' }), 'rejected')).to.deep.equal({
+      kind: 'ended', ending: { sendHangup: false, navigateTo: CALL_PATH, alert: 'peerRejected' },
+    });
+    expect(answerOutcome(decideSignal('outgoing', 2, 'rejected', { userId: 2, reason: 'busy' }), 'rejected')).to.deep.equal({
+      kind: 'ended', ending: { sendHangup: false, navigateTo: CALL_PATH, alert: 'peerBusy' },
+    });
+    expect(answerOutcome(decideSignal('outgoing', 2, 'hangup', { userId: 2, reason: 'timeout' }), 'hangup')).to.deep.equal({
+      kind: 'ended', ending: { sendHangup: false, navigateTo: CALL_PATH, alert: 'noAnswer' },
+    });
+    expect(answerOutcome(decideSignal('outgoing', 2, 'hangup', { userId: 2, reason: 'unavailable' }), 'hangup')).to.deep.equal({
+      kind: 'ended', ending: { sendHangup: false, navigateTo: CALL_PATH, alert: 'unavailable' },
+    });
+    // Without a reason only the ringing clears: nothing sent, nowhere to go, nothing said.
+    expect(answerOutcome(decideSignal('outgoing', 2, 'hangup', { userId: 2 }), 'hangup')).to.deep.equal({ kind: 'ended', ending: QUIET_END });
+  });
+
+  it('skips what does not answer the outgoing call, saying why', () => {
+    expect(answerOutcome(decideSignal('outgoing', 2, 'accepted', { userId: 9 }), 'accepted')).to.deep.equal({ kind: 'skip', reason: 'accepted from a user who is not the peer' });
+    expect(answerOutcome(decideSignal('outgoing', 2, 'incoming', { userId: 3 }), 'incoming')).to.deep.equal({ kind: 'skip', reason: 'a call is already active' });
+    expect(skipReason({ kind: 'offer' }, 'offer', 'while waiting for an answer')).to.equal('offer while waiting for an answer');
+  });
+
+  it('counts a ringing call as missed only when the server hangs it up for the timeout', () => {
+    expect(ringingOutcome(decideSignal('incoming', 2, 'hangup', { userId: 2, reason: 'timeout' }), 'hangup')).to.deep.equal({ kind: 'missed' });
+    expect(ringingOutcome(decideSignal('incoming', 2, 'hangup', { userId: 2 }), 'hangup')).to.deep.equal({ kind: 'cancelled' });
+    expect(ringingOutcome(decideSignal('incoming', 2, 'offer', { userId: 2 }), 'offer')).to.deep.equal({ kind: 'skip', reason: 'offer before the call was accepted' });
+    expect(ringingOutcome({ kind: 'peerAccepted' }, 'accepted')).to.deep.equal({ kind: 'skip', reason: 'accepted while ringing' });
+  });
+
+  it('goes where the ending says only from /call, and nowhere after a quiet end', () => {
+    expect(pathAfterCall(LOCAL_HANGUP, CALL_PATH)).to.equal(CHAT_LIST_PATH);
+    expect(pathAfterCall(PEER_HANGUP, CALL_PATH)).to.equal(CHAT_LIST_PATH);
+    expect(pathAfterCall(LOCAL_HANGUP, '/chat-room')).to.equal(null);
+    expect(pathAfterCall(QUIET_END, CALL_PATH)).to.equal(null);
+    expect(LOCAL_HANGUP.sendHangup && !PEER_HANGUP.sendHangup && !QUIET_END.sendHangup).to.equal(true);
+  });
+
+  it('reads back a stored missed call, nothing for what is not a peer, and throws on text that is not JSON', () => {
+    expect(parseMissedCall(JSON.stringify({ userId: 2, name: 'Kim', extra: 1 }))).to.deep.equal({ userId: 2, name: 'Kim' });
+    expect(parseMissedCall(null)).to.equal(null);
+    expect(parseMissedCall(JSON.stringify({ userId: '2', name: 'Kim' }))).to.equal(null);
+    expect(parseMissedCall('5')).to.equal(null);
+    expect(() => parseMissedCall('{not json')).to.throw(SyntaxError);
   });
 });
 

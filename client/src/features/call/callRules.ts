@@ -1,7 +1,8 @@
-// The pure decisions of a voice call (SPEC.md §4 Call, §9): which signal applies in which
-// call phase, what a connection state means for the call, and the timer text. Which signal
-// applies in which RTC signalling state is common/signalling.ts, shared with the harness.
-// No I/O here: the saga asks, these functions answer.
+// The pure decisions of a voice call (docs/spec.md §4 Call, §9): which signal applies in which
+// call phase, what it means for a call still ringing, how a call ends and where the user goes
+// then, what a connection state means for the call, and the timer text. Which signal applies in
+// which RTC signalling state is common/signalling.ts, shared with the harness.
+// No I/O here: the sagas ask, these functions answer.
 import type { CallSignal } from '@common/destinations';
 import type { CallEvent } from '@common/payloads';
 
@@ -13,7 +14,7 @@ export interface CallPeer {
   name: string;
 }
 
-/** A new call may start only when none is active (SPEC.md §4). */
+/** A new call may start only when none is active (docs/spec.md §4). */
 export function canStartCall(phase: CallPhase): boolean {
   return phase === 'idle';
 }
@@ -102,4 +103,78 @@ export function decideSignal(phase: CallPhase, peerUserId: number | null, signal
     case 'ice-candidate':
       return phase === 'connecting' || phase === 'connected' ? { kind: 'candidate' } : { kind: 'ignore', reason: 'candidate before the call was accepted' };
   }
+}
+
+/** Where the spec's call flows start and end (docs/spec.md §2 Call screen), and where a hang-up goes. */
+export const CALL_PATH = '/call';
+export const CHAT_LIST_PATH = '/chat-list';
+
+/** The alerts a call can end with; their texts are ko.call's of the same names. */
+export type CallEndAlert = 'peerBusy' | 'peerRejected' | 'noAnswer' | 'unavailable';
+
+/** How a call ended, which decides what is sent and where the user goes. */
+export interface Ending {
+  /** Tell the peer with /app/call/hangup. */
+  sendHangup: boolean;
+  navigateTo: string | null;
+  /** Told to the user once the ring-back tone is silent. */
+  alert?: CallEndAlert;
+}
+
+/** Ended before it began for the peer (no microphone, the caller gave up): nothing to tell, nowhere to go. */
+export const QUIET_END: Ending = { sendHangup: false, navigateTo: null };
+/** This user hung up, or the connection failed: the peer is told, the user goes to the chat list. */
+export const LOCAL_HANGUP: Ending = { sendHangup: true, navigateTo: CHAT_LIST_PATH };
+/** The peer hung up: nothing to echo back. */
+export const PEER_HANGUP: Ending = { sendHangup: false, navigateTo: CHAT_LIST_PATH };
+/** Cut short from outside (the listener stopped): the server must hear of it, the screen stays. */
+export const CUT_SHORT: Ending = { sendHangup: true, navigateTo: null };
+
+/** Why a signal that changes nothing is skipped (for the log). */
+export function skipReason(decision: SignalDecision, signal: CallSignal, where: string): string {
+  return decision.kind === 'ignore' ? decision.reason : `${signal} ${where}`;
+}
+
+export type AnswerOutcome = { kind: 'accepted' } | { kind: 'ended'; ending: Ending } | { kind: 'skip'; reason: string };
+
+/**
+ * The caller, after initiate, given the peer's signal: accepted starts negotiation; a
+ * rejection ("busy" too) ends the call on /call with the reason; a hang-up by the server of an
+ * unanswered call says why, and one without a reason only clears the ringing.
+ */
+export function answerOutcome(decision: SignalDecision, signal: CallSignal): AnswerOutcome {
+  switch (decision.kind) {
+    case 'peerAccepted':
+      return { kind: 'accepted' };
+    case 'peerRejected':
+      return { kind: 'ended', ending: { sendHangup: false, navigateTo: CALL_PATH, alert: decision.busy ? 'peerBusy' : 'peerRejected' } };
+    case 'peerHungUp': {
+      const why = decision.reason === 'timeout' ? 'noAnswer' : decision.reason === 'unavailable' ? 'unavailable' : null;
+      return { kind: 'ended', ending: why === null ? QUIET_END : { sendHangup: false, navigateTo: CALL_PATH, alert: why } };
+    }
+    default:
+      return { kind: 'skip', reason: skipReason(decision, signal, 'while waiting for an answer') };
+  }
+}
+
+export type RingingOutcome = { kind: 'missed' } | { kind: 'cancelled' } | { kind: 'skip'; reason: string };
+
+/** The callee, while it rings, given the caller's signal: a hang-up for the server's timeout is a missed call, any other the caller giving up. */
+export function ringingOutcome(decision: SignalDecision, signal: CallSignal): RingingOutcome {
+  if (decision.kind === 'peerHungUp') return decision.reason === 'timeout' ? { kind: 'missed' } : { kind: 'cancelled' };
+  return { kind: 'skip', reason: skipReason(decision, signal, 'while ringing') };
+}
+
+/**
+ * Where the user goes after a call: the spec's flows start and end on /call, so the ending's
+ * destination applies there; a call carried on while chatting leaves the user on the screen they chose.
+ */
+export function pathAfterCall(ending: Ending, currentPath: string): string | null {
+  return ending.navigateTo !== null && currentPath === CALL_PATH ? ending.navigateTo : null;
+}
+
+/** The missed-call line kept in storage, or null when there is none or it is not a peer. Throws when the text is not JSON. */
+export function parseMissedCall(stored: string | null): CallPeer | null {
+  const peer = JSON.parse(stored ?? 'null') as Partial<CallPeer> | null;
+  return peer && typeof peer.userId === 'number' && typeof peer.name === 'string' ? { userId: peer.userId, name: peer.name } : null;
 }

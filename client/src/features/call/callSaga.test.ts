@@ -3,7 +3,7 @@ import { app, queues } from '@common/destinations';
 import { eventually, settle } from '../../app/fakeServices';
 import { ko } from '../../i18n/ko';
 import { createCallTestStore } from './callFakes.test-support';
-import { missedCallKey } from './callSaga';
+import { missedCallKey } from './missedCallSaga';
 import { callActions } from './callSlice';
 
 const ME = 1;

@@ -1,9 +1,9 @@
 // The chat list session (SPEC.md §2, §4, §8): who am I, my rooms, and a live refresh while the
 // list is open. A `true` on /topic/toggle-refresh/{uid} means one of my rooms has news: reload
 // the list and, when the user is not looking, raise the tab title count.
-import type { EventChannel, SagaIterator } from 'redux-saga';
+import type { EventChannel } from 'redux-saga';
 import { buffers, eventChannel } from 'redux-saga';
-import { all, call, delay, put, race, take, takeEvery } from 'redux-saga/effects';
+import { all, call, delay, put, race, take, takeEvery, type SagaGenerator } from 'typed-redux-saga';
 import { api, type ChatSummary, type NameAndEmail, type UserIdResponse } from '@common/api';
 import { topics } from '@common/destinations';
 import { isRefreshSignal } from '@common/events';
@@ -29,41 +29,41 @@ function refreshChannel(stomp: StompService, userId: number): EventChannel<Refre
   }, buffers.sliding<RefreshEvent>(4));
 }
 
-function* loadChats(): SagaIterator<boolean> {
+function* loadChats(): SagaGenerator<boolean> {
   const http = yield* service('http');
   try {
-    const chats: ChatSummary[] = yield call([http, http.get], api.chats);
-    yield put(chatsLoaded(chats));
+    const chats = yield* call([http, http.get<ChatSummary[]>], api.chats);
+    yield* put(chatsLoaded(chats));
     return true;
   } catch (error) {
     const logError = yield* service('logError');
-    yield call(logError, 'chat list: chats', error);
+    yield* call(logError, 'chat list: chats', error);
     return false;
   }
 }
 
-function* loadProfile(): SagaIterator {
+function* loadProfile(): SagaGenerator<void> {
   const http = yield* service('http');
   try {
-    const me: NameAndEmail = yield call([http, http.get], api.nameAndEmail);
-    yield put(profileLoaded(me));
+    const me = yield* call([http, http.get<NameAndEmail>], api.nameAndEmail);
+    yield* put(profileLoaded(me));
   } catch (error) {
     const logError = yield* service('logError');
-    yield call(logError, 'chat list: name and e-mail', error);
+    yield* call(logError, 'chat list: name and e-mail', error);
   }
 }
 
 /** The signed-in user's id from the server; stored as uid when missing (after an OAuth sign-in). */
-function* loadUserId(): SagaIterator<number | null> {
+function* loadUserId(): SagaGenerator<number | null> {
   const http = yield* service('http');
   const uid = yield* service('uid');
   try {
-    const { userId }: UserIdResponse = yield call([http, http.get], api.userId);
-    if ((yield call([uid, uid.read])) === null) yield call([uid, uid.store], userId);
+    const { userId } = yield* call([http, http.get<UserIdResponse>], api.userId);
+    if ((yield* call([uid, uid.read])) === null) yield* call([uid, uid.store], userId);
     return userId;
   } catch (error) {
     const logError = yield* service('logError');
-    yield call(logError, 'chat list: user id', error);
+    yield* call(logError, 'chat list: user id', error);
     return null;
   }
 }
@@ -76,68 +76,68 @@ function* loadUserId(): SagaIterator<number | null> {
 export const FIRST_SUBSCRIPTION_WAIT_MS = 2000;
 
 /** True once the channel's first subscription is active, false after the wait. */
-function* awaitSubscription(refresh: EventChannel<RefreshEvent>): SagaIterator<boolean> {
-  const { event }: { event?: RefreshEvent } = yield race({ event: take(refresh), timeout: delay(FIRST_SUBSCRIPTION_WAIT_MS) });
+function* awaitSubscription(refresh: EventChannel<RefreshEvent>): SagaGenerator<boolean> {
+  const { event } = yield* race({ event: take(refresh), timeout: delay(FIRST_SUBSCRIPTION_WAIT_MS) });
   // Only 'subscribed' can come first: no signal is delivered before the subscription.
   return event !== undefined;
 }
 
-function* watchRefresh(refresh: EventChannel<RefreshEvent>): SagaIterator {
+function* watchRefresh(refresh: EventChannel<RefreshEvent>): SagaGenerator<void> {
   for (;;) {
-    const event: RefreshEvent = yield take(refresh);
-    if (event === 'refresh' && !isWindowActive()) yield put(newMessagesSignalled());
-    yield call(loadChats);
+    const event = yield* take(refresh);
+    if (event === 'refresh' && !isWindowActive()) yield* put(newMessagesSignalled());
+    yield* call(loadChats);
   }
 }
 
-function* watchFocus(activity: EventChannel<boolean>): SagaIterator {
+function* watchFocus(activity: EventChannel<boolean>): SagaGenerator<void> {
   for (;;) {
-    const active: boolean = yield take(activity);
-    if (active) yield put(windowFocused());
+    const active = yield* take(activity);
+    if (active) yield* put(windowFocused());
   }
 }
 
-export function* chatListSession(): SagaIterator {
+export function* chatListSession(): SagaGenerator<void> {
   const navigate = yield* service('navigate');
   const stomp = yield* service('stomp');
   const uid = yield* service('uid');
   // Subscribe first with the stored id (the server checks the session, not this number), so
   // the list is read once, after the subscription is active.
-  const storedId: number | null = yield call([uid, uid.read]);
-  let refresh: EventChannel<RefreshEvent> | null = storedId === null ? null : yield call(refreshChannel, stomp, storedId);
+  const storedId = yield* call([uid, uid.read]);
+  let refresh: EventChannel<RefreshEvent> | null = storedId === null ? null : yield* call(refreshChannel, stomp, storedId);
   let activity: EventChannel<boolean> | null = null;
   try {
-    if (refresh) yield call(awaitSubscription, refresh);
-    const [userId, chatsOk]: [number | null, boolean] = yield all([call(loadUserId), call(loadChats), call(loadProfile)]);
+    if (refresh) yield* call(awaitSubscription, refresh);
+    const { userId, chatsOk } = yield* all({ userId: call(loadUserId), chatsOk: call(loadChats), profile: call(loadProfile) });
     if (userId === null || !chatsOk) {
       // SPEC.md §8: log (done), show an empty list, go to /login.
-      yield put(loadFailed());
-      yield call(navigate, paths.login, { replace: true });
+      yield* put(loadFailed());
+      yield* call(navigate, paths.login, { replace: true });
       return;
     }
     if (refresh === null || userId !== storedId) {
       // No stored id (after an OAuth sign-in) or another user's: subscribe for the real one.
       refresh?.close();
-      refresh = (yield call(refreshChannel, stomp, userId)) as EventChannel<RefreshEvent>;
+      refresh = yield* call(refreshChannel, stomp, userId);
     }
     const live: EventChannel<RefreshEvent> = refresh;
-    activity = (yield call(windowActivityChannel)) as EventChannel<boolean>;
-    yield race([call(watchRefresh, live), call(watchFocus, activity)]);
+    activity = yield* call(windowActivityChannel);
+    yield* race([call(watchRefresh, live), call(watchFocus, activity)]);
   } finally {
     refresh?.close();
     activity?.close();
   }
 }
 
-function* disconnectOnLogout(): SagaIterator {
+function* disconnectOnLogout(): SagaGenerator<void> {
   const stomp = yield* service('stomp');
-  yield call([stomp, stomp.deactivate]);
+  yield* call([stomp, stomp.deactivate]);
 }
 
-export function* chatListSaga(): SagaIterator {
-  yield takeEvery(logoutRequested.type, disconnectOnLogout);
+export function* chatListSaga(): SagaGenerator<void> {
+  yield* takeEvery(logoutRequested, disconnectOnLogout);
   for (;;) {
-    yield take(chatListOpened.type);
-    yield race({ session: call(chatListSession), closed: take(chatListClosed.type) });
+    yield* take(chatListOpened);
+    yield* race({ session: call(chatListSession), closed: take(chatListClosed) });
   }
 }

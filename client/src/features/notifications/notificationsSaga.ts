@@ -6,10 +6,10 @@
 // to push so a closed tab is reached too. Turned off in the settings, or at logout, the device's
 // subscription ends, in the browser and on the server (before the login session ends).
 import type { PayloadAction } from '@reduxjs/toolkit';
-import { eventChannel, type EventChannel, type SagaIterator, type Task } from 'redux-saga';
-import { call, cancel, fork, put, select, take, takeEvery } from 'redux-saga/effects';
+import { eventChannel, type EventChannel, type Task } from 'redux-saga';
+import { call, cancel, fork, put, select, take, takeEvery, type SagaGenerator } from 'typed-redux-saga';
 import { api, type ChatMessage } from '@common/api';
-import type { PushPublicKeyResponse, PushSubscriptionRequest } from '@common/push';
+import type { PushPublicKeyResponse } from '@common/push';
 import { service } from '../../kernel/sagaContext';
 import type { NotificationPermissionState } from '../../services/notifier';
 import { incomingCallNotice, messageNotice, type Notice } from '../../sw/pushNotice';
@@ -26,48 +26,48 @@ export const PROMPT_DISMISSED_KEY = 'notificationPromptDismissed';
 /** Local storage key of notifications turned off in the settings (on this device). */
 export const NOTIFICATIONS_OFF_KEY = 'notificationsOff';
 
-function* logged(context: string, error: unknown): SagaIterator {
+function* logged(context: string, error: unknown): SagaGenerator<void> {
   const logError = yield* service('logError');
-  yield call(logError, context, error);
+  yield* call(logError, context, error);
 }
 
-function* readPermission(): SagaIterator<NotificationPermissionState> {
+function* readPermission(): SagaGenerator<NotificationPermissionState> {
   const notifier = yield* service('notifier');
   const storage = yield* service('storage');
-  const permission: NotificationPermissionState = yield call([notifier, notifier.permission]);
+  const permission = yield* call([notifier, notifier.permission]);
   const off = storage.getItem(NOTIFICATIONS_OFF_KEY) === '1';
-  yield put(notificationsActions.permissionRead({ permission, promptDismissed: storage.getItem(PROMPT_DISMISSED_KEY) === '1', off }));
+  yield* put(notificationsActions.permissionRead({ permission, promptDismissed: storage.getItem(PROMPT_DISMISSED_KEY) === '1', off }));
   return permission;
 }
 
 /** Subscribes this device (idempotent) and tells the server, for the current session. */
-function* subscribeToPush(): SagaIterator {
+function* subscribeToPush(): SagaGenerator<void> {
   const http = yield* service('http');
   const notifier = yield* service('notifier');
   try {
-    const { publicKey }: PushPublicKeyResponse = yield call([http, http.get], api.pushPublicKey);
-    const subscription: PushSubscriptionRequest | null = yield call([notifier, notifier.subscribePush], publicKey);
-    if (subscription) yield call([http, http.post], api.pushSubscriptions, subscription);
+    const { publicKey } = yield* call([http, http.get<PushPublicKeyResponse>], api.pushPublicKey);
+    const subscription = yield* call([notifier, notifier.subscribePush], publicKey);
+    if (subscription) yield* call([http, http.post], api.pushSubscriptions, subscription);
   } catch (error) {
     yield* logged('push subscription', error);
   }
 }
 
-function* notify(notice: Notice): SagaIterator {
-  if (!((yield select(selectNotificationsOn)) as boolean)) return;
+function* notify(notice: Notice): SagaGenerator<void> {
+  if (!(yield* select(selectNotificationsOn))) return;
   const notifier = yield* service('notifier');
   try {
-    yield call([notifier, notifier.showIfHidden], notice);
+    yield* call([notifier, notifier.showIfHidden], notice);
   } catch (error) {
     yield* logged('notification', error);
   }
 }
 
-function* notifyIncomingCall(action: PayloadAction<CallPeer>): SagaIterator {
+function* notifyIncomingCall(action: PayloadAction<CallPeer>): SagaGenerator<void> {
   yield* notify(incomingCallNotice(action.payload.name));
 }
 
-function* notifyRoomMessage(action: PayloadAction<ChatMessage>): SagaIterator {
+function* notifyRoomMessage(action: PayloadAction<ChatMessage>): SagaGenerator<void> {
   const message = action.payload;
   const uid = yield* service('uid');
   if (message.senderId === null || message.senderId === uid.read() || message.chatRoomId === undefined) return;
@@ -79,15 +79,15 @@ function openedChannel(subscribe: (listener: (url: string) => void) => () => voi
 }
 
 /** A click on a notification: the tab has the focus; go to the notification's room. */
-function* followClicks(): SagaIterator {
+function* followClicks(): SagaGenerator<void> {
   const notifier = yield* service('notifier');
-  const clicks: EventChannel<{ url: string }> = yield call(openedChannel, (listener) => notifier.onOpen(listener));
+  const clicks = yield* call(openedChannel, (listener: (url: string) => void) => notifier.onOpen(listener));
   try {
     while (true) {
-      const { url }: { url: string } = yield take(clicks);
+      const { url } = yield* take(clicks);
       if (!url) continue;
       const navigate = yield* service('navigate');
-      yield call(navigate, url);
+      yield* call(navigate, url);
     }
   } finally {
     clicks.close();
@@ -95,37 +95,39 @@ function* followClicks(): SagaIterator {
 }
 
 /** While notifications are on: this device subscribed to push, other rooms watched. */
-function* whileOn(): SagaIterator {
-  yield fork(subscribeToPush);
-  yield call(watchOtherRooms);
+function* whileOn(): SagaGenerator<void> {
+  yield* fork(subscribeToPush);
+  yield* call(watchOtherRooms);
 }
 
-function* whileSignedIn(): SagaIterator {
-  yield fork(followClicks);
-  yield takeEvery(callActions.incomingReceived, notifyIncomingCall);
-  yield takeEvery(messageReceived, notifyRoomMessage);
+type SwitchAction = ReturnType<typeof notificationsActions.enableClicked | typeof notificationsActions.turnedOff>;
+
+function* whileSignedIn(): SagaGenerator<void> {
+  yield* fork(followClicks);
+  yield* takeEvery(callActions.incomingReceived, notifyIncomingCall);
+  yield* takeEvery(messageReceived, notifyRoomMessage);
   let on: Task | null = null;
-  const startIfOn = function* (): SagaIterator {
-    const permission: NotificationPermissionState = yield* readPermission();
-    if (permission === 'granted' && ((yield select(selectNotificationsOn)) as boolean) && !on?.isRunning()) on = (yield fork(whileOn)) as Task;
+  const startIfOn = function* (): SagaGenerator<void> {
+    const permission = yield* readPermission();
+    if (permission === 'granted' && (yield* select(selectNotificationsOn)) && !on?.isRunning()) on = yield* fork(whileOn);
   };
   yield* startIfOn();
   while (true) {
-    const action: PayloadAction = yield take([notificationsActions.enableClicked, notificationsActions.turnedOff]);
+    const action = yield* take<SwitchAction>([notificationsActions.enableClicked, notificationsActions.turnedOff]);
     const storage = yield* service('storage');
     if (notificationsActions.turnedOff.match(action)) {
       storage.setItem(NOTIFICATIONS_OFF_KEY, '1');
-      if (on) yield cancel(on);
+      if (on) yield* cancel(on);
       on = null;
-      yield call(endPushSubscription);
+      yield* call(endPushSubscription);
       yield* readPermission();
       continue;
     }
     storage.removeItem(NOTIFICATIONS_OFF_KEY);
     const notifier = yield* service('notifier');
-    if ((yield call([notifier, notifier.permission])) !== 'granted') {
+    if ((yield* call([notifier, notifier.permission])) !== 'granted') {
       try {
-        yield call([notifier, notifier.requestPermission]);
+        yield* call([notifier, notifier.requestPermission]);
       } catch (error) {
         yield* logged('notification permission', error);
       }
@@ -134,17 +136,17 @@ function* whileSignedIn(): SagaIterator {
   }
 }
 
-function* rememberDismissal(): SagaIterator {
+function* rememberDismissal(): SagaGenerator<void> {
   const storage = yield* service('storage');
   storage.setItem(PROMPT_DISMISSED_KEY, '1');
 }
 
-export function* notificationsSaga(): SagaIterator {
-  yield takeEvery(notificationsActions.promptDismissed, rememberDismissal);
+export function* notificationsSaga(): SagaGenerator<void> {
+  yield* takeEvery(notificationsActions.promptDismissed, rememberDismissal);
   while (true) {
-    yield take(notificationsActions.started);
-    const running: Task = yield fork(whileSignedIn);
-    yield take(notificationsActions.stopped);
-    yield cancel(running);
+    yield* take(notificationsActions.started);
+    const running = yield* fork(whileSignedIn);
+    yield* take(notificationsActions.stopped);
+    yield* cancel(running);
   }
 }

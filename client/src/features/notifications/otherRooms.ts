@@ -6,9 +6,8 @@
 // are notified by the room itself, when the tab is hidden) and the visible chat list. Our own
 // reads of the list are at most one every OTHER_ROOMS_READ_INTERVAL_MS: a busy room signals with
 // every message, and a member elsewhere must not read their whole list each time.
-import type { PayloadAction } from '@reduxjs/toolkit';
-import { buffers, eventChannel, type EventChannel, type SagaIterator } from 'redux-saga';
-import { actionChannel, call, delay, race, select, take } from 'redux-saga/effects';
+import { buffers, eventChannel, type EventChannel } from 'redux-saga';
+import { actionChannel, call, delay, race, select, take, type SagaGenerator } from 'typed-redux-saga';
 import { api, type ChatSummary } from '@common/api';
 import { topics } from '@common/destinations';
 import { isRefreshSignal } from '@common/events';
@@ -45,61 +44,61 @@ function refreshSignals(stomp: StompService, userId: number): EventChannel<'sign
   );
 }
 
-function* readChats(): SagaIterator<ChatSummary[] | null> {
+function* readChats(): SagaGenerator<ChatSummary[] | null> {
   const http = yield* service('http');
   try {
-    return (yield call([http, http.get], api.chats)) as ChatSummary[];
+    return yield* call([http, http.get<ChatSummary[]>], api.chats);
   } catch (error) {
     const logError = yield* service('logError');
-    yield call(logError, 'notifications: chats', error);
+    yield* call(logError, 'notifications: chats', error);
     return null;
   }
 }
 
-function* notifyOfRoom(chat: ChatSummary): SagaIterator {
+function* notifyOfRoom(chat: ChatSummary): SagaGenerator<void> {
   const notifier = yield* service('notifier');
   const currentPath = yield* service('currentPath');
-  const openRoom: number | null = yield select(selectOpenRoomId);
+  const openRoom = yield* select(selectOpenRoomId);
   if (chat.chatRoomId === openRoom) return;
-  const hidden: boolean = yield call([notifier, notifier.hidden]);
+  const hidden = yield* call([notifier, notifier.hidden]);
   if (!hidden && currentPath() === paths.chatList) return;
   try {
-    yield call([notifier, notifier.show], messageNotice(chat.chatRoomId, chat.chatRoomName, chat.lastMessage ?? ''));
+    yield* call([notifier, notifier.show], messageNotice(chat.chatRoomId, chat.chatRoomName, chat.lastMessage ?? ''));
   } catch (error) {
     const logError = yield* service('logError');
-    yield call(logError, 'notification', error);
+    yield* call(logError, 'notification', error);
   }
 }
 
 /** Runs while notifications are allowed on a signed-in screen. */
-export function* watchOtherRooms(): SagaIterator {
+export function* watchOtherRooms(): SagaGenerator<void> {
   const stomp = yield* service('stomp');
   const uid = yield* service('uid');
   const currentPath = yield* service('currentPath');
-  const lists: EventChannel<PayloadAction<ChatSummary[]>> = yield actionChannel(chatsLoaded, buffers.sliding(4));
-  let userId: number | null = yield call([uid, uid.read]);
+  const lists = yield* actionChannel(chatsLoaded, buffers.sliding(4));
+  let userId = yield* call([uid, uid.read]);
   // After an OAuth sign-in the id is stored by the chat list's first load.
   while (userId === null) {
-    yield take(lists);
-    userId = yield call([uid, uid.read]);
+    yield* take(lists);
+    userId = yield* call([uid, uid.read]);
   }
-  const signals: EventChannel<'signal'> = yield call(refreshSignals, stomp, userId);
+  const signals = yield* call(refreshSignals, stomp, userId);
   // Read at once: the first news is then told even if no list was seen before it.
-  const first: ChatSummary[] | null = yield call(readChats);
+  const first = yield* call(readChats);
   let previous: LastSeen | null = first && new Map(first.map((chat) => [chat.chatRoomId, chat.lastMessageTime]));
   try {
     for (;;) {
-      const { loaded }: { loaded?: PayloadAction<ChatSummary[]> } = yield race({ signal: take(signals), loaded: take(lists) });
+      const { loaded } = yield* race({ signal: take(signals), loaded: take(lists) });
       let chats: ChatSummary[] | null;
       if (loaded) chats = loaded.payload;
       // The open chat list reloads on the same signal: its list arrives through `lists`.
       else if (currentPath() === paths.chatList) continue;
-      else chats = yield call(readChats);
+      else chats = yield* call(readChats);
       if (chats) {
-        if (previous) for (const chat of newlyUnread(previous, chats)) yield call(notifyOfRoom, chat);
+        if (previous) for (const chat of newlyUnread(previous, chats)) yield* call(notifyOfRoom, chat);
         previous = new Map(chats.map((chat) => [chat.chatRoomId, chat.lastMessageTime]));
       }
-      if (!loaded) yield delay(OTHER_ROOMS_READ_INTERVAL_MS);
+      if (!loaded) yield* delay(OTHER_ROOMS_READ_INTERVAL_MS);
     }
   } finally {
     signals.close();

@@ -19,7 +19,7 @@ import {
   selectPending,
   unsentDeleted,
 } from './roomSlice';
-import { SEND_TIMEOUT_MS } from './roomSaga';
+import { SEND_TIMEOUT_MS } from './roomOutboxSaga';
 import { createUnsentStore, unsentKey } from './unsentStore';
 
 const ROOM = 7;

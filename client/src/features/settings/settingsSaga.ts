@@ -1,6 +1,5 @@
 // Name and password update: validate as SPEC.md §5 says, PATCH, then back to the chat list.
-import type { SagaIterator } from 'redux-saga';
-import { call, delay, put, takeLeading } from 'redux-saga/effects';
+import { call, delay, put, takeLeading, type SagaGenerator } from 'typed-redux-saga';
 import type { PayloadAction } from '@reduxjs/toolkit';
 import { api, type UpdateInfoRequest, type UpdateInfoResponse } from '@common/api';
 import { isValidName, LIMITS } from '@common/rules';
@@ -26,35 +25,35 @@ function failureMessage(error: unknown): SettingsMessage {
   return 'failed';
 }
 
-export function* updateProfile(action: PayloadAction<SettingsForm>): SagaIterator {
+export function* updateProfile(action: PayloadAction<SettingsForm>): SagaGenerator<void> {
   const problem = settingsProblem(action.payload);
   if (problem) {
-    yield put(settingsActions.updateFailed(problem));
+    yield* put(settingsActions.updateFailed(problem));
     return;
   }
   const http = yield* service('http');
-  yield put(settingsActions.updateStarted());
+  yield* put(settingsActions.updateStarted());
   let response: UpdateInfoResponse;
   try {
     const { name, password, currentPassword } = action.payload;
     const body: UpdateInfoRequest = currentPassword ? { name, password, currentPassword } : { name, password };
-    response = yield call([http, http.patch], api.userInfo, body);
+    response = yield* call([http, http.patch<UpdateInfoResponse>], api.userInfo, body);
   } catch (error) {
     const logError = yield* service('logError');
-    yield call(logError, 'user info update', error);
-    yield put(settingsActions.updateFailed(failureMessage(error)));
+    yield* call(logError, 'user info update', error);
+    yield* put(settingsActions.updateFailed(failureMessage(error)));
     return;
   }
   if (response.status === 'name') {
-    yield put(settingsActions.updateFailed('sameName'));
+    yield* put(settingsActions.updateFailed('sameName'));
     return;
   }
-  yield put(settingsActions.updateSucceeded());
-  yield delay(LIMITS.redirectDelayMs);
+  yield* put(settingsActions.updateSucceeded());
+  yield* delay(LIMITS.redirectDelayMs);
   const navigate = yield* service('navigate');
-  yield call(navigate, paths.chatList);
+  yield* call(navigate, paths.chatList);
 }
 
-export function* settingsSaga(): SagaIterator {
-  yield takeLeading(settingsActions.updateSubmitted.type, updateProfile);
+export function* settingsSaga(): SagaGenerator<void> {
+  yield* takeLeading(settingsActions.updateSubmitted, updateProfile);
 }

@@ -1,7 +1,6 @@
 // The sign-up flow as one loop over the user's actions. The loop blocks while a request runs, so
 // clicks during it are ignored (the submit guard); each branch checks the phase it may run in.
-import type { SagaIterator } from 'redux-saga';
-import { call, delay, put, select, take } from 'redux-saga/effects';
+import { call, delay, put, select, take, type SagaGenerator } from 'typed-redux-saga';
 import { api, type SignUpRequest, type SignUpResponse } from '@common/api';
 import { isValidName, LIMITS, normalizeEmail } from '@common/rules';
 import { paths } from '../../kernel/paths';
@@ -32,68 +31,68 @@ export function formProblem(state: SignUpState, form: SignUpForm): SignUpMessage
   return null;
 }
 
-function* logFailure(context: string, error: unknown): SagaIterator {
+function* logFailure(context: string, error: unknown): SagaGenerator<void> {
   const logError = yield* service('logError');
-  yield call(logError, context, error);
+  yield* call(logError, context, error);
 }
 
-function* sendCode(rawEmail: string, state: SignUpState): SagaIterator {
+function* sendCode(rawEmail: string, state: SignUpState): SagaGenerator<void> {
   if (state.phase === 'verified') return;
   const email = state.phase === 'codeSent' ? state.email : normalizeEmail(rawEmail);
   if (!email) {
-    yield put(signUpActions.failed('emailRequired'));
+    yield* put(signUpActions.failed('emailRequired'));
     return;
   }
   const resent = state.phase === 'codeSent';
   const http = yield* service('http');
-  yield put(signUpActions.requestStarted('send'));
+  yield* put(signUpActions.requestStarted('send'));
   try {
-    yield call([http, http.post], api.verificationSend, { email });
-    yield put(signUpActions.codeSent({ email, resent, at: Date.now() }));
+    yield* call([http, http.post], api.verificationSend, { email });
+    yield* put(signUpActions.codeSent({ email, resent, at: Date.now() }));
   } catch (error) {
     yield* logFailure('verification send', error);
     if (error instanceof HttpError && error.status === 429) {
-      yield put(signUpActions.sendRateLimited({ until: Date.now() + (error.retryAfterSeconds ?? SEND_WINDOW.windowMs / 1000) * 1000 }));
+      yield* put(signUpActions.sendRateLimited({ until: Date.now() + (error.retryAfterSeconds ?? SEND_WINDOW.windowMs / 1000) * 1000 }));
     }
-    yield put(signUpActions.failed(sendFailureMessage(error, resent)));
+    yield* put(signUpActions.failed(sendFailureMessage(error, resent)));
   }
 }
 
-function* verifyCode(rawCode: string, state: SignUpState): SagaIterator {
+function* verifyCode(rawCode: string, state: SignUpState): SagaGenerator<void> {
   if (state.phase !== 'codeSent') return;
   const code = rawCode.trim();
   if (!code) {
-    yield put(signUpActions.failed('codeRequired'));
+    yield* put(signUpActions.failed('codeRequired'));
     return;
   }
   const http = yield* service('http');
-  yield put(signUpActions.requestStarted('verify'));
+  yield* put(signUpActions.requestStarted('verify'));
   try {
-    yield call([http, http.post], api.verificationVerify, { email: state.email, code });
-    yield put(signUpActions.codeVerified());
+    yield* call([http, http.post], api.verificationVerify, { email: state.email, code });
+    yield* put(signUpActions.codeVerified());
   } catch (error) {
     yield* logFailure('verification verify', error);
-    yield put(signUpActions.failed(verifyFailureMessage(error)));
+    yield* put(signUpActions.failed(verifyFailureMessage(error)));
   }
 }
 
 /** Answers true once the account exists. */
-function* submit(form: SignUpForm, state: SignUpState): SagaIterator<boolean> {
+function* submit(form: SignUpForm, state: SignUpState): SagaGenerator<boolean> {
   const problem = formProblem(state, form);
   if (problem) {
-    yield put(signUpActions.failed(problem));
+    yield* put(signUpActions.failed(problem));
     return false;
   }
   const http = yield* service('http');
-  yield put(signUpActions.requestStarted('signUp'));
+  yield* put(signUpActions.requestStarted('signUp'));
   try {
     const body: SignUpRequest = { name: form.name, password: form.password, email: state.email };
-    const response: SignUpResponse = yield call([http, http.post], api.signUp, body);
-    yield put(signUpActions.completed({ name: response.name }));
+    const response = yield* call([http, http.post<SignUpResponse>], api.signUp, body);
+    yield* put(signUpActions.completed({ name: response.name }));
     return true;
   } catch (error) {
     yield* logFailure('sign-up', error);
-    yield put(signUpActions.failed(error instanceof NetworkError ? 'tryLater' : 'signUpFailed'));
+    yield* put(signUpActions.failed(error instanceof NetworkError ? 'tryLater' : 'signUpFailed'));
     return false;
   }
 }
@@ -103,22 +102,22 @@ type UserAction =
   | ReturnType<typeof signUpActions.codeSubmitted>
   | ReturnType<typeof signUpActions.formSubmitted>;
 
-export function* signUpSaga(): SagaIterator {
+export function* signUpSaga(): SagaGenerator<void> {
   const { codeRequested, codeSubmitted, formSubmitted } = signUpActions;
   while (true) {
-    const action: UserAction = yield take([codeRequested.type, codeSubmitted.type, formSubmitted.type]);
-    const state: SignUpState = yield select(selectSignUp);
+    const action = yield* take<UserAction>([codeRequested, codeSubmitted, formSubmitted]);
+    const state = yield* select(selectSignUp);
     if (state.completedName !== null) continue;
     if (codeRequested.match(action)) {
-      yield call(sendCode, action.payload.email, state);
+      yield* call(sendCode, action.payload.email, state);
     } else if (codeSubmitted.match(action)) {
-      yield call(verifyCode, action.payload.code, state);
+      yield* call(verifyCode, action.payload.code, state);
     } else {
-      const done: boolean = yield call(submit, action.payload, state);
+      const done = yield* call(submit, action.payload, state);
       if (done) {
-        yield delay(LIMITS.redirectDelayMs);
+        yield* delay(LIMITS.redirectDelayMs);
         const navigate = yield* service('navigate');
-        yield call(navigate, paths.login);
+        yield* call(navigate, paths.login);
       }
     }
   }
