@@ -7,7 +7,7 @@ import { createBrowserRtc } from '../services/rtc';
 import { createStompService } from '../services/stomp';
 import type { LateServices } from '../kernel/services';
 
-/** SPEC.md §7: the call listener reconnects after 3 s (the rest of the app after 5 s). */
+/** docs/spec.md §7: the call listener reconnects after 3 s (the rest of the app after 5 s). */
 const CALL_RECONNECT_DELAY_MS = 3000;
 
 export function createBrowserLateServices(): LateServices {

@@ -1,4 +1,4 @@
-// Every route of SPEC.md §2. Wiring only: each page lives in its feature folder and loads in a
+// Every route of docs/spec.md §2. Wiring only: each page lives in its feature folder and loads in a
 // chunk of its own with the features (slices and sagas) it needs (app/lazyWithFeatures.tsx), so
 // a screen downloads only what it shows; /login needs no STOMP, chat list, room or call code.
 import { lazy, Suspense, type ReactNode } from 'react';

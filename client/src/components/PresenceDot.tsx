@@ -1,4 +1,4 @@
-// An avatar with a small green dot while its user is online (issue 11).
+// An avatar with a small green dot while its user is online.
 import type { ReactNode } from 'react';
 import { ko } from '../i18n/ko';
 

@@ -1,5 +1,5 @@
 // The browser tab's title: each screen names itself ("채팅 - Let's Chat", the room's name in a
-// room), with the count prefix of SPEC.md §2 and §4 for unseen messages: "(3) 채팅 - Let's Chat".
+// room), with the count prefix of docs/spec.md §2 and §4 for unseen messages: "(3) 채팅 - Let's Chat".
 import { useEffect } from 'react';
 
 export const APP_NAME = "Let's Chat";

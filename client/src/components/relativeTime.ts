@@ -1,4 +1,4 @@
-// The chat list's "when" column (SPEC.md §4 relative time, §9 cut-off), also the time of a
+// The chat list's "when" column (docs/spec.md §4 relative time, §9 cut-off), also the time of a
 // message search result.
 import { LIMITS } from '@common/rules';
 import { ko } from '../i18n/ko';

@@ -1,4 +1,4 @@
-// Every user-visible string, keyed by feature. SPEC.md quotes many of them: those must match
+// Every user-visible string, keyed by feature. docs/spec.md quotes many of them: those must match
 // character for character. Each client feature owns its own section.
 export const ko = {
   app: {
@@ -256,7 +256,7 @@ export const ko = {
     addFailed: 'Failed to add user. Please try again.',
   },
 
-  /** Issue 13: reply, edit, delete for everyone and reactions on a message. */
+  /** Reply, edit, delete for everyone and reactions on a message. */
   messageActions: {
     menu: '메시지 메뉴',
     menuFor: (content: string) => `"${content.slice(0, 30)}" 메시지 메뉴`,
@@ -282,7 +282,7 @@ export const ko = {
     offline: '연결이 끊겨 보내지 못했습니다. 다시 연결되면 다시 시도해주세요.',
   },
 
-  /** Issue 13: searching messages in a room or in every room. */
+  /** Searching messages in a room or in every room. */
   messageSearch: {
     open: '메시지 검색',
     close: '검색 닫기',

@@ -1,11 +1,11 @@
-// Addresses of one room's screens (SPEC.md §2): /chat-room?cri={id} and /add-user-to-chat?cri={id}.
+// Addresses of one room's screens (docs/spec.md §2): /chat-room?cri={id} and /add-user-to-chat?cri={id}.
 import { paths } from './paths';
 
 export function chatRoomPath(chatRoomId: number): string {
   return `${paths.chatRoom}?cri=${chatRoomId}`;
 }
 
-/** Issue 13: the room opened around one of its messages (a search result): /chat-room?cri={id}&seq={seq}. */
+/** The room opened around one of its messages (a search result): /chat-room?cri={id}&seq={seq}. */
 export function chatRoomPathAt(chatRoomId: number, seq: number): string {
   return `${chatRoomPath(chatRoomId)}&seq=${seq}`;
 }

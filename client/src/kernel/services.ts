@@ -27,9 +27,9 @@ export interface CoreServices {
   currentPath: () => string;
   /** Leaves the app for another address (OAuth providers). */
   redirect: (url: string) => void;
-  /** Errors the user is told about in words are still logged for whoever debugs (SPEC.md §8). */
+  /** Errors the user is told about in words are still logged for whoever debugs (docs/spec.md §8). */
   logError: (context: string, error: unknown) => void;
-  /** The alerts of SPEC.md §4 and §8 (call, start chat, invite, notification e-mail), in the app's own dialog. */
+  /** The alerts of docs/spec.md §4 and §8 (call, start chat, invite, notification e-mail), in the app's own dialog. */
   alert: (message: string) => void;
   /** Local storage, for small things kept across reloads (the notification prompt put aside, a missed call). */
   storage: Pick<Storage, 'getItem' | 'setItem' | 'removeItem'>;
@@ -46,9 +46,9 @@ export interface LateServices {
   ringer: Ringer;
   /** System notifications, the service worker and this device's push subscription. */
   notifier: Notifier;
-  /** The call listener's own STOMP connection (its reconnect delay differs, SPEC.md §7). */
+  /** The call listener's own STOMP connection (its reconnect delay differs, docs/spec.md §7). */
   callStomp: StompService;
-  /** The app's STOMP connection for the chat list and rooms (5 s reconnect, SPEC.md §7). */
+  /** The app's STOMP connection for the chat list and rooms (5 s reconnect, docs/spec.md §7). */
   stomp: StompService;
 }
 

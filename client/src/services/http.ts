@@ -1,5 +1,5 @@
 // A small fetch wrapper: JSON in and out, same-origin cookies, and typed failures so callers
-// can map an HTTP status (401, 429, 400 …) to the message SPEC.md §8 asks for.
+// can map an HTTP status (401, 429, 400 …) to the message docs/spec.md §8 asks for.
 import type { ErrorResponse } from '@common/api';
 
 export type Query = Record<string, string | number | boolean | undefined>;

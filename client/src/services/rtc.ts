@@ -1,5 +1,5 @@
 // The browser's WebRTC and microphone, behind a small interface the call saga reaches through
-// its context (DESIGN.md §4): tests hand the saga a fake, the app hands it this.
+// its context (docs/architecture.md §5): tests hand the saga a fake, the app hands it this.
 // RTCPeerConnection and MediaStream are not serialisable, so they live here and never in Redux.
 
 /** A granted microphone. Stopping it ends its tracks (the browser's recording light goes off). */

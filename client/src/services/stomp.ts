@@ -1,4 +1,4 @@
-// The app's STOMP connection (SPEC.md §7): the only importer of @stomp/stompjs. Sagas reach it
+// The app's STOMP connection (docs/spec.md §7): the only importer of @stomp/stompjs. Sagas reach it
 // through the saga context. It keeps a registry of subscriptions and re-establishes all of them
 // after every reconnect, so callers subscribe once and only hear about connection changes.
 // The library loads on the first connect, in a chunk of its own: screens without a live
@@ -14,7 +14,7 @@ const RECEIPT_WAIT_MS = 3000;
 export interface StompServiceOptions {
   /** ws:// or wss:// address; defaults to /websocket on the page's own origin. */
   url?: string;
-  /** SPEC.md §9: 5 s for the app, 3 s for the call listener. */
+  /** docs/spec.md §9: 5 s for the app, 3 s for the call listener. */
   reconnectDelayMs?: number;
 }
 

@@ -1,4 +1,4 @@
-// The signed-in user's id in local storage under `uid` (SPEC.md §3). Screens use its presence to
+// The signed-in user's id in local storage under `uid` (docs/spec.md §3). Screens use its presence to
 // decide between /login and the app; the server trusts only its session cookie.
 export const UID_KEY = 'uid';
 

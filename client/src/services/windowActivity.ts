@@ -1,4 +1,4 @@
-// Whether the user is looking at the app (SPEC.md §4): focus or a visible tab makes it active,
+// Whether the user is looking at the app (docs/spec.md §4): focus or a visible tab makes it active,
 // blur or a hidden tab inactive. A saga reads changes from a buffered channel.
 import { buffers, eventChannel, type EventChannel } from 'redux-saga';
 

@@ -1,4 +1,4 @@
-// Photos and files through the real UI (issue 13): A pastes an image into the message box, B
+// Photos and files through the real UI: A pastes an image into the message box, B
 // sees its thumbnail appear live and opens the full image; A attaches a file with the button,
 // B sees a card with its name and size.
 import type { Page } from 'playwright-core';

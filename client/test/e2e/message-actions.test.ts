@@ -1,4 +1,4 @@
-// Acting on messages through the real UI (issue 13), as two users watching each other: a reply
+// Acting on messages through the real UI, as two users watching each other: a reply
 // with its quote, a tap on a quote that loads older pages until the original shows, an edit
 // ('(수정됨)'), a deletion for everyone ('삭제된 메시지입니다.', in the chat list too), reactions
 // given and taken back, and a search on the chat list whose result opens the room around an old

@@ -1,4 +1,4 @@
-// KakaoTalk's read state through the real UI (issue 11): three members in one room; the number
+// KakaoTalk's read state through the real UI: three members in one room; the number
 // beside A's message counts down live as the others read it, B's chat list counts what waits
 // for B, and typing shows under the messages and clears.
 import type { Page } from 'playwright-core';

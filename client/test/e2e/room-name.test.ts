@@ -1,4 +1,4 @@
-// The room header of a room no one renamed names the viewer's company (issue 11) and follows it
+// The room header of a room no one renamed names the viewer's company and follows it
 // live: a member added or leaving renames the header at once from the room's own system
 // messages, with no reopening; a renamed room keeps its name as members come and go.
 import type { Page } from 'playwright-core';

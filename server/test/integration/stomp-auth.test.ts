@@ -100,7 +100,7 @@ forEachDatabase('the product WebSocket endpoint', (db) => {
     const res = await a.client.post('/api/chat-room/create', { targetUserId: b.user.userId, targetUserName: 'Bob' });
     expect(res.status).to.equal(200);
     expect((await ra.next()).body).to.equal('true');
-    // The other member hears of the room with its first message, not its creation (issue 11).
+    // The other member hears of the room with its first message, not its creation.
     await rb.nothingSoFar(); // a refresh would have been sent before the creation's answer
     await sa.send(app.privateMessage, { chatRoomId: res.body.chatRoomId, content: 'hi' });
     expect((await rb.next()).body).to.equal('true');

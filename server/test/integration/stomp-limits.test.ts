@@ -1,4 +1,4 @@
-// What one connection may cost the server (issue 7: no single user can crash or freeze it):
+// What one connection may cost the server (no single user can crash or freeze it):
 // open transactions, frames and bytes per second, a neighbour's turn while one socket floods,
 // sockets that never CONNECT, and connections per user and per address.
 import { expect } from 'chai';

@@ -54,7 +54,7 @@ describe('the login page', () => {
     fireEvent.change(password, { target: { value: 'nope' } });
     fireEvent.submit(password.closest('form')!);
     await waitFor(() => expect(screen.getByRole('status').textContent).to.equal('이메일 또는 비밀번호가 일치하지 않습니다'));
-    // Opening the page ended the server session first (SPEC.md §2: /login acts as logout).
+    // Opening the page ended the server session first (docs/spec.md §2: /login acts as logout).
     expect(services.requests.map((r) => r.path)).to.deep.equal([api.logout, api.login]);
   });
 

@@ -20,7 +20,7 @@ import {
   oauthRequested,
 } from './authSlice';
 
-/** Opening /login acts as a logout (SPEC.md §2): on this device (the uid) and on the server (the session). */
+/** Opening /login acts as a logout (docs/spec.md §2): on this device (the uid) and on the server (the session). */
 function* endSessionOnLoginPage(): SagaGenerator<void> {
   const uid = yield* service('uid');
   yield* call([uid, uid.clear]);

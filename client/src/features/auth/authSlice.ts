@@ -1,4 +1,4 @@
-// Login screen state (SPEC.md §4 login status): idle → logging in → welcome, or an error line.
+// Login screen state (docs/spec.md §4 login status): idle → logging in → welcome, or an error line.
 import { createSlice, type PayloadAction } from '@reduxjs/toolkit';
 import type { LoginRequest, LoginResponse, OAuthProvider } from '@common/api';
 

@@ -2,7 +2,7 @@ import { ko } from '../../i18n/ko';
 import type { StatusTone } from '../../components/StatusLine';
 import type { LoginStatus } from './authSlice';
 
-/** The words and tone of the login status line (SPEC.md §4, §8). */
+/** The words and tone of the login status line (docs/spec.md §4, §8). */
 export function describeLoginStatus(status: LoginStatus): { text: string; tone: StatusTone } {
   switch (status.kind) {
     case 'idle':

@@ -1,6 +1,6 @@
 // The call UI that lives above the routes (mounted once in AppShell): on every signed-in screen
 // it keeps the call listener running, shows the incoming-call and in-call overlays and the two
-// hidden audio elements (SPEC.md §2); CallStrip shows the call bar and the missed-call line
+// hidden audio elements (docs/spec.md §2); CallStrip shows the call bar and the missed-call line
 // above the screen. Navigating never ends a call: the listener lives as long as the sign-in.
 import { useEffect, useLayoutEffect, useRef } from 'react';
 import { useLocation } from 'react-router-dom';

@@ -1,4 +1,4 @@
-// /call (SPEC.md §2): search for a person by name and call them. The search is the user search
+// /call (docs/spec.md §2): search for a person by name and call them. The search is the user search
 // (features/userSearch, installed with this page); the overlays and the audio elements come from
 // CallHost, which AppShell mounts above this page.
 import { useEffect, useState, type FormEvent } from 'react';

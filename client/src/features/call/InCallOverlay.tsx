@@ -1,4 +1,4 @@
-// A call under way (SPEC.md §2): the peer's name, 연결 중 until the connection is up, then
+// A call under way (docs/spec.md §2): the peer's name, 연결 중 until the connection is up, then
 // 통화 중 with the mm:ss timer, and the hang-up button. Beyond the spec: mute, and collapsing
 // the overlay to the call bar so the user can use the rest of the app during the call. A modal
 // Dialog: focus moves in, Tab stays inside, Escape (or a click beside it) collapses it to the bar.

@@ -1,4 +1,4 @@
-// Someone is calling (SPEC.md §2): the caller's name with accept and reject, in the app's modal
+// Someone is calling (docs/spec.md §2): the caller's name with accept and reject, in the app's modal
 // Dialog: focus starts on accept, Tab stays inside, Escape rejects.
 import { useRef } from 'react';
 import { Dialog } from '../../components/Dialog';

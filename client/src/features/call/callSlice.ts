@@ -1,4 +1,4 @@
-// The call's serialisable state (SPEC.md §4 Call): the phase, who the peer is, the seconds on
+// The call's serialisable state (docs/spec.md §4 Call): the phase, who the peer is, the seconds on
 // the timer. The /call screen's name search is the user search (features/userSearch). The RTC
 // objects live in services/rtc.ts.
 import { createSlice, type PayloadAction } from '@reduxjs/toolkit';

@@ -1,4 +1,4 @@
-// /chat-list (SPEC.md §2): the user's rooms, newest activity first, with the way to a call, to a
+// /chat-list (docs/spec.md §2): the user's rooms, newest activity first, with the way to a call, to a
 // new conversation, to the settings and out.
 import { useEffect, useState, type ReactNode } from 'react';
 import { Link } from 'react-router-dom';
@@ -69,7 +69,7 @@ export default function ChatListPage({ beside = false }: { beside?: boolean }) {
                 {ko.chatList.settings}
               </Link>
             ) : (
-              // Settings need the name and e-mail (SPEC.md §2): usable once they are loaded.
+              // Settings need the name and e-mail (docs/spec.md §2): usable once they are loaded.
               <button type="button" className="chip" disabled>
                 <SettingsIcon />
                 {ko.chatList.settings}
@@ -103,7 +103,7 @@ export default function ChatListPage({ beside = false }: { beside?: boolean }) {
   );
 }
 
-/** The tab title of the list as its own screen, with the count of news (SPEC.md §2). */
+/** The tab title of the list as its own screen, with the count of news (docs/spec.md §2). */
 function ListTitle({ unseen }: { unseen: number }) {
   useDocumentTitle(ko.chatList.title, unseen);
   return null;

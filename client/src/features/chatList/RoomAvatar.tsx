@@ -1,4 +1,4 @@
-// A room's picture in the chat list (issue 11): the other person's initial in a two-person
+// A room's picture in the chat list: the other person's initial in a two-person
 // room (its name is theirs), a group mark in a group.
 import { ko } from '../../i18n/ko';
 import { Avatar } from '../../components/Avatar';

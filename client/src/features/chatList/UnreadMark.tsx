@@ -1,5 +1,5 @@
-// A chat row's unread mark (issue 11): the number of messages waiting (99+ beyond 99) when the
-// server counts them, otherwise the spec's dot (SPEC.md §4).
+// A chat row's unread mark: the number of messages waiting (99+ beyond 99) when the
+// server counts them, otherwise the spec's dot (docs/spec.md §4).
 import { ko } from '../../i18n/ko';
 import type { ChatSummary } from '@common/api';
 import { countLabel, isUnread } from './unread';

@@ -1,4 +1,4 @@
-// The chat list session (SPEC.md §2, §4, §8): who am I, my rooms, and a live refresh while the
+// The chat list session (docs/spec.md §2, §4, §8): who am I, my rooms, and a live refresh while the
 // list is open. A `true` on /topic/toggle-refresh/{uid} means one of my rooms has news: reload
 // the list and, when the user is not looking, raise the tab title count.
 import type { EventChannel } from 'redux-saga';
@@ -110,7 +110,7 @@ export function* chatListSession(): SagaGenerator<void> {
     if (refresh) yield* call(awaitSubscription, refresh);
     const { userId, chatsOk } = yield* all({ userId: call(loadUserId), chatsOk: call(loadChats), profile: call(loadProfile) });
     if (userId === null || !chatsOk) {
-      // SPEC.md §8: log (done), show an empty list, go to /login.
+      // docs/spec.md §8: log (done), show an empty list, go to /login.
       yield* put(loadFailed());
       yield* call(navigate, paths.login, { replace: true });
       return;

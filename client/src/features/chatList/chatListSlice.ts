@@ -49,7 +49,7 @@ const chatListSlice = createSlice({
     },
   },
   extraReducers: (builder) => {
-    /** Issue 13: a message deleted for everyone in an open room; when it is the room's last, the list says so. */
+    /** A message deleted for everyone in an open room; when it is the room's last, the list says so. */
     builder.addCase(messageDeletedInRoom, (state, action) => {
       const chat = state.chats.entities[action.payload.chatRoomId];
       if (chat && chat.lastSeq === action.payload.seq) chat.lastMessage = DELETED_MESSAGE_TEXT;

@@ -1,4 +1,4 @@
-// SPEC.md §4: a room is unread when it has a last message and either the user has never read it
+// docs/spec.md §4: a room is unread when it has a last message and either the user has never read it
 // or that message is later than the user's read marker.
 import type { ChatSummary } from '@common/api';
 
@@ -11,7 +11,7 @@ export function isUnread(chat: Pick<ChatSummary, 'lastMessage' | 'lastMessageTim
   return last > read;
 }
 
-/** Whether the row shows as unread: by the server's count when it sends one (issue 11), else the dot's rule. */
+/** Whether the row shows as unread: by the server's count when it sends one, else the dot's rule. */
 export function hasUnread(chat: Pick<ChatSummary, 'lastMessage' | 'lastMessageTime' | 'lastReadAt' | 'unreadCount'>): boolean {
   return chat.unreadCount !== undefined ? chat.unreadCount > 0 : isUnread(chat);
 }

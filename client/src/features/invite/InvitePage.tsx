@@ -1,4 +1,4 @@
-// /add-user-to-chat?cri= (SPEC.md §2 invite): search people and add them to the room.
+// /add-user-to-chat?cri= (docs/spec.md §2 invite): search people and add them to the room.
 import { useEffect } from 'react';
 import { Navigate, useSearchParams } from 'react-router-dom';
 import { useAppDispatch, useAppSelector } from '../../kernel/hooks';

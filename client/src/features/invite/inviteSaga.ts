@@ -1,4 +1,4 @@
-// Invite search and adding a user to the room (SPEC.md §2, §5, §8).
+// Invite search and adding a user to the room (docs/spec.md §2, §5, §8).
 import type { PayloadAction } from '@reduxjs/toolkit';
 import { call, put, takeEvery, takeLatest, type SagaGenerator } from 'typed-redux-saga';
 import { api, type RoomSearchResponse } from '@common/api';
@@ -18,7 +18,7 @@ export function* searchForInvite(action: PayloadAction<{ chatRoomId: number; key
     const response = yield* call([http, http.get<RoomSearchResponse>], api.roomSearch, { keyword: keyword.trim(), chatRoomId });
     yield* put(inviteResultsLoaded(toCandidates(response)));
   } catch (error) {
-    // SPEC.md §8: on the invite screen a failed search is logged and shows an empty list.
+    // docs/spec.md §8: on the invite screen a failed search is logged and shows an empty list.
     const logError = yield* service('logError');
     yield* call(logError, 'invite search', error);
     yield* put(inviteResultsLoaded([]));

@@ -1,4 +1,4 @@
-// /add-user-to-chat (SPEC.md §2 invite, §3 chat-room search): search results with isInChat.
+// /add-user-to-chat (docs/spec.md §2 invite, §3 chat-room search): search results with isInChat.
 import { createSlice, type PayloadAction } from '@reduxjs/toolkit';
 import type { RoomSearchResponse, UserSummary } from '@common/api';
 import { isSearchableKeyword } from '@common/rules';
@@ -17,7 +17,7 @@ export interface InviteState {
 
 const initialState: InviteState = { results: [], searching: false, searched: false, adding: null };
 
-/** SPEC.md §3: the client derives isInChat from the room's user ids. */
+/** docs/spec.md §3: the client derives isInChat from the room's user ids. */
 export function toCandidates(response: RoomSearchResponse): InviteCandidate[] {
   const members = new Set(response.chatRoomUsers);
   return response.allUsers.map((u) => ({ userId: u.userId, name: u.name, email: u.email, isInChat: members.has(u.userId) }));

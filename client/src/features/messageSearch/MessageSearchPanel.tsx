@@ -1,4 +1,4 @@
-// The message search box and its results (issue 13): in a room it searches that room, on the
+// The message search box and its results: in a room it searches that room, on the
 // chat list every room of the user. Results show the room (all rooms), the sender, the time and
 // the text with the keyword highlighted, rendered as text only. Opening one shows the room
 // around it (/chat-room?cri=N&seq=S), or, in the room, scrolls to it when it is already held.

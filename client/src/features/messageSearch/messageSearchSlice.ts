@@ -1,4 +1,4 @@
-// Message search (issue 13; GET /api/search/messages): one state for the room's search box and
+// Message search (GET /api/search/messages): one state for the room's search box and
 // one for the chat list's (all rooms), since a desktop shows both at once.
 import { createSlice, type PayloadAction } from '@reduxjs/toolkit';
 import type { MessageSearchResult } from '@common/api';

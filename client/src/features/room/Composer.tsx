@@ -11,7 +11,7 @@ export const COUNT_FROM = LIMITS.message - 300;
 
 export interface ComposerProps {
   onSend(content: string): void;
-  /** The user typed (issue 11): the room may tell the others. */
+  /** The user typed: the room may tell the others. */
   onTyping?(): void;
   /** Focus the box once this turns true (the room is ready), where a keyboard is at hand. */
   focusWhen?: boolean;

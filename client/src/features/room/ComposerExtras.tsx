@@ -1,4 +1,4 @@
-// What issue 13 puts at the composer: the quote of the message being replied to (with its
+// What the composer shows around the message: the quote of the message being replied to (with its
 // cancel) above the input, and the composer in edit mode for one's own message (Enter saves,
 // Shift+Enter breaks the line, Escape or '수정 취소' leaves it unchanged).
 import { useEffect, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';

@@ -1,4 +1,4 @@
-// The parts of a message that issue 13 adds around its text: the quote of the message it replies
+// The parts of a message around its text: the quote of the message it replies
 // to (a button: it scrolls to the original), '(수정됨)', the deleted placeholder, the reaction
 // chips under the bubble (tap one to give or take back one's own), and the message menu. All
 // text is rendered as text, never as HTML.

@@ -25,13 +25,13 @@ export interface MessageListProps {
   hasOlder: boolean;
   loadingOlder: boolean;
   onNeedOlder(): void;
-  /** How many members have not read the message with this seq (issue 11); no numbers without it. */
+  /** How many members have not read the message with this seq; no numbers without it. */
   unreadByOf?(seq: number): number;
   onResend?(clientMsgId: string): void;
   onDelete?(clientMsgId: string): void;
-  /** Issue 13: reply, edit, delete, react and jump to a quote; no message menu without them. */
+  /** Reply, edit, delete, react and jump to a quote; no message menu without them. */
   actions?: MessageActionHandlers;
-  /** Issue 13: the message to scroll to and highlight; a new token scrolls again. */
+  /** The message to scroll to and highlight; a new token scrolls again. */
   focus?: { messageId: number; token: number } | null;
 }
 

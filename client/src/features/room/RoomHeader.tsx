@@ -12,7 +12,7 @@ export interface RoomHeaderProps {
   memberCount: number;
   onRename(name: string): void;
   onOpenSidebar(): void;
-  /** More header buttons before the sidebar's (issue 13: message search). */
+  /** More header buttons before the sidebar's (message search). */
   extraActions?: ReactNode;
 }
 

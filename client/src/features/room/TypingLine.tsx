@@ -1,4 +1,4 @@
-// '{name}님이 입력 중…' under the messages while others type (issue 11); an empty line otherwise,
+// '{name}님이 입력 중…' under the messages while others type; an empty line otherwise,
 // so the layout does not jump.
 import { useAppSelector } from '../../kernel/hooks';
 import { ko } from '../../i18n/ko';

@@ -1,4 +1,4 @@
-// The id a send carries so the server stores a retried message once (issue 4).
+// The id a send carries so the server stores a retried message once.
 export function newClientMsgId(cryptoImpl: Crypto = globalThis.crypto): string {
   // randomUUID exists only in secure contexts (https, localhost): elsewhere build a v4 UUID.
   if (typeof cryptoImpl.randomUUID === 'function') return cryptoImpl.randomUUID();

@@ -1,4 +1,4 @@
-// The open room's live state beside the messages (issue 11): who is typing now and who is
+// The open room's live state beside the messages: who is typing now and who is
 // online, from the room-events topic (and history's online). Reset when a room opens.
 import { createSelector, createSlice, type PayloadAction } from '@reduxjs/toolkit';
 import type { UserSummary } from '@common/api';

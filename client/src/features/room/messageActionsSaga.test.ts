@@ -55,7 +55,7 @@ async function openRoom(h: Harness, aroundSeq?: number) {
   await settle();
 }
 
-describe('acting on messages in the room session (issue 13)', () => {
+describe('acting on messages in the room session', () => {
   let h: Harness;
   let hasFocus: sinon.SinonStub;
   beforeEach(() => {

@@ -32,7 +32,7 @@ function roomWith(messages: ChatMessage[], lastChangeSeq = 0): RoomState {
   return roomReducer(opened, historyLoaded({ totalPages: 1, chatRoomName: 'R', users: [], messages, lastChangeSeq }));
 }
 
-describe('changes of messages on screen (issue 13)', () => {
+describe('changes of messages on screen', () => {
   it('keeps the change counter of history and of every event, the largest one', () => {
     let s = roomWith([msg(1), msg(2)], 5);
     expect(s.lastChangeSeq).to.equal(5);

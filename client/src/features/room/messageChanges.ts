@@ -1,4 +1,4 @@
-// Pure rules for changes of messages already on screen (issue 13): an edit, a deletion for
+// Pure rules for changes of messages already on screen: an edit, a deletion for
 // everyone, a reaction set or cleared, and the whole messages a reconnect's changedSince
 // answers. Each is told with the room's change counter (changeSeq, docs/protocol.md
 // *Reconnecting*). Events can arrive out of counter order, so an edit applies only when it is

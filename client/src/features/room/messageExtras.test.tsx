@@ -16,7 +16,7 @@ const handlers = (): Spied => ({
   onReply: sinon.spy(), onEdit: sinon.spy(), onDelete: sinon.spy(), onReact: sinon.spy(), onJump: sinon.spy(),
 });
 
-describe('the message extras of issue 13', () => {
+describe('the message extras', () => {
   afterEach(() => cleanup());
 
   it('shows a quote (text, not HTML) that jumps to the original, (수정됨), the deleted placeholder and reaction chips', () => {

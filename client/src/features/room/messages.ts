@@ -16,9 +16,9 @@ export interface PendingMessage {
   failed?: boolean;
   /** Counts the sends of this message, so that only the latest send's timeout can fail it. */
   attempt?: number;
-  /** Issue 13: the message this one replies to; every (re)send carries its replyToMessageId. */
+  /** The message this one replies to; every (re)send carries its replyToMessageId. */
   replyTo?: ReplyQuote;
-  /** Issue 13: the uploaded photo or file this message sends; every (re)send carries its attachmentId. */
+  /** The uploaded photo or file this message sends; every (re)send carries its attachmentId. */
   attachment?: Attachment;
 }
 

@@ -1,4 +1,4 @@
-// KakaoTalk's number beside a message (issue 11): how many members have not read it yet. Pure,
+// KakaoTalk's number beside a message: how many members have not read it yet. Pure,
 // from the members' read positions (history's lastReadSeq, then the room-events topic) and the
 // rule that an author has read the room up to their own message.
 import type { ChatMessage, RoomUser } from '@common/api';

@@ -1,4 +1,4 @@
-// The open room's read positions: who has read up to which seq (issue 11). Kept apart from the
+// The open room's read positions: who has read up to which seq. Kept apart from the
 // room slice: filled from history's users, moved by each message's author and by read events
 // on the room-events topic, forward only. Reset when a room opens.
 import { createSelector, createSlice, type PayloadAction } from '@reduxjs/toolkit';

@@ -48,7 +48,7 @@ function message(messageId: number, extra: Partial<ChatMessage> = {}): ChatMessa
 class RoomServer {
   messages: ChatMessage[] = [];
   name = '김민지, 김철수';
-  /** Sent as history's `renamed` when set (a server before issue 11 did not send it). */
+  /** Sent as history's `renamed` when set (an older server does not send it). */
   renamed: boolean | undefined = undefined;
   users = [ME, KIM];
 
@@ -185,7 +185,7 @@ describe('the room session saga', () => {
       { chatRoomId: ROOM, page: 0 },
       { chatRoomId: ROOM, beforeId: 56 },
       { chatRoomId: ROOM, beforeId: 36 },
-      // Then the edits, deletions and reactions made while away (issue 13).
+      // Then the edits, deletions and reactions made while away.
       { chatRoomId: ROOM, changedSince: 0 },
     ]);
     expect(h.ids()).to.deep.equal(Array.from({ length: 65 }, (_, i) => i + 11));

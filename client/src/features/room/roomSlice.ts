@@ -45,20 +45,20 @@ export interface RoomState {
   hasOlder: boolean;
   loadingOlder: boolean;
   connection: RoomConnection;
-  /** The window is focused or visible (SPEC.md §4). */
+  /** The window is focused or visible (docs/spec.md §4). */
   active: boolean;
   /** Messages from others received while inactive: the tab title's count. */
   unseenCount: number;
   notification: NotificationState;
-  /** Issue 13: the message the composer replies to, as its quote will read. */
+  /** The message the composer replies to, as its quote will read. */
   replyTo: ReplyQuote | null;
-  /** Issue 13: the user's own message the composer is editing. */
+  /** The user's own message the composer is editing. */
   editing: { messageId: number; content: string } | null;
-  /** Issue 13: the message to scroll to and highlight (a quote or a search result); token tells repeats apart. */
+  /** The message to scroll to and highlight (a quote or a search result); token tells repeats apart. */
   focus: { messageId: number; token: number } | null;
-  /** Issue 13: a quote's original is being looked for in older pages. */
+  /** A quote's original is being looked for in older pages. */
   jumping: boolean;
-  /** Issue 13: the highest change counter seen (history's lastChangeSeq, then events'): a reconnect asks changedSince it. */
+  /** The highest change counter seen (history's lastChangeSeq, then events'): a reconnect asks changedSince it. */
   lastChangeSeq: number;
 }
 
@@ -151,7 +151,7 @@ const roomSlice = createSlice({
       unconfirmed(state.pending, [message]);
       if (isSystemMessage(message)) {
         // A system message carries the room's stored name (a rename among them). A room no one
-        // renamed is shown by the viewer's own name for it (issue 11): the other members' names,
+        // renamed is shown by the viewer's own name for it: the other members' names,
         // named again here as members come and go, as the server names it in history.
         const renames = message.systemEvent === undefined || message.systemEvent.type === 'renamed';
         if (message.systemEvent?.type === 'renamed') state.renamed = true;
@@ -168,7 +168,7 @@ const roomSlice = createSlice({
     messageSubmitted: (_state, _action: PayloadAction<string>) => {},
     /** The server holds an upload of the composer: the room saga sends it as a message (through the pending sends, like text). */
     attachmentUploaded: (_state, _action: PayloadAction<{ chatRoomId: number; attachment: Attachment }>) => {},
-    /** The user is typing a message (issue 11: the room may be told). */
+    /** The user is typing a message (the room may be told). */
     typingNoticed: () => {},
     messageQueued(state, action: PayloadAction<PendingMessage>) {
       pendingAdapter.addOne(state.pending, action.payload);
@@ -325,7 +325,7 @@ export const {
 } = roomSlice.actions;
 
 /**
- * Issue 13: a message of the open room was deleted for everyone, told with its seq once the room
+ * A message of the open room was deleted for everyone, told with its seq once the room
  * has applied it; for whoever shows the room's last message (the chat list).
  */
 export const messageDeletedInRoom = createAction<{ chatRoomId: number; seq: number }>('room/messageDeletedInRoom');

@@ -53,7 +53,7 @@ describe('the settings page', () => {
     await waitFor(() => expect(status()).to.equal('비밀번호를 입력해주세요.'));
     fill('홍길동', 'a', 'b');
     await waitFor(() => expect(status()).to.equal('비밀번호가 일치하지 않습니다.'));
-    // Only the typing preference is read (issue 11); the profile is not sent.
+    // Only the typing preference is read; the profile is not sent.
     expect(services.requests.map((r) => `${r.method} ${r.path}`)).to.deep.equal([`GET ${api.preferences}`]);
   });
 

@@ -36,7 +36,7 @@ function fieldsOf(message: SettingsMessage | null, failed: boolean): Array<keyof
 
 const t = ko.settings;
 
-/** The chat list's settings link carries {name, email} as router state (SPEC.md §2). */
+/** The chat list's settings link carries {name, email} as router state (docs/spec.md §2). */
 function profileFrom(state: unknown): NameAndEmail | null {
   if (!state || typeof state !== 'object') return null;
   const { name, email } = state as Partial<NameAndEmail>;

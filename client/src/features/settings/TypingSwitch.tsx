@@ -1,4 +1,4 @@
-// The settings switch for showing others that the user is typing (issue 11; on by default).
+// The settings switch for showing others that the user is typing (on by default).
 import { useEffect } from 'react';
 import { useAppDispatch, useAppSelector } from '../../kernel/hooks';
 import { ko } from '../../i18n/ko';

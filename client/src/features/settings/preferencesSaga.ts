@@ -1,4 +1,4 @@
-// Loads and saves the user's preferences (issue 11) through /api/user/preferences.
+// Loads and saves the user's preferences through /api/user/preferences.
 import type { PayloadAction } from '@reduxjs/toolkit';
 import { call, put, takeLatest, type SagaGenerator } from 'typed-redux-saga';
 import { api, type Preferences } from '@common/api';

@@ -1,4 +1,4 @@
-// The user's preferences (issue 11): whether others see them typing. Loaded when the settings
+// The user's preferences: whether others see them typing. Loaded when the settings
 // screen opens, saved on each toggle; the switch is disabled while either runs.
 import { createSlice, type PayloadAction } from '@reduxjs/toolkit';
 import type { Preferences } from '@common/api';

@@ -1,4 +1,4 @@
-// Name and password update: validate as SPEC.md §5 says, PATCH, then back to the chat list.
+// Name and password update: validate as docs/spec.md §5 says, PATCH, then back to the chat list.
 import { call, delay, put, takeLeading, type SagaGenerator } from 'typed-redux-saga';
 import type { PayloadAction } from '@reduxjs/toolkit';
 import { api, type UpdateInfoRequest, type UpdateInfoResponse } from '@common/api';

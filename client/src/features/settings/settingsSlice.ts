@@ -1,4 +1,4 @@
-// Profile update (SPEC.md §2 Settings): a status line and whether a request runs.
+// Profile update (docs/spec.md §2 Settings): a status line and whether a request runs.
 import { createSlice, type PayloadAction } from '@reduxjs/toolkit';
 import type { ko } from '../../i18n/ko';
 

@@ -8,7 +8,7 @@ import { service } from '../../kernel/sagaContext';
 import { HttpError, NetworkError } from '../../services/http';
 import { selectSignUp, SEND_WINDOW, signUpActions, type SignUpForm, type SignUpMessage, type SignUpState } from './signUpSlice';
 
-/** SPEC.md §8: what a failed send (or resend) of the code tells the user. */
+/** docs/spec.md §8: what a failed send (or resend) of the code tells the user. */
 export function sendFailureMessage(error: unknown, resend: boolean): SignUpMessage {
   if (error instanceof HttpError) {
     if (error.status === 401) return 'emailExists';
@@ -22,7 +22,7 @@ export function verifyFailureMessage(error: unknown): SignUpMessage {
   return error instanceof HttpError && error.status === 400 ? 'wrongCode' : 'tryLater';
 }
 
-/** The first rule the form breaks, in the order SPEC.md §5 lists them, or null. */
+/** The first rule the form breaks, in the order docs/spec.md §5 lists them, or null. */
 export function formProblem(state: SignUpState, form: SignUpForm): SignUpMessage | null {
   if (state.phase !== 'verified') return 'verificationRequired';
   if (!state.email || !form.name || !form.password) return 'incomplete';

@@ -1,4 +1,4 @@
-// Sign-up state machine (SPEC.md §4): unverified → codeSent → verified. Failures never move the
+// Sign-up state machine (docs/spec.md §4): unverified → codeSent → verified. Failures never move the
 // phase; the saga decides every transition and the reducer only records it.
 import { createSlice, type PayloadAction } from '@reduxjs/toolkit';
 import type { ko } from '../../i18n/ko';

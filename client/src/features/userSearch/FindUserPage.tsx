@@ -1,4 +1,4 @@
-// /find-user (SPEC.md §2 user search): find someone by name or e-mail and start a chat.
+// /find-user (docs/spec.md §2 user search): find someone by name or e-mail and start a chat.
 import { useEffect } from 'react';
 import { Navigate } from 'react-router-dom';
 import { useAppDispatch, useAppSelector } from '../../kernel/hooks';
@@ -12,7 +12,7 @@ import { selectUserSearch, startChatRequested, userSearchOpened, userSearchSubmi
 
 export default function FindUserPage() {
   const myId = createUidStore(window.localStorage).read();
-  // SPEC.md §6: without a stored uid the screen goes to /login at once.
+  // docs/spec.md §6: without a stored uid the screen goes to /login at once.
   if (myId === null) return <Navigate to={paths.login} replace />;
   return <FindUser myId={myId} />;
 }

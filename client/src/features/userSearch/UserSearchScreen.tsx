@@ -1,4 +1,4 @@
-// The screen both people searches share (SPEC.md §2 user search and invite): a back link and a
+// The screen both people searches share (docs/spec.md §2 user search and invite): a back link and a
 // title, the search box, then a hint until something is found, or the users found, each with
 // what this screen lets you do with them. The pages import the stylesheet (chat.css), so this
 // renders in the node tests too.

@@ -1,4 +1,4 @@
-// User search and starting a chat (SPEC.md §2, §5, §8), for /find-user and the call screen (/call).
+// User search and starting a chat (docs/spec.md §2, §5, §8), for /find-user and the call screen (/call).
 // A new search replaces one in flight.
 import type { PayloadAction } from '@reduxjs/toolkit';
 import { call, delay, put, takeLatest, takeLeading, type SagaGenerator } from 'typed-redux-saga';
@@ -10,7 +10,7 @@ import { ko } from '../../i18n/ko';
 import { chatRoomPath } from '../../kernel/roomPaths';
 import { startChatFinished, startChatRequested, userSearchFailed, userSearchResultsLoaded, userSearchSubmitted, type UserSearchOptions } from './userSearchSlice';
 
-/** SPEC.md §8: after a failed search the screen returns to the chat list after 2 s. */
+/** docs/spec.md §8: after a failed search the screen returns to the chat list after 2 s. */
 export const SEARCH_FAILURE_EXIT_MS = 2000;
 
 export function* search(action: PayloadAction<string, string, UserSearchOptions>): SagaGenerator<void> {

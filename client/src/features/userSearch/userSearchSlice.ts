@@ -1,4 +1,4 @@
-// /find-user (SPEC.md §2 user search) and the call screen's name search: the results of the last search.
+// /find-user (docs/spec.md §2 user search) and the call screen's name search: the results of the last search.
 import { createSlice, type PayloadAction } from '@reduxjs/toolkit';
 import type { UserSummary } from '@common/api';
 import { isSearchableKeyword } from '@common/rules';
@@ -38,7 +38,7 @@ const userSearchSlice = createSlice({
       state.results = action.payload;
       state.searching = false;
     },
-    /** SPEC.md §8: a failed search clears the results (the saga then leaves for /chat-list). */
+    /** docs/spec.md §8: a failed search clears the results (the saga then leaves for /chat-list). */
     failed(state) {
       state.results = [];
       state.searching = false;

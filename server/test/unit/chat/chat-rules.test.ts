@@ -48,7 +48,7 @@ describe('chat rules on a real database', () => {
     expect((await chatList(parts.chat, lee)).map((r) => [r.chatRoomId, r.chatRoomName])).to.deep.equal([[roomId, '김철수']]);
     expect((await chatList(parts.chat, kim)).map((r) => [r.chatRoomId, r.chatRoomName])).to.deep.equal([[roomId, '이영희']]);
     expect(deps.publisher.to(topics.toggleRefresh(kim))).to.deep.equal(['true']);
-    // Lee hears of the room with its first message (issue 11: creating it raises no count).
+    // Lee hears of the room with its first message (creating it raises no count).
     expect(deps.publisher.to(topics.toggleRefresh(lee))).to.deep.equal([]);
   });
 
