@@ -9,7 +9,7 @@ import { createFakeServices, FakeStomp } from '../../app/fakeServices';
 import { renderApp } from '../../app/renderApp.test-support';
 import { signedInHosts } from '../../app/signedInHosts.test-support';
 import { UID_KEY } from '../../services/uid';
-import { FakeRtc } from './callFakes.test-support';
+import { FakeRtc } from '../../app/callFakes.test-support';
 
 const ME = 1;
 const KIM = { userId: 2, name: 'Kim' };

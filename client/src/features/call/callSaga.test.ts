@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { app, queues } from '@common/destinations';
 import { eventually, settle } from '../../app/fakeServices';
 import { ko } from '../../i18n/ko';
-import { createCallTestStore } from './callFakes.test-support';
+import { createCallTestStore } from '../../app/callFakes.test-support';
 import { missedCallKey } from './missedCallSaga';
 import { callActions } from './callSlice';
 

@@ -1,12 +1,12 @@
 // Fakes for the call saga's RTC service and a store that runs the real call saga and reducer
-// with them and the shared HTTP and STOMP fakes (app/fakeServices.ts). Used only by the call tests.
+// with them and the shared HTTP and STOMP fakes (fakeServices.ts). Used only by the call tests.
 import { configureStore } from '@reduxjs/toolkit';
 import createSagaMiddleware from 'redux-saga';
 import { api } from '@common/api';
-import { FakeHttp, FakeRinger, FakeStomp, memoryStorage } from '../../app/fakeServices';
-import type { Microphone, Peer, PeerEvent, RtcService } from '../../services/rtc';
-import { callSaga } from './callSaga';
-import { callReducer } from './callSlice';
+import { FakeHttp, FakeRinger, FakeStomp, memoryStorage } from './fakeServices';
+import type { Microphone, Peer, PeerEvent, RtcService } from '../services/rtc';
+import { callSaga } from '../features/call/callSaga';
+import { callReducer } from '../features/call/callSlice';
 
 export class FakeMicrophone implements Microphone {
   stopped = false;
