@@ -39,14 +39,12 @@ export function createCluster(redisUrl: string | null, log: Logger): ClusterNode
   return redisUrl ? new RedisCluster(new RedisBus(redisUrl, log.child({ component: 'bus' })), log) : new LocalCluster(log);
 }
 
-/** One process: nothing to tell anyone, online means connected here. */
-class LocalCluster implements ClusterNode {
-  private readonly bus: Bus = new LocalBus();
-  readonly interest = busInterest(this.bus);
-  readonly throttle = new LocalThrottle();
-  readonly sharedCallStore = null;
-
-  constructor(private readonly log: Logger) {}
+/** What every cluster shape does the same way over its bus. */
+abstract class BusCluster {
+  constructor(
+    protected readonly bus: Bus,
+    protected readonly log: Logger,
+  ) {}
 
   get nodeId(): string {
     return this.bus.nodeId;
@@ -56,15 +54,27 @@ class LocalCluster implements ClusterNode {
     return this.bus.state;
   }
 
-  join(broker: Broker): { publisher: ClusterPublisher; presence: Presence } {
-    return {
-      publisher: new ClusterPublisher(broker, this.bus, this.log.child({ component: 'cluster' })),
-      presence: new LocalPresence((userId) => broker.connectionCount(userId)),
-    };
-  }
-
   onReconnect(handler: () => void): void {
     this.bus.onReconnect(handler);
+  }
+
+  protected publisherFor(broker: Broker): ClusterPublisher {
+    return new ClusterPublisher(broker, this.bus, this.log.child({ component: 'cluster' }));
+  }
+}
+
+/** One process: nothing to tell anyone, online means connected here. */
+class LocalCluster extends BusCluster implements ClusterNode {
+  readonly interest = busInterest(this.bus);
+  readonly throttle = new LocalThrottle();
+  readonly sharedCallStore = null;
+
+  constructor(log: Logger) {
+    super(new LocalBus(), log);
+  }
+
+  join(broker: Broker): { publisher: ClusterPublisher; presence: Presence } {
+    return { publisher: this.publisherFor(broker), presence: new LocalPresence((userId) => broker.connectionCount(userId)) };
   }
 
   close(): Promise<void> {
@@ -73,16 +83,17 @@ class LocalCluster implements ClusterNode {
 }
 
 /** A node of several: the Redis bus, and presence, throttles and call state kept in Redis. */
-class RedisCluster implements ClusterNode {
+class RedisCluster extends BusCluster implements ClusterNode {
   readonly interest: LocalInterest;
   readonly throttle: Throttle;
   readonly sharedCallStore: SharedCallStore;
   private readonly presence: RedisPresence;
 
   constructor(
-    private readonly bus: RedisBus,
-    private readonly log: Logger,
+    protected readonly bus: RedisBus,
+    log: Logger,
   ) {
+    super(bus, log);
     this.presence = new RedisPresence(bus.redis, bus.nodeId, log.child({ component: 'presence' }));
     const channels = busInterest(bus);
     this.interest = {
@@ -96,23 +107,10 @@ class RedisCluster implements ClusterNode {
     this.sharedCallStore = (ringTimeoutMs, ports, featureLog) => new RedisCallStore(bus.redis, ringTimeoutMs, ports, featureLog);
   }
 
-  get nodeId(): string {
-    return this.bus.nodeId;
-  }
-
-  get state(): BusState {
-    return this.bus.state;
-  }
-
   join(broker: Broker): { publisher: ClusterPublisher; presence: Presence } {
-    const publisher = new ClusterPublisher(broker, this.bus, this.log.child({ component: 'cluster' }));
     // Redis may have come back without this node's entries (restarted, or they expired meanwhile).
     this.bus.onReconnect(() => this.presence.renewNow());
-    return { publisher, presence: this.presence };
-  }
-
-  onReconnect(handler: () => void): void {
-    this.bus.onReconnect(handler);
+    return { publisher: this.publisherFor(broker), presence: this.presence };
   }
 
   async close(): Promise<void> {
