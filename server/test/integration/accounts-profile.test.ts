@@ -46,7 +46,7 @@ forEachDatabase('profile updates, login limit and request refusals', (db) => {
 
     it('refuses an invalid name or an empty password with 400 and changes nothing', async () => {
       const { user, client } = await newLoggedInUser(server, { name: 'Keep' });
-      for (const body of [{ name: 'B0b', password: 'x' }, { name: '', password: 'x' }, { name: 'a'.repeat(101), password: 'x' }, { name: 'Valid', password: '' }, { name: 'Valid' }]) {
+      for (const body of [{ name: 'B0b', password: 'x' }, { name: '', password: 'x' }, { name: 'a'.repeat(101), password: 'x' }, { name: 'Valid', password: '' }, { name: 'Valid' }, { name: '\u3164', password: 'x' }, { name: 'alice\u3164', password: 'x' }, { name: 'ali\uFFA0ce', password: 'x' }]) {
         const res = await client.patch(api.userInfo, body);
         expect(res.status, JSON.stringify(body)).to.equal(400);
         expect(res.body).to.have.keys('error', 'message');
