@@ -80,6 +80,27 @@ forEachDatabase('profile updates, login limit and request refusals', (db) => {
       expect((await client.get(api.userId)).status).to.equal(200);
     });
 
+    it('limits password checks like logins: 10 wrong guesses, then 429 with Retry-After even for the right password, until the window passes', async () => {
+      const { user, client } = await newLoggedInUser(server, { name: 'Guessed' });
+      for (let i = 0; i < 10; i++) {
+        const wrong = await client.patch(api.userInfo, { name: 'Guessed', password: 'taken over', currentPassword: `guess ${i}` });
+        expect([wrong.status, wrong.body.error], `guess ${i}`).to.deep.equal([403, 'wrong_current_password']);
+      }
+      const limited = await client.patch(api.userInfo, { name: 'Guessed', password: 'taken over', currentPassword: user.password });
+      expect(limited.status).to.equal(429);
+      expect(limited.body.message).to.equal('too many failed logins; try again later');
+      expect(limited.headers.get('retry-after')).to.equal('900');
+      // The one password field is a guess too (200 "name" for the right one, 403 otherwise).
+      expect((await client.patch(api.userInfo, { name: 'Guessed', password: user.password })).status).to.equal(429);
+      now += 15 * MINUTE;
+      expect((await client.patch(api.userInfo, { name: 'Guessed', password: user.password })).body).to.deep.equal({ status: 'name' });
+      // The right password forgave the wrong ones: ten more are checked before the limit.
+      for (let i = 0; i < 10; i++) expect((await client.patch(api.userInfo, { name: 'Guessed', password: `again ${i}` })).status).to.equal(403);
+      expect((await client.patch(api.userInfo, { name: 'Guessed', password: user.password })).status).to.equal(429);
+      // Out of the window for the tests after this one (they share the client address).
+      now += 15 * MINUTE;
+    });
+
     it('answers 401 without a session', async () => {
       expect((await new ApiClient(server.url).patch(api.userInfo, { name: 'X', password: 'y' })).status).to.equal(401);
     });
