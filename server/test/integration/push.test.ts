@@ -35,7 +35,12 @@ forEachDatabase('web push', (db) => {
 
   before(async () => {
     await pushService.start();
-    server = await startTestServer({ databaseUrl: db.url(), env: { CALL_RING_TIMEOUT_MS: String(RING_TIMEOUT_MS), VAPID_SUBJECT: 'mailto:ops@example.test', METRICS_TOKEN } });
+    // The push service is played on loopback over http: only the test-only allow-list lets the
+    // outbound guard reach it.
+    server = await startTestServer({
+      databaseUrl: db.url(),
+      env: { CALL_RING_TIMEOUT_MS: String(RING_TIMEOUT_MS), VAPID_SUBJECT: 'mailto:ops@example.test', METRICS_TOKEN, OUTBOUND_ALLOW_HOSTS: new URL(pushService.url).host },
+    });
   });
   afterEach(async () => {
     await Promise.allSettled(open.splice(0).map((s) => s.disconnect()));
