@@ -123,7 +123,7 @@ export class PushService {
    * endpoint is not one our server may send to (docs/protocol.md, Web Push).
    */
   async subscribe(userId: number, sessionId: string, body: unknown): Promise<void> {
-    const subscription = this.decoded(() => decodePushSubscription(body, true));
+    const subscription = this.decoded(() => decodePushSubscription(body));
     try {
       this.ports.checkEndpoint(subscription.endpoint);
     } catch (error) {
@@ -135,7 +135,7 @@ export class PushService {
   /** Forgets the endpoint if it is the user's (a browser that unsubscribed). */
   async unsubscribe(userId: number, body: unknown): Promise<void> {
     // Any URL: forgetting an endpoint sends nothing to it.
-    const { endpoint } = this.decoded(() => decodePushUnsubscribe(body, true));
+    const { endpoint } = this.decoded(() => decodePushUnsubscribe(body));
     await this.ports.repo.deleteOfUser(userId, endpoint);
   }
 
