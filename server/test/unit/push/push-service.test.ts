@@ -40,6 +40,8 @@ function subscriptionBody(n: number) {
 }
 
 describe('the push service', () => {
+  const guard = new Outbound({ allowHosts: [] });
+  after(() => guard.close());
   let db: Knex;
   let now: number;
   let sent: Sent[];
@@ -71,7 +73,7 @@ describe('the push service', () => {
       isOnline: (userId) => Promise.resolve(online.has(userId) || onlineElsewhere.has(userId)),
       clock: () => now,
       log: pino({ level: 'silent' }),
-      checkEndpoint: (endpoint) => void new Outbound({ allowHosts: [] }).checkUrl(endpoint),
+      checkEndpoint: (endpoint) => void guard.checkUrl(endpoint),
       count: (outcome) => outcomes.push(outcome),
     });
     await push.subscribe(BOB, String(BOB), subscriptionBody(BOB));
