@@ -66,6 +66,19 @@ describe('account rules on a real database', () => {
     expect((await accounts.accounts.login('ann@example.test', 'secret words', '203.0.113.8')).user.id).to.equal(userId);
   });
 
+  it('limits password checks of a profile update per address with logins: failed logins there count, and wrong passwords count for logins', async () => {
+    const { session } = await accounts.accounts.login('ann@example.test', 'secret words', '203.0.113.1');
+    const guesser = '198.51.100.42';
+    for (let i = 0; i < 25; i++) await refusal(accounts.accounts.login(`victim${i}@example.test`, 'password1', guesser));
+    for (let i = 0; i < 5; i++) {
+      expect(await refusal(accounts.accounts.updateInfo(userId, session.sessionId, 'Ann', `guess ${i}`, null, guesser))).to.be.instanceOf(ForbiddenError);
+    }
+    expect(await refusal(accounts.accounts.updateInfo(userId, session.sessionId, 'Ann', 'secret words', null, guesser))).to.be.instanceOf(RateLimitedError);
+    expect(await refusal(accounts.accounts.login('ann@example.test', 'secret words', guesser))).to.be.instanceOf(RateLimitedError);
+    // The user from another address is checked: the guesses were the address's, not yet the user's limit.
+    expect(await accounts.accounts.updateInfo(userId, session.sessionId, 'Ann', 'secret words', null, '203.0.113.1')).to.equal('name');
+  });
+
   it('ends a session and closes its sockets in one step', async () => {
     const { session } = await accounts.accounts.login('ann@example.test', 'secret words', '203.0.113.1');
     await accounts.accounts.endSession(session.sessionId);
