@@ -81,11 +81,14 @@ const defaultResolver: Resolver = (hostname) => dns.promises.lookup(hostname, { 
 
 const bare = (host: string) => (host.startsWith('[') && host.endsWith(']') ? host.slice(1, -1) : host);
 
-/** A lookup that answers the one address already checked, whatever name it is asked. */
-function pinnedLookup(pinned: ResolvedAddress): LookupFunction {
+/**
+ * A lookup that answers the addresses already checked, whatever name it is asked: all of them
+ * when Node asks for all (it then tries IPv6 and IPv4 in turn, "happy eyeballs"), else the first.
+ */
+function pinnedLookup(pinned: readonly ResolvedAddress[]): LookupFunction {
   return ((_hostname: string, options: dns.LookupOptions, callback: (...args: unknown[]) => void) => {
-    if (options.all) callback(null, [{ address: pinned.address, family: pinned.family }]);
-    else callback(null, pinned.address, pinned.family);
+    if (options.all) callback(null, pinned.map(({ address, family }) => ({ address, family })));
+    else callback(null, pinned[0].address, pinned[0].family);
   }) as LookupFunction;
 }
 
@@ -128,12 +131,13 @@ export class Outbound {
   }
 
   /**
-   * The address to connect to: the host resolved once, and every address it resolves to public
-   * (one private address among public ones refuses the host: which one is used is not ours to pick).
+   * The addresses to connect to, in the resolver's order: the host resolved once, and every
+   * address it resolves to public (one private address among public ones refuses the host: which
+   * one is used is not ours to pick).
    */
-  async resolve(url: URL): Promise<ResolvedAddress> {
+  async resolve(url: URL): Promise<ResolvedAddress[]> {
     const host = bare(url.hostname);
-    if (isIpLiteral(host)) return { address: host, family: host.includes(':') ? 6 : 4 };
+    if (isIpLiteral(host)) return [{ address: host, family: host.includes(':') ? 6 : 4 }];
     let addresses: ResolvedAddress[];
     try {
       addresses = await this.resolver(host);
@@ -147,7 +151,7 @@ export class Outbound {
         if (reason !== null) throw new OutboundRefusedError(`${host} resolves to an address that is not public (${reason})`);
       }
     }
-    return addresses[0];
+    return addresses;
   }
 
   /** One request to a URL a user gave, checked at every hop; see OutboundRequestOptions. */
@@ -188,7 +192,7 @@ export class Outbound {
     return this.allowHosts.has(`${url.hostname.toLowerCase()}:${port}`);
   }
 
-  private once(url: URL, pinned: ResolvedAddress, options: OutboundRequestOptions & { method: string }, deadline: number, redirectFollows: boolean): Promise<OutboundResponse> {
+  private once(url: URL, pinned: readonly ResolvedAddress[], options: OutboundRequestOptions & { method: string }, deadline: number, redirectFollows: boolean): Promise<OutboundResponse> {
     const remaining = deadline - Date.now();
     if (remaining <= 0) return Promise.reject(new OutboundFailedError(`no answer from ${url.origin} in time`));
     const secure = url.protocol === 'https:';

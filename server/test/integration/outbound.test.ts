@@ -80,6 +80,15 @@ describe('outbound requests through the guard', function () {
     expect(asked).to.deep.equal(['push.pinned.test']);
   });
 
+  it('tries each checked address in turn (IPv6, then IPv4), never another', async () => {
+    const target = await serve((_req, res) => res.writeHead(201).end('ok'));
+    // Nothing listens on [::1] at that port: the connection falls back to the second checked address.
+    const guard = guardFor([`push.dual.test:${target.port}`], () => Promise.resolve([{ address: '::1', family: 6 }, { address: '127.0.0.1', family: 4 }]));
+    const response = await guard.request(`http://push.dual.test:${target.port}/push/1`, { redirects: 'none' });
+    expect(response.status).to.equal(201);
+    expect(target.seen).to.have.length(1);
+  });
+
   it('speaks TLS to the checked address with the URL\'s host name as SNI, and verifies the certificate', async () => {
     // A self-signed certificate (Debian's openssl): the TLS server records the name the client
     // asked for, and the client refuses the certificate no CA vouches for.

@@ -78,17 +78,17 @@ describe('the outbound guard', () => {
       }
     });
 
-    it('answers the first address of a public name, resolving it once', async () => {
+    it('answers every address of a public name, resolving it once', async () => {
       const calls: string[] = [];
       const guard = new Outbound({ allowHosts: [] }, answering(['93.184.216.34', '2606:2800::1'], calls));
-      expect(await guard.resolve(new URL('https://push.example.com/x'))).to.deep.equal({ address: '93.184.216.34', family: 4 });
+      expect(await guard.resolve(new URL('https://push.example.com/x'))).to.deep.equal([{ address: '93.184.216.34', family: 4 }, { address: '2606:2800::1', family: 6 }]);
       expect(calls).to.deep.equal(['push.example.com']);
     });
 
     it('asks no DNS for an IP literal', async () => {
       const calls: string[] = [];
       const guard = new Outbound({ allowHosts: [] }, answering(['127.0.0.1'], calls));
-      expect(await guard.resolve(new URL('https://[2001:4860:4860::8888]/'))).to.deep.equal({ address: '2001:4860:4860::8888', family: 6 });
+      expect(await guard.resolve(new URL('https://[2001:4860:4860::8888]/'))).to.deep.equal([{ address: '2001:4860:4860::8888', family: 6 }]);
       expect(calls).to.deep.equal([]);
     });
   });
