@@ -133,6 +133,8 @@ export default tseslint.config(
           { target: './server/src/cluster', from: './server/src/features', except: ['./calls/call-store.ts'], message: 'cluster/ implements interfaces features define (calls/call-store.ts) and knows no other feature code.' },
           { target: './server/src/cluster', from: ['./server/src/db', './server/src/cli', './server/src/main.ts', './server/src/transport'], message: 'cluster/ joins nodes: no database, no HTTP, no composition root.' },
           { target: './server/src/observability', from: ['./server/src/features', './server/src/cli', './server/src/main.ts'], message: 'observability/ reads the server from outside: no feature, no composition root.' },
+          // The outbound-request guard sits below the features (they import it) and knows none of them.
+          { target: './server/src/outbound', from: ['./server/src/features', './server/src/db', './server/src/transport', './server/src/stomp', './server/src/cluster', './server/src/cli', './server/src/main.ts'], message: 'outbound/ is the guard features send through: it imports no feature, database, transport, STOMP or cluster code.' },
           { target: './server/src', from: ['./client', './bench', './server/test'], message: 'The product imports no client, bench or test code.' },
         ],
       }],

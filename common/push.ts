@@ -39,10 +39,11 @@ function objectOf(raw: unknown, what: string): Record<string, unknown> {
 }
 
 /**
- * The endpoint of a push service: https, or any http(s) URL when the server itself runs on
- * http (development and tests, which play the push service locally).
+ * The endpoint of a push service, as a shape: an http(s) URL of at most 2048 characters. Which
+ * endpoints the server may send to (https, public hosts) is its outbound guard's business
+ * (docs/operations.md, Outbound requests).
  */
-export function decodePushEndpoint(raw: unknown, allowHttp: boolean): string {
+export function decodePushEndpoint(raw: unknown): string {
   if (typeof raw !== 'string' || raw.length === 0) throw new PushSubscriptionError('endpoint must be a non-empty string');
   if (raw.length > PUSH_ENDPOINT_MAX) throw new PushSubscriptionError(`endpoint is longer than ${PUSH_ENDPOINT_MAX} characters`);
   let url: URL;
@@ -51,22 +52,21 @@ export function decodePushEndpoint(raw: unknown, allowHttp: boolean): string {
   } catch {
     throw new PushSubscriptionError('endpoint is not a URL');
   }
-  const allowed = allowHttp ? ['https:', 'http:'] : ['https:'];
-  if (!allowed.includes(url.protocol)) throw new PushSubscriptionError(`endpoint must be an ${allowed.join(' or ')} URL`);
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new PushSubscriptionError('endpoint must be an https URL');
   return raw;
 }
 
-export function decodePushSubscription(body: unknown, allowHttp: boolean): PushSubscriptionRequest {
+export function decodePushSubscription(body: unknown): PushSubscriptionRequest {
   const o = objectOf(body, 'body');
-  const endpoint = decodePushEndpoint(o.endpoint, allowHttp);
+  const endpoint = decodePushEndpoint(o.endpoint);
   const keys = objectOf(o.keys, 'keys');
   if (typeof keys.p256dh !== 'string' || !P256DH.test(keys.p256dh)) throw new PushSubscriptionError('keys.p256dh must be a base64url P-256 public key');
   if (typeof keys.auth !== 'string' || !AUTH.test(keys.auth)) throw new PushSubscriptionError('keys.auth must be a base64url 16-byte secret');
   return { endpoint, keys: { p256dh: keys.p256dh, auth: keys.auth } };
 }
 
-export function decodePushUnsubscribe(body: unknown, allowHttp: boolean): PushUnsubscribeRequest {
-  return { endpoint: decodePushEndpoint(objectOf(body, 'body').endpoint, allowHttp) };
+export function decodePushUnsubscribe(body: unknown): PushUnsubscribeRequest {
+  return { endpoint: decodePushEndpoint(objectOf(body, 'body').endpoint) };
 }
 
 /** The first `max` characters (whole code points, so no emoji is cut in half), with … when cut. */

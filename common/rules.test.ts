@@ -63,6 +63,34 @@ describe('validation rules (docs/spec.md §5)', () => {
     expect(isSendableMessage('웃음 😀 emoji')).to.equal(true);
     expect(hasForbiddenCharacters('😀', 'name')).to.equal(false);
   });
+  it('refuses the Hangul fillers anywhere in a name, and in room names', () => {
+    for (const filler of ['\u3164', '\u115F', '\u1160', '\uFFA0']) {
+      for (const bad of [filler, `alice${filler}`, `${filler}alice`, `김${filler}철수`]) {
+        expect(isValidName(bad), JSON.stringify(bad)).to.equal(false);
+        expect(isValidRoomName(bad), JSON.stringify(bad)).to.equal(false);
+      }
+    }
+    expect(isValidName('ㄱㅎㅏㆎ'), 'the compatibility jamo around the filler').to.equal(true);
+  });
+  it('refuses invisible, bidi-mark and separator characters in messages and room names', () => {
+    const invisible = ['\u200B', '\u200C', '\u200D', '\u200E', '\u200F', '\u202A', '\u202E', '\u2060', '\u2064', '\u2066', '\u2069', '\u061C', '\u2028', '\u2029', '\uFEFF'];
+    for (const c of invisible) {
+      for (const bad of [`a${c}b`, `${c}hello`, `hello${c}`, c]) {
+        expect(isSendableMessage(bad), JSON.stringify(bad)).to.equal(false);
+        expect(hasForbiddenCharacters(bad, 'message'), JSON.stringify(bad)).to.equal(true);
+        expect(isValidRoomName(bad), JSON.stringify(bad)).to.equal(false);
+      }
+    }
+  });
+  it('keeps the zero-width joiner inside emoji sequences, and only there', () => {
+    for (const ok of ['\u{1F469}\u200D\u{1F4BB}', '\u{1F3F3}\uFE0F\u200D\u{1F308}', '\u{1F469}\u{1F3FD}\u200D\u{1F4BB} 코딩', '\u{1F9D1}\u200D\u2695\uFE0F']) {
+      expect(isSendableMessage(ok), JSON.stringify(ok)).to.equal(true);
+      expect(isValidRoomName(ok), JSON.stringify(ok)).to.equal(true);
+    }
+    for (const bad of ['a\u200D\u{1F4BB}', '\u{1F469}\u200Db', '\u{1F469}\u200D', '\u200D\u{1F4BB}']) {
+      expect(isSendableMessage(bad), JSON.stringify(bad)).to.equal(false);
+    }
+  });
   it('finds nobody for a keyword with control characters', () => {
     expect(isSearchableKeyword('\u0000')).to.equal(false);
     expect(isSearchableKeyword('a\u0000')).to.equal(false);

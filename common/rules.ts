@@ -45,10 +45,12 @@ export function isReaction(value: unknown): value is Reaction {
 }
 
 // Starts with an English or Korean letter or one of - . ' and continues with letters, spaces or
-// - . ' (docs/spec.md §5). Korean covers syllables and compatibility jamo. The only whitespace is the
-// ASCII space, and not at the end: CR, LF, tab, U+00A0, U+2028 or U+FEFF would let "Alice\uFEFF"
-// pass for "Alice".
-const NAME_PATTERN = /^[A-Za-z\u3131-\u318E\uAC00-\uD7A3\-.'](?:[A-Za-z\u3131-\u318E\uAC00-\uD7A3 \-.']*[A-Za-z\u3131-\u318E\uAC00-\uD7A3\-.'])?$/;
+// - . ' (docs/spec.md §5). Korean covers syllables and compatibility jamo, but not the Hangul
+// filler U+3164, which draws nothing (nor the fillers U+115F, U+1160, U+FFA0, outside the ranges).
+// The only whitespace is the ASCII space, and not at the end: CR, LF, tab, U+00A0, U+2028 or
+// U+FEFF would let "Alice\uFEFF" pass for "Alice".
+const KOREAN = '\u3131-\u3163\u3165-\u318E\uAC00-\uD7A3';
+const NAME_PATTERN = new RegExp(`^[A-Za-z${KOREAN}\\-.'](?:[A-Za-z${KOREAN} \\-.']*[A-Za-z${KOREAN}\\-.'])?$`);
 
 /** A name as it is checked and stored: Unicode NFC, so decomposed Hangul is the same name. */
 export function normalizeName(name: string): string {
@@ -63,16 +65,24 @@ export function isValidName(name: string): boolean {
 
 /**
  * Characters no text we store may hold: NUL and the other C0 controls (a message keeps newline
- * and tab), DEL and the C1 controls, the bidi overrides and isolates that make text read
- * differently from what it is (U+202A–U+202E, U+2066–U+2069), and lone surrogates.
+ * and tab), DEL and the C1 controls, the bidi marks, overrides and isolates that make text read
+ * differently from what it is (U+061C, U+200E, U+200F, U+202A–U+202E, U+2066–U+2069), the
+ * invisible ones that make two texts look alike (U+200B–U+200D, U+2060–U+2064, U+FEFF), the line
+ * and paragraph separators (U+2028, U+2029), and lone surrogates. Names of rooms also refuse the
+ * Hangul fillers (U+115F, U+1160, U+3164, U+FFA0), which draw nothing. docs/spec.md §5.
  */
-// eslint-disable-next-line no-control-regex -- finding control characters is the point
-const FORBIDDEN_IN_MESSAGES = /[\u0000-\u0008\u000B-\u001F\u007F-\u009F\u202A-\u202E\u2066-\u2069\uD800-\uDFFF]/u;
-// eslint-disable-next-line no-control-regex -- finding control characters is the point
-const FORBIDDEN_IN_NAMES = /[\u0000-\u001F\u007F-\u009F\u202A-\u202E\u2066-\u2069\uD800-\uDFFF]/u;
+const INVISIBLE = '\u061C\u200B-\u200F\u2028\u2029\u202A-\u202E\u2060-\u2064\u2066-\u2069\uFEFF';
+const FORBIDDEN_IN_MESSAGES = new RegExp(`[\\u0000-\\u0008\\u000B-\\u001F\\u007F-\\u009F${INVISIBLE}\\uD800-\\uDFFF]`, 'u');
+const FORBIDDEN_IN_NAMES = new RegExp(`[\\u0000-\\u001F\\u007F-\\u009F${INVISIBLE}\\u115F\\u1160\\u3164\\uFFA0\\uD800-\\uDFFF]`, 'u');
+/**
+ * The zero-width joiner is what joins emoji into one (👩‍💻, 🏳️‍🌈): between an emoji (a skin tone
+ * or variation selector after it) and another emoji it is allowed; anywhere else it is refused.
+ */
+const EMOJI_JOINER = /(?<=[\p{Extended_Pictographic}\p{Emoji_Modifier}\uFE0F])\u200D(?=\p{Extended_Pictographic})/gu;
 
 export function hasForbiddenCharacters(text: string, kind: 'message' | 'name'): boolean {
-  return (kind === 'message' ? FORBIDDEN_IN_MESSAGES : FORBIDDEN_IN_NAMES).test(text);
+  const pattern = kind === 'message' ? FORBIDDEN_IN_MESSAGES : FORBIDDEN_IN_NAMES;
+  return pattern.test(text.includes('\u200D') ? text.replace(EMOJI_JOINER, '') : text);
 }
 
 // Deliberately simple: one @, something on each side, a dot in the domain, no spaces or
@@ -109,7 +119,8 @@ export function isSearchableKeyword(keyword: string): boolean {
 /** Non-blank and at most 3000 characters once trimmed: the trimmed text is what is stored. */
 export function isSendableMessage(content: string): boolean {
   const trimmed = content.trim();
-  return trimmed.length > 0 && trimmed.length <= LIMITS.message && !hasForbiddenCharacters(trimmed, 'message');
+  // The untrimmed text is checked: trim() drops U+2028, U+2029 and U+FEFF, which are refused too.
+  return trimmed.length > 0 && trimmed.length <= LIMITS.message && !hasForbiddenCharacters(content, 'message');
 }
 
 /** A message's text beside an attachment: may be empty, otherwise a sendable message's. */
@@ -119,5 +130,5 @@ export function isSendableCaption(content: string): boolean {
 
 export function isValidRoomName(name: string): boolean {
   const trimmed = name.trim();
-  return trimmed.length > 0 && trimmed.length <= LIMITS.roomName && !hasForbiddenCharacters(trimmed, 'name');
+  return trimmed.length > 0 && trimmed.length <= LIMITS.roomName && !hasForbiddenCharacters(name, 'name');
 }

@@ -53,6 +53,11 @@ export interface Config {
    */
   vapid: { publicKey: string; privateKey: string } | null;
   vapidSubject: string;
+  /**
+   * OUTBOUND_ALLOW_HOSTS, for tests only: exact host:port entries the outbound guard lets through
+   * on plain http and to any address (a push service played on loopback). docs/operations.md.
+   */
+  outboundAllowHosts: string[];
   /** Bearer token that opens GET /metrics; unset: /metrics answers 404. */
   metricsToken: string | null;
   logLevel: string;
@@ -161,6 +166,7 @@ export function loadConfig(env: Env = process.env): Config {
     workers: workers(env, port, databaseUrl),
     vapid: vapidKeys(env),
     vapidSubject: vapidSubject(env, mailFrom),
+    outboundAllowHosts: outboundAllowHosts(env),
     metricsToken: env.METRICS_TOKEN || null,
     logLevel: env.LOG_LEVEL || 'info',
   };
@@ -173,6 +179,15 @@ function workers(env: Env, port: number, databaseUrl: string): number {
   if (!databaseUrl.startsWith('mysql://')) throw new ConfigError('WORKERS above 1 needs DATABASE_URL=mysql://…: SQLite is for one process');
   if (port === 0) throw new ConfigError('WORKERS above 1 needs a fixed PORT for the workers to share');
   return n;
+}
+
+function outboundAllowHosts(env: Env): string[] {
+  const entries = list(env, 'OUTBOUND_ALLOW_HOSTS').map((entry) => entry.toLowerCase());
+  for (const entry of entries) {
+    // A host as a URL holds it (a name, dotted IPv4 or bracketed IPv6) and an explicit port.
+    if (!/^([a-z0-9.-]+|\[[0-9a-f:.]+\]):[0-9]{1,5}$/.test(entry)) throw new ConfigError(`OUTBOUND_ALLOW_HOSTS entries must be host:port, got "${entry}"`);
+  }
+  return entries;
 }
 
 function redisUrl(raw: string | undefined): string | null {

@@ -5,7 +5,7 @@ import { WEBSOCKET_PATH } from '@common/destinations';
 import type { Logger } from '../log';
 import type { Broker } from '../stomp/broker';
 import { intern } from '../stomp/intern';
-import { StompSession } from '../stomp/session';
+import { CLOSE, StompSession } from '../stomp/session';
 import { UWS_MAX_BACKPRESSURE } from '../stomp/slow-consumer';
 import { clientAddress } from './client-address';
 import { requestCookies, SESSION_COOKIE } from './cookies';
@@ -15,10 +15,17 @@ import type { SessionAuthenticator } from './route';
 export const STOMP_SUBPROTOCOLS = ['v12.stomp', 'v11.stomp', 'v10.stomp'];
 
 /**
- * uWS closes a socket without a word when a message exceeds maxPayloadLength, so it sits well
- * above the STOMP frame limit (64 KiB), which the parser enforces with an ERROR frame.
+ * The largest WebSocket message a client may send (docs/protocol.md, Limits), well above the
+ * STOMP frame limit (64 KiB), which the parser enforces with an ERROR frame.
  */
 export const MAX_MESSAGE_BYTES = 1024 * 1024;
+/**
+ * uWS closes a socket without a word (1006) when a message exceeds its maxPayloadLength, before
+ * our code sees it. So uWS takes up to twice our limit and we answer a message between the two
+ * with an ERROR frame; only beyond this does the silent close remain. uWS buffers at most this
+ * much of a message per socket (docs/architecture.md §3a).
+ */
+export const UWS_MAX_PAYLOAD_BYTES = 2 * MAX_MESSAGE_BYTES;
 /** Seconds; with automatic pings a live client that negotiated no heart-beats is never cut. */
 const IDLE_TIMEOUT_SECONDS = 120;
 
@@ -119,7 +126,7 @@ export function mountWebSocket(app: TemplatedApp, options: WebSocketOptions): vo
   };
 
   const behavior: WebSocketBehavior<SocketData> = {
-    maxPayloadLength: MAX_MESSAGE_BYTES,
+    maxPayloadLength: UWS_MAX_PAYLOAD_BYTES,
     maxBackpressure: UWS_MAX_BACKPRESSURE,
     closeOnBackpressureLimit: 1,
     idleTimeout: IDLE_TIMEOUT_SECONDS,
@@ -150,6 +157,10 @@ export function mountWebSocket(app: TemplatedApp, options: WebSocketOptions): vo
     message(ws, message) {
       const { session } = ws.getUserData();
       try {
+        if (message.byteLength > MAX_MESSAGE_BYTES) {
+          session.fail(`a WebSocket message over ${MAX_MESSAGE_BYTES} bytes`, { code: CLOSE.tooBig });
+          return;
+        }
         // Parsed synchronously: the ArrayBuffer is only valid during this callback.
         session.receive(new Uint8Array(message));
       } catch (err) {

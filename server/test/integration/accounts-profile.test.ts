@@ -46,7 +46,7 @@ forEachDatabase('profile updates, login limit and request refusals', (db) => {
 
     it('refuses an invalid name or an empty password with 400 and changes nothing', async () => {
       const { user, client } = await newLoggedInUser(server, { name: 'Keep' });
-      for (const body of [{ name: 'B0b', password: 'x' }, { name: '', password: 'x' }, { name: 'a'.repeat(101), password: 'x' }, { name: 'Valid', password: '' }, { name: 'Valid' }]) {
+      for (const body of [{ name: 'B0b', password: 'x' }, { name: '', password: 'x' }, { name: 'a'.repeat(101), password: 'x' }, { name: 'Valid', password: '' }, { name: 'Valid' }, { name: '\u3164', password: 'x' }, { name: 'alice\u3164', password: 'x' }, { name: 'ali\uFFA0ce', password: 'x' }]) {
         const res = await client.patch(api.userInfo, body);
         expect(res.status, JSON.stringify(body)).to.equal(400);
         expect(res.body).to.have.keys('error', 'message');
@@ -78,6 +78,27 @@ forEachDatabase('profile updates, login limit and request refusals', (db) => {
       expect((await otherDevice.get(api.userId)).status).to.equal(401);
       await otherSocket.closed;
       expect((await client.get(api.userId)).status).to.equal(200);
+    });
+
+    it('limits password checks like logins: 10 wrong guesses, then 429 with Retry-After even for the right password, until the window passes', async () => {
+      const { user, client } = await newLoggedInUser(server, { name: 'Guessed' });
+      for (let i = 0; i < 10; i++) {
+        const wrong = await client.patch(api.userInfo, { name: 'Guessed', password: 'taken over', currentPassword: `guess ${i}` });
+        expect([wrong.status, wrong.body.error], `guess ${i}`).to.deep.equal([403, 'wrong_current_password']);
+      }
+      const limited = await client.patch(api.userInfo, { name: 'Guessed', password: 'taken over', currentPassword: user.password });
+      expect(limited.status).to.equal(429);
+      expect(limited.body.message).to.equal('too many failed logins; try again later');
+      expect(limited.headers.get('retry-after')).to.equal('900');
+      // The one password field is a guess too (200 "name" for the right one, 403 otherwise).
+      expect((await client.patch(api.userInfo, { name: 'Guessed', password: user.password })).status).to.equal(429);
+      now += 15 * MINUTE;
+      expect((await client.patch(api.userInfo, { name: 'Guessed', password: user.password })).body).to.deep.equal({ status: 'name' });
+      // The right password forgave the wrong ones: ten more are checked before the limit.
+      for (let i = 0; i < 10; i++) expect((await client.patch(api.userInfo, { name: 'Guessed', password: `again ${i}` })).status).to.equal(403);
+      expect((await client.patch(api.userInfo, { name: 'Guessed', password: user.password })).status).to.equal(429);
+      // Out of the window for the tests after this one (they share the client address).
+      now += 15 * MINUTE;
     });
 
     it('answers 401 without a session', async () => {

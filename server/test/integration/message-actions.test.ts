@@ -90,6 +90,7 @@ forEachDatabase('replying to, editing, deleting and reacting to messages', (db) 
     expect(await refusal(outsider, app.editMessage, { chatRoomId: roomId, messageId: sent.messageId, content: 'x' })).to.match(/member/);
     expect(await refusal(a, app.editMessage, { chatRoomId: roomId, messageId: sent.messageId, content: '   ' })).to.match(/1 to 3000/);
     expect(await refusal(a, app.editMessage, { chatRoomId: roomId, messageId: sent.messageId, content: 'x'.repeat(LIMITS.message + 1) })).to.match(/1 to 3000/);
+    expect(await refusal(a, app.editMessage, { chatRoomId: roomId, messageId: sent.messageId, content: 'hi\u200F' })).to.match(/control or bidi-override/);
     const otherRoom = await roomOf(a, outsider);
     expect(await refusal(a, app.editMessage, { chatRoomId: otherRoom, messageId: sent.messageId, content: 'moved' })).to.match(/no such message/);
     expect((await inHistory(a, roomId, sent.messageId)).content).to.equal('hello');

@@ -135,7 +135,7 @@ forEachDatabase('chat messages over STOMP', (db) => {
     const a = await member('Sender');
     const b = await member('Receiver');
     const roomId = await roomOf(a, b);
-    for (const content of ['a\u0000b', 'a\u001bb', 'a\u0085b', 'invoice\u202Egnp.exe', 'a\uD800b']) {
+    for (const content of ['a\u0000b', 'a\u001bb', 'a\u0085b', 'invoice\u202Egnp.exe', 'a\uD800b', 'abc\u200F', 'a\u061Cb', 'a\u2028b', '\u200Bhi']) {
       const fresh = { ...a, stomp: await connect(a.client.cookieHeader()) };
       expect(await refusal(say(fresh, roomId, content)), JSON.stringify(content)).to.match(/control or bidi-override/);
     }

@@ -31,11 +31,19 @@ interface Person {
 forEachDatabase('web push', (db) => {
   let server: RunningServer;
   const pushService = new LocalPushService();
+  /** Where a hostile push service redirects to: an internal service, on the allow-list too. */
+  const inside = new LocalPushService();
   const open: TestStomp[] = [];
 
   before(async () => {
     await pushService.start();
-    server = await startTestServer({ databaseUrl: db.url(), env: { CALL_RING_TIMEOUT_MS: String(RING_TIMEOUT_MS), VAPID_SUBJECT: 'mailto:ops@example.test', METRICS_TOKEN } });
+    await inside.start();
+    // The push service is played on loopback over http: only the test-only allow-list lets the
+    // outbound guard reach it.
+    server = await startTestServer({
+      databaseUrl: db.url(),
+      env: { CALL_RING_TIMEOUT_MS: String(RING_TIMEOUT_MS), VAPID_SUBJECT: 'mailto:ops@example.test', METRICS_TOKEN, OUTBOUND_ALLOW_HOSTS: `${new URL(pushService.url).host},${new URL(inside.url).host}` },
+    });
   });
   afterEach(async () => {
     await Promise.allSettled(open.splice(0).map((s) => s.disconnect()));
@@ -43,6 +51,7 @@ forEachDatabase('web push', (db) => {
   after(async () => {
     await server?.stop();
     await pushService.stop();
+    await inside.stop();
   });
 
   const person = (name: string): Promise<Person> => newLoggedInUser(server, { name });
@@ -204,5 +213,89 @@ forEachDatabase('web push', (db) => {
     expect((await laptopClient.post(api.logout)).status).to.equal(200);
     const { hangups } = await call(alice, bob);
     expect((await hangups.next()).json<CallEvent>().reason).to.equal('unavailable');
+  });
+
+  describe('endpoints our server may not reach, and what one user may cost', () => {
+    const outcome = (name: string) => metricValue(server, METRICS_TOKEN, 'letschat_pushes_total', `outcome="${name}"`);
+    const sessionOf = async (p: Person): Promise<number> => Number((await server.db('sessions').where({ user_id: p.user.userId }).first<{ id: number }>('id'))!.id);
+
+    it('refuses with 400 every endpoint form of the attack: plain http, user info, private addresses in any notation', async () => {
+      const { client } = await person('Attacker');
+      const keys = pushService.subscription().request.keys;
+      const endpoints = [
+        'http://127.0.0.1:3306/', 'http://[::1]:6379/', 'http://2130706433:3306/', 'https://user:pass@push.example.com/x', 'https://127.0.0.1/x', 'https://[::1]/x',
+        'https://2130706433/x', 'https://0x7f.0.0.1/x', 'https://0177.0.0.1/x', 'https://[::ffff:127.0.0.1]/x', 'https://169.254.169.254/latest/meta-data/', 'https://10.0.0.1/x',
+        'https://100.64.0.1/x', 'https://[fd00::1]/x', 'https://localhost/x', `${pushService.url.replace('127.0.0.1', 'localhost')}/x`,
+      ];
+      for (const endpoint of endpoints) {
+        const res = await client.post<{ error: string; message: string }>(api.pushSubscriptions, { endpoint, keys });
+        expect([res.status, res.body.error], endpoint).to.deep.equal([400, 'invalid_subscription']);
+        expect(res.body.message, endpoint).to.match(/^endpoint refused: /);
+      }
+      expect(await server.db('push_subscriptions').where({ endpoint: 'https://127.0.0.1/x' }).first('id')).to.equal(undefined);
+    });
+
+    it('checks an endpoint again when it sends: one stored before the rule goes unrequested and is counted refused', async () => {
+      const alice = await person('Old caller');
+      const bob = await person('Old subscriber');
+      const stale = pushService.subscription();
+      // As if stored before the guard, or its name resolved elsewhere then: only the send-time check stands.
+      // The push service's own port in another notation: the allow-list's exact host:port does not match it.
+      const endpoint = `http://[::ffff:127.0.0.1]:${new URL(pushService.url).port}/push/stale`;
+      await server.db('push_subscriptions').insert({ user_id: bob.user.userId, session_id: await sessionOf(bob), endpoint_hash: `stale-${bob.user.userId}`, endpoint, p256dh: stale.request.keys.p256dh, auth: stale.request.keys.auth, created_at_ms: Date.now() });
+      const before = await outcome('refused');
+      const ringing = await call(alice, bob);
+      await waitFor(async () => (await outcome('refused')) > before, 'the stale endpoint counted refused');
+      expect(pushService.received.filter((p) => p.path === '/push/stale')).to.deep.equal([]);
+      await ringing.stomp.send(app.callHangup, { targetUserId: bob.user.userId });
+    });
+
+    it('follows no redirect of a push service', async () => {
+      const alice = await person('Redirected caller');
+      const bob = await person('Redirected');
+      const subscription = await subscribed(bob);
+      pushService.redirect(subscription, 302, `${inside.url}/internal`);
+      const before = await outcome('failed');
+      const ringing = await call(alice, bob);
+      await pushService.nthPushTo(subscription, 1);
+      await waitFor(async () => (await outcome('failed')) > before, 'the redirected push counted failed');
+      expect(inside.received).to.deep.equal([]);
+      await ringing.stomp.send(app.callHangup, { targetUserId: bob.user.userId });
+    });
+
+    it('keeps 10 subscriptions per user, the 11th replacing the oldest, and one call rings those 10 only', async () => {
+      const alice = await person('Many caller');
+      const bob = await person('Many devices');
+      const subscriptions: TestSubscription[] = [];
+      for (let i = 0; i < 12; i++) subscriptions.push(await subscribed(bob));
+      const stored = (await server.db('push_subscriptions').where({ user_id: bob.user.userId }).select('endpoint')).map((r: { endpoint: string }) => r.endpoint);
+      expect(stored).to.have.length(10);
+      const before = await outcome('sent');
+      const ringing = await call(alice, bob);
+      await waitFor(async () => (await outcome('sent')) >= before + 10, 'ten pushes sent');
+      expect(subscriptions.map((s) => pushService.pushesTo(s).length)).to.deep.equal([0, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1]);
+      await ringing.stomp.send(app.callHangup, { targetUserId: bob.user.userId });
+    });
+
+    it('makes at most 10 requests for one message to a member holding 500 stored subscriptions', async () => {
+      const alice = await person('Flood writer');
+      const bob = await person('Flood holder');
+      const session = await sessionOf(bob);
+      const template = pushService.subscription();
+      const port = new URL(pushService.url).port;
+      const rows = Array.from({ length: 500 }, (_, i) => ({
+        user_id: bob.user.userId, session_id: session, endpoint_hash: `flood-${bob.user.userId}-${i}`, endpoint: `http://127.0.0.1:${port}/push/flood-${i}`,
+        p256dh: template.request.keys.p256dh, auth: template.request.keys.auth, created_at_ms: i,
+      }));
+      for (let i = 0; i < rows.length; i += 100) await server.db('push_subscriptions').insert(rows.slice(i, i + 100));
+      const room = (await alice.client.post<{ chatRoomId: number }>(api.roomCreate, { targetUserId: bob.user.userId })).body.chatRoomId;
+      const writer = await connect(alice);
+      const flood = () => pushService.received.filter((p) => p.path.startsWith('/push/flood-')).length;
+      const settled = async () => (await outcome('sent')) + (await outcome('failed')) + (await outcome('dropped'));
+      const before = await settled();
+      await writer.send(app.privateMessage, { chatRoomId: room, content: 'one message', clientMsgId: 'flood-1' });
+      await waitFor(async () => (await settled()) >= before + 10, 'the pushes of one message settled');
+      expect(flood()).to.equal(10);
+    });
   });
 });

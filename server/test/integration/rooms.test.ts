@@ -284,7 +284,7 @@ forEachDatabase('chat rooms over REST', (db) => {
       for (const chatRoomName of ['', '   ', 'x'.repeat(51), 5]) {
         expect((await a.client.post(api.updateSubject, { chatRoomId: roomId, chatRoomName })).status, String(chatRoomName)).to.equal(400);
       }
-      for (const chatRoomName of ['a\u0000b', 'a\nb', '\u202Eevil', 'a\uDC00']) {
+      for (const chatRoomName of ['a\u0000b', 'a\nb', '\u202Eevil', 'a\uDC00', '\u200F', 'a\u061Cb', 'a\u2028b', '\u3164', 'room\u3164']) {
         expect((await a.client.post(api.updateSubject, { chatRoomId: roomId, chatRoomName })).status, JSON.stringify(chatRoomName)).to.equal(400);
       }
       expect((await a.client.post(api.updateSubject, { chatRoomId: roomId, chatRoomName: 'x'.repeat(50) })).status).to.equal(200);

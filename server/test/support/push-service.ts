@@ -30,6 +30,7 @@ export interface VapidClaims {
 export class LocalPushService {
   readonly received: ReceivedPush[] = [];
   private readonly statuses = new Map<string, number>();
+  private readonly locations = new Map<string, string>();
   private server!: http.Server;
   url = '';
 
@@ -40,7 +41,8 @@ export class LocalPushService {
       req.on('end', () => {
         const path = req.url ?? '/';
         this.received.push({ path, headers: req.headers, body: Buffer.concat(chunks) });
-        res.writeHead(this.statuses.get(path) ?? 201).end();
+        const location = this.locations.get(path);
+        res.writeHead(this.statuses.get(path) ?? 201, location ? { location } : {}).end();
       });
     });
     await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', resolve));
@@ -54,6 +56,13 @@ export class LocalPushService {
   /** The push service answers this status to pushes for the subscription (410: gone). */
   answer(subscription: TestSubscription, status: number): void {
     this.statuses.set(new URL(subscription.request.endpoint).pathname, status);
+  }
+
+  /** The push service answers pushes for the subscription with this redirect (a hostile one would). */
+  redirect(subscription: TestSubscription, status: number, location: string): void {
+    const path = new URL(subscription.request.endpoint).pathname;
+    this.statuses.set(path, status);
+    this.locations.set(path, location);
   }
 
   /** The pushes that reached this subscription so far. */

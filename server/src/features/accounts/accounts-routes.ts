@@ -71,7 +71,7 @@ export function accountsRoutes({ accounts, secureCookies }: AccountsRoutesDeps):
         const password = stringField(body.password, 'password', MAX_PASSWORD_LENGTH);
         const currentPassword = body.currentPassword === undefined ? null : stringField(body.currentPassword, 'currentPassword', MAX_PASSWORD_LENGTH);
         const { userId, sessionId } = userOf(ctx);
-        const json: UpdateInfoResponse = { status: await accounts.updateInfo(userId, sessionId, name, password, currentPassword) };
+        const json: UpdateInfoResponse = { status: await accounts.updateInfo(userId, sessionId, name, password, currentPassword, ctx.remoteAddress) };
         return { json };
       },
     },

@@ -15,6 +15,14 @@ export const LOGIN_FAILURE_WINDOW: RateWindow = { limit: 10, windowMs: 15 * 60 *
 /** Failed logins one client address may make in 15 minutes, whatever the accounts. */
 export const ADDRESS_FAILURE_WINDOW: RateWindow = { limit: 30, windowMs: 15 * 60 * 1000 };
 const LOGIN_MISMATCH = 'email or password does not match';
+const TOO_MANY_FAILURES = 'too many failed logins; try again later';
+
+/**
+ * The password checks of a profile update count among the login attempts under this key, one per
+ * user: never an e-mail address (no @), so a login neither spends nor forgives them, while the
+ * client address they come from shares its budget with logins.
+ */
+const passwordCheckKey = (userId: number) => `user#${userId}`;
 
 export interface LoggedIn {
   user: User;
@@ -54,7 +62,7 @@ export class AccountsService {
     const wait = Math.max(addressWait, accountWait);
     if (wait > 0) {
       await this.failures.forget(attempt);
-      throw new RateLimitedError(retryAfterSeconds(wait), 'too many failed logins; try again later');
+      throw new RateLimitedError(retryAfterSeconds(wait), TOO_MANY_FAILURES);
     }
 
     const user = await this.users.findByEmail(email);
@@ -99,12 +107,45 @@ export class AccountsService {
    * has none yet (OAuth), and every other login session of the user ends, its sockets closed.
    * 'name' (and no change) when the name is the current one and the password is the current
    * password: there is nothing to update.
+   *
+   * Either field tells whether a guess is the password (403 or 200), so the checks are limited
+   * like logins: per user and per client address, the same 429 (docs/protocol.md, Accounts).
    */
-  async updateInfo(userId: number, sessionId: string, rawName: string, password: string, currentPassword: string | null): Promise<'success' | 'name'> {
+  async updateInfo(userId: number, sessionId: string, rawName: string, password: string, currentPassword: string | null, clientAddress: string): Promise<'success' | 'name'> {
     if (!isValidName(rawName)) throw new InvalidError('invalid name', 'invalid_name');
     const name = normalizeName(rawName);
     if (password.length === 0) throw new InvalidError('the password must not be empty', 'empty_password');
     const user = await this.profile(userId);
+    // An account with no password yet (OAuth) has nothing to guess.
+    if (user.passwordHash !== null) await this.passwordCheckAllowed(userId, clientAddress);
+    const result = await this.checkedUpdate(user, sessionId, name, password, currentPassword);
+    // A right password forgives earlier wrong ones, as a login does; a 403 stays counted.
+    if (user.passwordHash !== null) await this.failures.clear(passwordCheckKey(userId), this.clock() - LOGIN_FAILURE_WINDOW.windowMs);
+    return result;
+  }
+
+  /**
+   * Records the password check about to be made, or refuses it (429) when the user's, or the
+   * address's, recent failures fill their window. Parallel checks count each other, as logins do.
+   */
+  private async passwordCheckAllowed(userId: number, clientAddress: string): Promise<void> {
+    const key = passwordCheckKey(userId);
+    const now = this.clock();
+    const since = now - LOGIN_FAILURE_WINDOW.windowMs;
+    const attempt = await this.failures.record(key, clientAddress, now);
+    const [forUser, fromAddress] = await Promise.all([
+      this.failures.timesBefore(key, since, attempt),
+      this.failures.timesFromAddressBefore(clientAddress, since, attempt),
+    ]);
+    const wait = Math.max(retryAfterMs(forUser, LOGIN_FAILURE_WINDOW, now), retryAfterMs(fromAddress, ADDRESS_FAILURE_WINDOW, now));
+    if (wait > 0) {
+      await this.failures.forget(attempt);
+      throw new RateLimitedError(retryAfterSeconds(wait), TOO_MANY_FAILURES);
+    }
+  }
+
+  private async checkedUpdate(user: User, sessionId: string, name: string, password: string, currentPassword: string | null): Promise<'success' | 'name'> {
+    const userId = user.id;
     const keepsPassword = user.passwordHash !== null && (await verifyPassword(user.passwordHash, password));
     if (user.name === name && keepsPassword) return 'name';
     if (!keepsPassword && user.passwordHash !== null) {

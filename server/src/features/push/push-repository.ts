@@ -27,12 +27,19 @@ const endpointHash = (endpoint: string) => createHash('sha256').update(endpoint)
 export class PushRepository {
   constructor(private readonly db: Knex) {}
 
-  /** Stores this device's subscription for the session; an endpoint seen before moves to it. */
-  async upsert(userId: number, sessionId: number, endpoint: string, keys: { p256dh: string; auth: string }, nowMs: number): Promise<void> {
-    await this.db('push_subscriptions')
-      .insert({ user_id: userId, session_id: sessionId, endpoint_hash: endpointHash(endpoint), endpoint, p256dh: keys.p256dh, auth: keys.auth, created_at_ms: nowMs })
-      .onConflict('endpoint_hash')
-      .merge(['user_id', 'session_id', 'endpoint', 'p256dh', 'auth', 'created_at_ms']);
+  /**
+   * Stores this device's subscription for the session; an endpoint seen before moves to it. The
+   * user then keeps only the newest `keep` subscriptions: the oldest are deleted.
+   */
+  async upsert(userId: number, sessionId: number, endpoint: string, keys: { p256dh: string; auth: string }, nowMs: number, keep: number): Promise<void> {
+    await this.db.transaction(async (trx) => {
+      await trx('push_subscriptions')
+        .insert({ user_id: userId, session_id: sessionId, endpoint_hash: endpointHash(endpoint), endpoint, p256dh: keys.p256dh, auth: keys.auth, created_at_ms: nowMs })
+        .onConflict('endpoint_hash')
+        .merge(['user_id', 'session_id', 'endpoint', 'p256dh', 'auth', 'created_at_ms']);
+      const older = await trx<SubscriptionRow>('push_subscriptions').where({ user_id: userId }).orderBy([{ column: 'created_at_ms', order: 'desc' }, { column: 'id', order: 'desc' }]).offset(keep).limit(1000).select('id');
+      if (older.length > 0) await trx('push_subscriptions').whereIn('id', older.map((r) => r.id)).delete();
+    });
   }
 
   /** Deletes the endpoint if it is the user's; answers whether it was. */
@@ -44,8 +51,13 @@ export class PushRepository {
     await this.db('push_subscriptions').where({ id }).delete();
   }
 
-  async ofUser(userId: number): Promise<StoredPushSubscription[]> {
-    const rows = await this.db<SubscriptionRow>('push_subscriptions').where({ user_id: userId }).select('id', 'user_id', 'endpoint', 'p256dh', 'auth');
+  /** The user's newest `limit` subscriptions. */
+  async ofUser(userId: number, limit: number): Promise<StoredPushSubscription[]> {
+    const rows = await this.db<SubscriptionRow>('push_subscriptions')
+      .where({ user_id: userId })
+      .orderBy([{ column: 'created_at_ms', order: 'desc' }, { column: 'id', order: 'desc' }])
+      .limit(limit)
+      .select('id', 'user_id', 'endpoint', 'p256dh', 'auth');
     return rows.map((r) => ({ id: Number(r.id), userId: Number(r.user_id), endpoint: r.endpoint, keys: { p256dh: r.p256dh, auth: r.auth } }));
   }
 

@@ -2,7 +2,10 @@
 // offline member of a new message, through the push services of their browsers. A push is
 // sent in the background: the call and the message never wait for it, and a push service that
 // fails or is slow only loses that push. An endpoint the push service calls gone (404, 410) is
-// deleted. Messages are coalesced: at most one push per member and room a minute.
+// deleted. Messages are coalesced: at most one push per member and room a minute. An endpoint is
+// a URL a user gave: it goes out only through the outbound guard (server/src/outbound), checked
+// when subscribed and again at every send (DNS may have changed), and what one user or one push
+// service may cost is capped (docs/architecture.md §3a).
 import {
   decodePushSubscription,
   decodePushUnsubscribe,
@@ -18,10 +21,17 @@ import type { PushRepository, StoredPushSubscription, VapidKeys } from './push-r
 export const MESSAGE_PUSH_WINDOW_MS = 60_000;
 /** Pushes on their way at once; beyond this, new ones are dropped (and counted), never queued without bound. */
 export const MAX_PUSHES_IN_FLIGHT = 256;
+/** Pushes on their way at once to one user's devices; beyond it, dropped and counted the same. */
+export const MAX_PUSHES_IN_FLIGHT_PER_USER = 4;
+/** Requests on their way at once to one push service (endpoint origin); beyond it, dropped and counted. */
+export const MAX_REQUESTS_IN_FLIGHT_PER_ORIGIN = 64;
+/** Subscriptions one user may hold; an 11th replaces the oldest. */
+export const MAX_SUBSCRIPTIONS_PER_USER = 10;
 /** Remembered (member, room) pairs before the old ones are pruned. */
 const COALESCE_PRUNE_AT = 10_000;
 
-export type PushOutcome = 'sent' | 'gone' | 'failed' | 'dropped' | 'coalesced';
+/** `refused`: the outbound guard refused the endpoint at send time (its host now resolves to a private address). */
+export type PushOutcome = 'sent' | 'gone' | 'failed' | 'refused' | 'dropped' | 'coalesced';
 
 export interface PushOptions {
   /** Seconds the push service keeps the message for an offline browser. */
@@ -45,8 +55,11 @@ export interface PushPorts {
   isOnline(userId: number): Promise<boolean>;
   clock: Clock;
   log: Logger;
-  /** Endpoints may be http only when the server itself runs on http (development, tests). */
-  allowHttpEndpoints: boolean;
+  /**
+   * What can be told of an endpoint without DNS (the outbound guard's checkUrl): https, no user
+   * info, a public-looking host. Throws with the reason when refused.
+   */
+  checkEndpoint(endpoint: string): void;
   count?(outcome: PushOutcome): void;
 }
 
@@ -63,9 +76,38 @@ function statusOf(error: unknown): number | null {
   return typeof status === 'number' ? status : null;
 }
 
+const refusedByGuard = (error: unknown) => (error as { code?: unknown } | null)?.code === 'outbound_refused';
+
+function originOf(endpoint: string): string {
+  try {
+    return new URL(endpoint).origin;
+  } catch {
+    return endpoint;
+  }
+}
+
+/** Counts of things in flight by key, forgetting a key at zero. */
+class InFlight {
+  private readonly counts = new Map<string | number, number>();
+  /** Takes one if fewer than `max` are in flight for the key. */
+  take(key: string | number, max: number): boolean {
+    const n = this.counts.get(key) ?? 0;
+    if (n >= max) return false;
+    this.counts.set(key, n + 1);
+    return true;
+  }
+  give(key: string | number): void {
+    const n = (this.counts.get(key) ?? 1) - 1;
+    if (n <= 0) this.counts.delete(key);
+    else this.counts.set(key, n);
+  }
+}
+
 export class PushService {
   private keys: Promise<VapidKeys> | null = null;
   private readonly inFlight = new Set<Promise<void>>();
+  private readonly perUser = new InFlight();
+  private readonly perOrigin = new InFlight();
   /** When each (member, room) last got a message push; oldest first. */
   private readonly lastMessagePush = new Map<string, number>();
 
@@ -75,15 +117,25 @@ export class PushService {
     return this.vapid().then((keys) => keys.publicKey);
   }
 
-  /** This device's subscription, for the signed-in user and their session. 400 when malformed. */
+  /**
+   * This device's subscription, for the signed-in user and their session; the user's oldest goes
+   * when they would hold more than MAX_SUBSCRIPTIONS_PER_USER. 400 when malformed, or when the
+   * endpoint is not one our server may send to (docs/protocol.md, Web Push).
+   */
   async subscribe(userId: number, sessionId: string, body: unknown): Promise<void> {
-    const subscription = this.decoded(() => decodePushSubscription(body, this.ports.allowHttpEndpoints));
-    await this.ports.repo.upsert(userId, Number(sessionId), subscription.endpoint, subscription.keys, this.ports.clock());
+    const subscription = this.decoded(() => decodePushSubscription(body));
+    try {
+      this.ports.checkEndpoint(subscription.endpoint);
+    } catch (error) {
+      throw new InvalidError(`endpoint refused: ${(error as Error).message}`, 'invalid_subscription');
+    }
+    await this.ports.repo.upsert(userId, Number(sessionId), subscription.endpoint, subscription.keys, this.ports.clock(), MAX_SUBSCRIPTIONS_PER_USER);
   }
 
   /** Forgets the endpoint if it is the user's (a browser that unsubscribed). */
   async unsubscribe(userId: number, body: unknown): Promise<void> {
-    const { endpoint } = this.decoded(() => decodePushUnsubscribe(body, this.ports.allowHttpEndpoints));
+    // Any URL: forgetting an endpoint sends nothing to it.
+    const { endpoint } = this.decoded(() => decodePushUnsubscribe(body));
     await this.ports.repo.deleteOfUser(userId, endpoint);
   }
 
@@ -149,29 +201,44 @@ export class PushService {
   }
 
   private pushTo(userId: number, payload: PushPayload, options: PushOptions, when: { unlessOnline: boolean } = { unlessOnline: false }): void {
-    if (this.inFlight.size >= MAX_PUSHES_IN_FLIGHT) {
+    if (this.inFlight.size >= MAX_PUSHES_IN_FLIGHT || !this.perUser.take(userId, MAX_PUSHES_IN_FLIGHT_PER_USER)) {
       this.ports.count?.('dropped');
       return;
     }
     const sending = this.deliver(userId, JSON.stringify(payload), options, when.unlessOnline)
       .catch((error: unknown) => this.ports.log.warn({ err: error, userId }, 'push not sent'))
-      .finally(() => this.inFlight.delete(sending));
+      .finally(() => {
+        this.inFlight.delete(sending);
+        this.perUser.give(userId);
+      });
     this.inFlight.add(sending);
   }
 
   private async deliver(userId: number, payload: string, options: PushOptions, unlessOnline: boolean): Promise<void> {
     if (unlessOnline && (await this.ports.isOnline(userId))) return;
-    const subscriptions = await this.ports.repo.ofUser(userId);
+    // The newest ones only: rows stored before the cap may still be more.
+    const subscriptions = await this.ports.repo.ofUser(userId, MAX_SUBSCRIPTIONS_PER_USER);
     if (subscriptions.length === 0) return;
     const vapid = await this.vapid();
     await Promise.all(subscriptions.map((subscription) => this.deliverTo(subscription, payload, vapid, options)));
   }
 
   private async deliverTo(subscription: StoredPushSubscription, payload: string, vapid: VapidKeys, options: PushOptions): Promise<void> {
+    const origin = originOf(subscription.endpoint);
+    if (!this.perOrigin.take(origin, MAX_REQUESTS_IN_FLIGHT_PER_ORIGIN)) {
+      this.ports.count?.('dropped');
+      return;
+    }
     try {
       await this.ports.send(subscription, payload, vapid, options);
       this.ports.count?.('sent');
     } catch (error) {
+      if (refusedByGuard(error)) {
+        // Kept: the host may resolve to a public address again; it costs no request meanwhile.
+        this.ports.count?.('refused');
+        this.ports.log.warn({ userId: subscription.userId, reason: (error as Error).message }, 'push endpoint refused by the outbound guard');
+        return;
+      }
       const status = statusOf(error);
       if (status === 404 || status === 410) {
         // The browser unsubscribed or the subscription expired: it will never work again.
@@ -181,6 +248,8 @@ export class PushService {
       }
       this.ports.count?.('failed');
       this.ports.log.warn({ status, userId: subscription.userId, err: status === null ? error : undefined }, 'push refused');
+    } finally {
+      this.perOrigin.give(origin);
     }
   }
 

@@ -66,6 +66,19 @@ describe('account rules on a real database', () => {
     expect((await accounts.accounts.login('ann@example.test', 'secret words', '203.0.113.8')).user.id).to.equal(userId);
   });
 
+  it('limits password checks of a profile update per address with logins: failed logins there count, and wrong passwords count for logins', async () => {
+    const { session } = await accounts.accounts.login('ann@example.test', 'secret words', '203.0.113.1');
+    const guesser = '198.51.100.42';
+    for (let i = 0; i < 25; i++) await refusal(accounts.accounts.login(`victim${i}@example.test`, 'password1', guesser));
+    for (let i = 0; i < 5; i++) {
+      expect(await refusal(accounts.accounts.updateInfo(userId, session.sessionId, 'Ann', `guess ${i}`, null, guesser))).to.be.instanceOf(ForbiddenError);
+    }
+    expect(await refusal(accounts.accounts.updateInfo(userId, session.sessionId, 'Ann', 'secret words', null, guesser))).to.be.instanceOf(RateLimitedError);
+    expect(await refusal(accounts.accounts.login('ann@example.test', 'secret words', guesser))).to.be.instanceOf(RateLimitedError);
+    // The user from another address is checked: the guesses were the address's, not yet the user's limit.
+    expect(await accounts.accounts.updateInfo(userId, session.sessionId, 'Ann', 'secret words', null, '203.0.113.1')).to.equal('name');
+  });
+
   it('ends a session and closes its sockets in one step', async () => {
     const { session } = await accounts.accounts.login('ann@example.test', 'secret words', '203.0.113.1');
     await accounts.accounts.endSession(session.sessionId);
@@ -79,20 +92,20 @@ describe('account rules on a real database', () => {
 
   it('updates name and password, says "name" for no change, and refuses an invalid name or empty password', async () => {
     const { session } = await accounts.accounts.login('ann@example.test', 'secret words', '203.0.113.1');
-    expect(await accounts.accounts.updateInfo(userId, session.sessionId, 'Ann', 'secret words', null)).to.equal('name');
-    expect(await accounts.accounts.updateInfo(userId, session.sessionId, '안나', 'new secret', 'secret words')).to.equal('success');
+    expect(await accounts.accounts.updateInfo(userId, session.sessionId, 'Ann', 'secret words', null, '127.0.0.1')).to.equal('name');
+    expect(await accounts.accounts.updateInfo(userId, session.sessionId, '안나', 'new secret', 'secret words', '127.0.0.1')).to.equal('success');
     expect((await accounts.accounts.login('ann@example.test', 'new secret', '203.0.113.1')).user.name).to.equal('안나');
-    expect(await refusal(accounts.accounts.updateInfo(userId, session.sessionId, '1nvalid', 'x', null))).to.be.instanceOf(InvalidError);
-    expect(await refusal(accounts.accounts.updateInfo(userId, session.sessionId, 'Ann', '', null))).to.be.instanceOf(InvalidError);
+    expect(await refusal(accounts.accounts.updateInfo(userId, session.sessionId, '1nvalid', 'x', null, '127.0.0.1'))).to.be.instanceOf(InvalidError);
+    expect(await refusal(accounts.accounts.updateInfo(userId, session.sessionId, 'Ann', '', null, '127.0.0.1'))).to.be.instanceOf(InvalidError);
   });
 
   it('needs the current password to set a new one, then ends the other sessions and closes their sockets', async () => {
     const here = (await accounts.accounts.login('ann@example.test', 'secret words', '203.0.113.1')).session;
     const there = (await accounts.accounts.login('ann@example.test', 'secret words', '203.0.113.2')).session;
-    expect(await refusal(accounts.accounts.updateInfo(userId, here.sessionId, 'Ann', 'hijacked', null))).to.be.instanceOf(ForbiddenError);
-    expect(await refusal(accounts.accounts.updateInfo(userId, here.sessionId, 'Ann', 'hijacked', 'wrong'))).to.be.instanceOf(ForbiddenError);
+    expect(await refusal(accounts.accounts.updateInfo(userId, here.sessionId, 'Ann', 'hijacked', null, '127.0.0.1'))).to.be.instanceOf(ForbiddenError);
+    expect(await refusal(accounts.accounts.updateInfo(userId, here.sessionId, 'Ann', 'hijacked', 'wrong', '127.0.0.1'))).to.be.instanceOf(ForbiddenError);
     expect(deps.publisher.closedAuthSessions).to.deep.equal([]);
-    expect(await accounts.accounts.updateInfo(userId, here.sessionId, 'Ann', 'renewed', 'secret words')).to.equal('success');
+    expect(await accounts.accounts.updateInfo(userId, here.sessionId, 'Ann', 'renewed', 'secret words', '127.0.0.1')).to.equal('success');
     expect(await accounts.sessions.authenticate(there.token)).to.equal(null);
     expect(await accounts.sessions.authenticate(here.token)).to.deep.include({ userId });
     expect(deps.publisher.closedAuthSessions).to.deep.equal([there.sessionId]);

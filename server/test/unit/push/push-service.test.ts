@@ -5,8 +5,19 @@ import pino from 'pino';
 import type { PushPayload } from '@common/push';
 import type { Knex } from '../../../src/db/knex';
 import { PushRepository, type StoredPushSubscription } from '../../../src/features/push/push-repository';
-import { MAX_PUSHES_IN_FLIGHT, MESSAGE_PUSH_WINDOW_MS, PushService, type PushOutcome, type PushSender } from '../../../src/features/push/push-service';
+import {
+  MAX_PUSHES_IN_FLIGHT,
+  MAX_PUSHES_IN_FLIGHT_PER_USER,
+  MAX_REQUESTS_IN_FLIGHT_PER_ORIGIN,
+  MAX_SUBSCRIPTIONS_PER_USER,
+  MESSAGE_PUSH_WINDOW_MS,
+  PushService,
+  type PushOutcome,
+  type PushSender,
+} from '../../../src/features/push/push-service';
+import { waitFor } from '../../support/wait';
 import { generateVapidKeys } from '../../../src/features/push/web-push-sender';
+import { Outbound } from '../../../src/outbound';
 import { memoryDatabase } from '../../support/memory-deps';
 
 const ALICE = 1;
@@ -29,6 +40,8 @@ function subscriptionBody(n: number) {
 }
 
 describe('the push service', () => {
+  const guard = new Outbound({ allowHosts: [] });
+  after(() => guard.close());
   let db: Knex;
   let now: number;
   let sent: Sent[];
@@ -60,7 +73,7 @@ describe('the push service', () => {
       isOnline: (userId) => Promise.resolve(online.has(userId) || onlineElsewhere.has(userId)),
       clock: () => now,
       log: pino({ level: 'silent' }),
-      allowHttpEndpoints: false,
+      checkEndpoint: (endpoint) => void guard.checkUrl(endpoint),
       count: (outcome) => outcomes.push(outcome),
     });
     await push.subscribe(BOB, String(BOB), subscriptionBody(BOB));
@@ -70,11 +83,72 @@ describe('the push service', () => {
 
   const message = (id: number, content = 'hi') => ({ id, roomId: 7, senderId: ALICE, senderName: 'User 1', content });
 
-  it('refuses an http endpoint unless the server runs on http', async () => {
-    const body = { ...subscriptionBody(9), endpoint: 'http://push.example.test/9' };
-    let refused: unknown = null;
-    await push.subscribe(ALICE, String(ALICE), body).catch((error: unknown) => (refused = error));
-    expect(refused).to.have.property('code', 'invalid_subscription');
+  it('refuses an endpoint that is not https, carries a user name, or names a host that is not public', async () => {
+    for (const endpoint of ['http://push.example.test/9', 'https://user:pass@push.example.test/9', 'https://127.0.0.1/9', 'https://localhost/9', 'https://2130706433/9']) {
+      let refused: unknown = null;
+      await push.subscribe(ALICE, String(ALICE), { ...subscriptionBody(9), endpoint }).catch((error: unknown) => (refused = error));
+      expect(refused, endpoint).to.have.property('code', 'invalid_subscription');
+      expect(refused, endpoint).to.have.property('message').that.matches(/^endpoint refused: /);
+    }
+    expect(await push.hasSubscription(ALICE)).to.equal(false);
+  });
+
+  it(`keeps the newest ${MAX_SUBSCRIPTIONS_PER_USER} subscriptions of a user: an 11th replaces the oldest`, async () => {
+    for (let n = 100; n < 100 + MAX_SUBSCRIPTIONS_PER_USER + 1; n += 1) {
+      await push.subscribe(ALICE, String(ALICE), subscriptionBody(n));
+      now += 1;
+    }
+    push.incomingCall(ALICE, { userId: BOB, name: 'User 2' });
+    await push.idle();
+    expect(sent).to.have.length(MAX_SUBSCRIPTIONS_PER_USER);
+    const endpoints = (await db('push_subscriptions').where({ user_id: ALICE }).select('endpoint')).map((r: { endpoint: string }) => r.endpoint);
+    expect(endpoints).to.have.length(MAX_SUBSCRIPTIONS_PER_USER);
+    expect(endpoints).not.to.include(subscriptionBody(100).endpoint);
+  });
+
+  it(`pushes to the newest ${MAX_SUBSCRIPTIONS_PER_USER} of a user's subscriptions only, however many rows are stored`, async () => {
+    const rows = Array.from({ length: 500 }, (_, i) => ({ user_id: ALICE, session_id: ALICE, endpoint_hash: `h${i}`, endpoint: `https://push.example.test/old/${i}`, p256dh: subscriptionBody(0).keys.p256dh, auth: subscriptionBody(0).keys.auth, created_at_ms: i }));
+    for (let i = 0; i < rows.length; i += 100) await db('push_subscriptions').insert(rows.slice(i, i + 100));
+    push.incomingCall(ALICE, { userId: BOB, name: 'User 2' });
+    await push.idle();
+    expect(sent).to.have.length(MAX_SUBSCRIPTIONS_PER_USER);
+  });
+
+  it(`drops pushes to one user beyond ${MAX_PUSHES_IN_FLIGHT_PER_USER} in flight, and requests to one push service beyond ${MAX_REQUESTS_IN_FLIGHT_PER_ORIGIN}`, async () => {
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    answer = () => held;
+    for (let i = 0; i < MAX_PUSHES_IN_FLIGHT_PER_USER + 3; i += 1) push.incomingCall(BOB, { userId: ALICE, name: 'User 1' });
+    expect(outcomes.filter((o) => o === 'dropped')).to.have.length(3);
+    // Another user is not held back by Bob's.
+    push.incomingCall(CAROL, { userId: ALICE, name: 'User 1' });
+    expect(outcomes.filter((o) => o === 'dropped')).to.have.length(3);
+    release();
+    await push.idle();
+
+    // Many users whose endpoints share one push service: at most the origin's cap go out at once.
+    outcomes = [];
+    sent = [];
+    let releaseAll!: () => void;
+    const heldAll = new Promise<void>((resolve) => (releaseAll = resolve));
+    answer = () => heldAll;
+    const users = Array.from({ length: MAX_REQUESTS_IN_FLIGHT_PER_ORIGIN + 6 }, (_, i) => 1000 + i);
+    await db('users').insert(users.map((id) => ({ id, email: `u${id}@example.test`, name: `User ${id}`, password_hash: null })));
+    for (const id of users) await push.subscribe(id, String(BOB), subscriptionBody(id));
+    for (const id of users) push.incomingCall(id, { userId: ALICE, name: 'User 1' });
+    await waitFor(() => sent.length + outcomes.filter((o) => o === 'dropped').length === users.length || undefined, 'every push sent or dropped');
+    expect(sent).to.have.length(MAX_REQUESTS_IN_FLIGHT_PER_ORIGIN);
+    expect(outcomes.filter((o) => o === 'dropped')).to.have.length(6);
+    releaseAll();
+    await push.idle();
+  });
+
+  it('counts an endpoint the outbound guard refuses at send time as refused, and keeps it', async () => {
+    answer = () => Promise.reject(Object.assign(new Error('push.example.test resolves to an address that is not public (loopback)'), { code: 'outbound_refused' }));
+    push.incomingCall(BOB, { userId: ALICE, name: 'User 1' });
+    await push.idle();
+    expect(outcomes).to.deep.equal(['refused']);
+    expect(await push.hasSubscription(BOB)).to.equal(true);
   });
 
   it('pushes a message only to members with no open connection, never to the sender', async () => {
@@ -125,7 +199,8 @@ describe('the push service', () => {
     let release!: () => void;
     const held = new Promise<void>((resolve) => (release = resolve));
     answer = () => held;
-    for (let i = 0; i < MAX_PUSHES_IN_FLIGHT + 5; i += 1) push.incomingCall(BOB, { userId: ALICE, name: 'User 1' });
+    // One push each to many users, so that no user's own cap is what drops them.
+    for (let i = 0; i < MAX_PUSHES_IN_FLIGHT + 5; i += 1) push.incomingCall(10_000 + i, { userId: ALICE, name: 'User 1' });
     expect(outcomes.filter((o) => o === 'dropped')).to.have.length(5);
     release();
     await push.idle();
