@@ -1,7 +1,13 @@
 // Every STOMP destination of docs/spec.md §7: builders and patterns. No other file spells these
 // out as literals.
 
-export const CALL_SIGNALS = ['incoming', 'accepted', 'rejected', 'offer', 'answer', 'ice-candidate', 'hangup'] as const;
+/** The original product's call signals (docs/spec.md §7); its client subscribes to these alone. */
+export const ORIGINAL_CALL_SIGNALS = ['incoming', 'accepted', 'rejected', 'offer', 'answer', 'ice-candidate', 'hangup'] as const;
+/**
+ * Every call signal: the original ones, then ours (docs/protocol.md "Call events"): ringing,
+ * media-state, peer-reconnecting, resume. A client that never subscribes to ours sees no change.
+ */
+export const CALL_SIGNALS = [...ORIGINAL_CALL_SIGNALS, 'ringing', 'media-state', 'peer-reconnecting', 'resume'] as const;
 export type CallSignal = (typeof CALL_SIGNALS)[number];
 
 export const WEBSOCKET_PATH = '/websocket';
@@ -38,6 +44,8 @@ export const app = {
   callAnswer: '/app/call/answer',
   callIceCandidate: '/app/call/ice-candidate',
   callHangup: '/app/call/hangup',
+  /** Ours: the sender's microphone, camera and screen share, relayed to the peer of an active call. */
+  callMediaState: '/app/call/media-state',
 } as const;
 
 const ID = '([1-9][0-9]{0,15})';

@@ -102,6 +102,9 @@ export function decideSignal(phase: CallPhase, peerUserId: number | null, signal
       return phase === 'connecting' || phase === 'connected' ? { kind: 'answer' } : { kind: 'ignore', reason: 'answer before the call was accepted' };
     case 'ice-candidate':
       return phase === 'connecting' || phase === 'connected' ? { kind: 'candidate' } : { kind: 'ignore', reason: 'candidate before the call was accepted' };
+    default:
+      // Signals this client does not act on yet (ringing, media-state, peer-reconnecting, resume).
+      return { kind: 'ignore', reason: `${signal} is not handled` };
   }
 }
 
