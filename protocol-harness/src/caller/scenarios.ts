@@ -93,6 +93,8 @@ export interface Timings {
   initiateToConnectedMs?: number;
   /** From the accept to the first frame with sound at each side. */
   firstAudioFrameMs?: { caller: number | null; callee: number | null };
+  /** From the initiate to the first frame with sound at the later side. */
+  initiateToFirstSoundMs?: number;
   /** A video call: from the accept to each side's first decoded remote video frame. */
   firstVideoFrameMs?: { caller: number | null; callee: number | null };
   /** A video call's set-up: from the initiate to the first decoded remote frame at the later side. */
@@ -343,6 +345,7 @@ async function talk(run: Run): Promise<void> {
   await hears(run, [caller, callee]);
   const firstSound = (side: HeadlessCaller) => since(side.peer!.meter.report().firstSoundAt, accepted);
   timings.firstAudioFrameMs = { caller: firstSound(caller), callee: firstSound(callee) };
+  timings.initiateToFirstSoundMs = rounded(Math.max(caller.peer!.meter.report().firstSoundAt!, callee.peer!.meter.report().firstSoundAt!) - started);
   if (options.media === 'video') {
     await sees(run, [caller, callee]);
     const firstFrame = (side: HeadlessCaller) => side.peer!.video.report().firstDecodedAt;
