@@ -62,7 +62,9 @@ frame counter; each must read back the OTHER's, moving):
 
 --media video makes every call a video call (initiate with media "video", both cameras on).
 
-Timings in the report: initiate→incoming, accept→accepted, accept→connected (each side),
+Every call that rings checks the caller receives ringing (with the callId of the incoming).
+
+Timings in the report: initiate→incoming, initiate→ringing, accept→accepted, accept→connected (each side),
 initiate→connected, accept→first audio frame with sound (each side); with video, accept→first
 decoded remote frame (each side) and initiate→first frame (the later side); and per scenario the
 timeout, the grace, reconnect→resume/connected/sound again, offer→answer of a renegotiation.

@@ -20,6 +20,7 @@ export function formatReport(r: ScenarioReport): string {
   const t = r.timings;
   const timings: string[] = [];
   if (t.initiateToIncomingMs !== undefined) timings.push(`initiate→incoming ${ms(t.initiateToIncomingMs)}`);
+  if (t.initiateToRingingMs !== undefined) timings.push(`initiate→ringing ${ms(t.initiateToRingingMs)}`);
   if (t.acceptToAcceptedMs !== undefined) timings.push(`accept→accepted ${ms(t.acceptToAcceptedMs)}`);
   if (t.acceptToConnectedMs) timings.push(`accept→connected caller ${ms(t.acceptToConnectedMs.caller)} / callee ${ms(t.acceptToConnectedMs.callee)}`);
   if (t.initiateToConnectedMs !== undefined) timings.push(`initiate→connected ${ms(t.initiateToConnectedMs)}`);

@@ -86,6 +86,8 @@ export interface SideVideo extends VideoReport {
 
 export interface Timings {
   initiateToIncomingMs?: number;
+  /** From the initiate to the caller's ringing (a device of the callee rang). */
+  initiateToRingingMs?: number;
   acceptToAcceptedMs?: number;
   /** From the callee's accept to each side's connectionState "connected". */
   acceptToConnectedMs?: { caller: number; callee: number };
@@ -266,6 +268,10 @@ async function ring({ caller, callee, expect, timings, options }: Run): Promise<
   timings.initiateToIncomingMs = rounded(incoming.at - started);
   expect.check(`incoming carries the caller's name "${caller.name}"`, incoming.event.name === caller.name, `got ${JSON.stringify(incoming.event.name)}`);
   if (options.media === 'video') expect.check('incoming says it is a video call', incoming.event.media === 'video', `media ${incoming.event.media}`);
+  // The caller's screen says '전화 거는 중…' only once a device of the callee rings (docs/protocol.md "Call events").
+  const ringing = await expect.step('caller receives ringing from the callee', caller.waitFor('ringing', callee.userId, options.stepTimeoutMs));
+  timings.initiateToRingingMs = rounded(ringing.at - started);
+  expect.check('ringing names the call incoming named', !!ringing.event.callId && ringing.event.callId === incoming.event.callId, `${ringing.event.callId} / ${incoming.event.callId}`);
   return { started, incomingAt: incoming.at };
 }
 
