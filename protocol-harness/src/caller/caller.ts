@@ -92,10 +92,11 @@ export class HeadlessCaller {
   /**
    * A reloaded page: the same signed-in session (its cookie survives a reload) opens a new
    * connection, fetches the ICE servers and subscribes to its call queues again, knowing nothing
-   * of the call it was in until the server says (resume).
+   * of the call it was in until the server says (resume). `baseUrl`: another node of the same
+   * cluster, where a load balancer may send the reloaded page.
    */
-  static async reload(previous: HeadlessCaller, label = `${previous.label} (reloaded)`): Promise<HeadlessCaller> {
-    return HeadlessCaller.open({ ...previous.options, label }, previous.session);
+  static async reload(previous: HeadlessCaller, label = `${previous.label} (reloaded)`, baseUrl = previous.session.baseUrl): Promise<HeadlessCaller> {
+    return HeadlessCaller.open({ ...previous.options, label, baseUrl }, { ...previous.session, baseUrl });
   }
 
   private static async open(options: CallerOptions, session: Session): Promise<HeadlessCaller> {

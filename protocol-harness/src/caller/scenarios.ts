@@ -221,8 +221,11 @@ export async function runScenario(scenario: ScenarioName, input: ScenarioOptions
       expect.check('the server offers a TURN server for relay-only calls', turn, 'no turn: URL in GET /api/call/ice-servers');
     }
     const reopenCallee = () => open('callee (reloaded)', options.callee, CALLEE_TONE_HZ, CALLER_TONE_HZ, CALLEE_VIDEO_TAG, CALLER_VIDEO_TAG);
+    // With several nodes the reloaded page lands on the next one, so the resume crosses nodes too.
     const reload = async (side: HeadlessCaller) => {
-      const back = await expect.step(`${side.label}'s page reloads: the same session connects and subscribes again`, HeadlessCaller.reload(side));
+      const node = urls[(urls.indexOf(side.session.baseUrl) + 1) % urls.length];
+      const where = urls.length > 1 ? ` (on ${node})` : '';
+      const back = await expect.step(`${side.label}'s page reloads: the same session connects and subscribes again${where}`, HeadlessCaller.reload(side, undefined, node));
       opened.push(back);
       return back;
     };
