@@ -21,7 +21,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { runScenario, type ScenarioName, type ScenarioOptions, type ScenarioReport } from '../protocol-harness/src/caller/scenarios';
-import { startCoturn } from '../server/test/support/coturn';
+import { startCoturn, TURNSERVER } from '../server/test/support/coturn';
 import { machineFacts } from './lib/machine';
 import { emitResult, upperGoal, type PartResult } from './lib/result';
 import { ROOT, startServer } from './lib/server-process';
@@ -113,6 +113,8 @@ const SERIES: Series[] = [
 ];
 
 async function main(): Promise<void> {
+  // `make bench` installs it (scripts/system-deps.sh); the relay-only figures need a real TURN server.
+  if (!fs.existsSync(TURNSERVER)) throw new Error(`coturn is not installed (${TURNSERVER} missing): run make system-deps`);
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'letschat-bench-call-'));
   const databaseUrl = `sqlite:${path.join(dir, 'bench.sqlite3')}`;
   execFileSync(process.execPath, ['--import', 'tsx', 'server/src/cli/admin.ts', 'seed', '--users', '2', '--password', PASSWORD, '--prefix', PREFIX], {
