@@ -68,6 +68,13 @@ export interface ScenarioOptions {
   media?: CallMedia;
   /** reload-mid-call: which side reloads (the callee by default). */
   reloader?: 'caller' | 'callee';
+  /**
+   * network-change, programmatic only: a real loss of the media path (a test pauses the TURN
+   * server every relayed path goes through). Instead of restarting ICE itself, the scenario cuts
+   * the path, expects the caller to restart ICE on its own once its connection has stayed
+   * disconnected for 2 s, and restores the path.
+   */
+  pathCut?: { cut(): Promise<void> | void; restore(): Promise<void> | void };
   /** Longest wait for any one expected event, in milliseconds. */
   stepTimeoutMs?: number;
   origin?: string;
@@ -171,6 +178,11 @@ function within<T>(ms: number, what: string, wait: Promise<T>): Promise<T> {
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Resolves once the condition holds, checked every 50 ms: for state no event announces. */
+async function polled(condition: () => boolean): Promise<void> {
+  while (!condition()) await sleep(50);
+}
 const rounded = (ms: number) => Math.round(ms);
 
 /** How long a negative check ("nothing arrives") listens. */
@@ -595,7 +607,19 @@ const SCENARIO_RUNNERS: Record<ScenarioName, (run: Run) => Promise<void>> = {
     const before = { caller: caller.peer!.localIceUfrag, callee: callee.peer!.localIceUfrag };
     const sound = { caller: caller.peer!.meter.report().soundFrames, callee: callee.peer!.meter.report().soundFrames };
     const restarted = performance.now();
-    caller.restartIce();
+    if (options.pathCut) {
+      await options.pathCut.cut();
+      try {
+        await expect.step(
+          'the caller restarts ICE by itself once its connection stays disconnected',
+          within(options.stepTimeoutMs, `caller is ${caller.peer!.connectionState} after ${caller.iceRestarts} restarts`, polled(() => caller.iceRestarts > 0)),
+        );
+      } finally {
+        await options.pathCut.restore();
+      }
+    } else {
+      caller.restartIce();
+    }
     await expect.step('callee receives the caller’s ICE-restart offer', callee.waitFor('offer', caller.userId, options.stepTimeoutMs, restarted));
     const answer = await expect.step('caller receives the callee’s answer', caller.waitFor('answer', callee.userId, options.stepTimeoutMs, restarted));
     timings.renegotiationMs = rounded(answer.at - restarted);

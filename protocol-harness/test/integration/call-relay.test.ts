@@ -52,6 +52,16 @@ forEachDatabase('relay-only calls through coturn', (db) => {
     expect(report.timings.reconnectToSoundMs).to.be.a('number');
   });
 
+  it('network-change: when the relayed path is lost, the caller restarts ICE by itself and the call recovers', async () => {
+    const [caller, callee] = await Promise.all([createUser(server!), createUser(server!)]);
+    // Pausing coturn cuts every relayed path at once, the sockets stay open: a network change.
+    const pathCut = { cut: () => void process.kill(coturn!.pid, 'SIGSTOP'), restore: () => void process.kill(coturn!.pid, 'SIGCONT') };
+    const report = await runScenario('network-change', { url: server!.url, caller, callee, relayOnly: true, pathCut, stepTimeoutMs: 30_000 });
+    expect(report.ok, `${report.reason}\ncoturn log:\n${coturn!.log().slice(-1500)}`).to.equal(true);
+    expect(report.checks).to.include('the caller restarts ICE by itself once its connection stays disconnected');
+    expect(report.checks).to.include('the answer carried new ICE credentials');
+  });
+
   it('does not connect when the server’s TURN secret is not coturn’s, so the credentials are really checked', async () => {
     const wrong = await startTestServer({ databaseUrl: db.url(), env: { TURN_URLS: coturn!.urls.join(','), TURN_SECRET: 'not-the-secret' } });
     try {
