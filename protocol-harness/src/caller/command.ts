@@ -61,15 +61,15 @@ frame counter; each must read back the OTHER's, moving):
                         connections, still connected, the tones heard again
 
 --media video makes every call a video call (initiate with media "video", both cameras on).
+Every call that rings checks that the caller receives ringing, with the incoming's callId.
 
-Every call that rings checks the caller receives ringing (with the callId of the incoming).
-
-Timings in the report: initiate→incoming, initiate→ringing, accept→accepted, accept→connected (each side),
-initiate→connected, accept→first audio frame with sound (each side); with video, accept→first
-decoded remote frame (each side) and initiate→first frame (the later side); and per scenario the
-timeout, the grace, reconnect→resume/connected/sound again, offer→answer of a renegotiation.
+Timings in the report: initiate→incoming, initiate→ringing, accept→accepted, accept→connected
+(each side), initiate→connected, accept→first audio frame with sound (each side); with video,
+accept→first decoded remote frame (each side) and initiate→first frame (the later side); per
+scenario the timeout, the grace, reconnect→resume/connected/sound again, offer→answer.
 With several --url (nodes of one cluster), the caller signs in to the first, the callee to the
-second and the third user to the third (in turn), so every signal crosses nodes.
+second and the third user to the third (in turn), so every signal crosses nodes; a reloaded page
+comes back on the next node.
 Exit status: 0 when every expectation held, 1 otherwise (the reason is printed).
 
 Example:
