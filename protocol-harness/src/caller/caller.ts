@@ -374,6 +374,8 @@ export class HeadlessCaller {
    * the socket open (the caller wins on glare, so the callee only waits for that offer).
    */
   private watchConnection(peer: CallPeer, state: RTCPeerConnectionState): void {
+    // A connection a resume replaced says nothing about the current one.
+    if (peer !== this.peer) return;
     if (this.restartTimer) clearTimeout(this.restartTimer);
     this.restartTimer = null;
     if (this.role !== 'caller' || (state !== 'disconnected' && state !== 'failed')) return;
