@@ -395,6 +395,8 @@ describe('ringing a user with no open connection but a push subscription', () =>
     const calls = new CallService(ports, 60_000);
     expect(await calls.ring(1, 2)).to.equal('ringing');
     expect(rungElsewhere).to.deep.equal([{ callee: 2, caller: { userId: 1, name: 'Alice' } }]);
+    // The push went out: the caller hears that it rings.
+    expect(ports.take().map((d) => [d.to, d.signal])).to.deep.equal([[2, 'incoming'], [1, 'ringing']]);
     expect(ports.timers.map((t) => t.ms)).to.deep.equal([60_000]);
     // A callee without a subscription is still unavailable at once.
     expect(await calls.ring(3, 99)).to.equal('unavailable');
