@@ -56,7 +56,8 @@ const PARTS: Part[] = [
   { id: 'history', script: 'bench/history.ts', args: [], quickArgs: ['--messages', '50000', '--requests', '300'], timeoutSeconds: 420 },
   // 1 000 000 messages loaded twice (SQLite, MariaDB) with their index: long on a shared machine.
   { id: 'message-search', script: 'bench/message-search.ts', args: [], quickArgs: ['--messages', '50000', '--searches', '100', '--baseline-searches', '10', '--inserts', '100'], timeoutSeconds: 3600 },
-  { id: 'call-setup', script: 'bench/call-setup.ts', args: [], quickArgs: ['--calls', '3'], timeoutSeconds: 300 },
+  // Four calls a round (audio, audio and video relay-only, a reload mid-call): about 8 s a round.
+  { id: 'call-setup', script: 'bench/call-setup.ts', args: [], quickArgs: ['--calls', '3'], timeoutSeconds: 600 },
   { id: 'client-load', script: 'bench/client-load.ts', args: [], quickArgs: ['--runs', '1'], timeoutSeconds: 900 },
 ];
 

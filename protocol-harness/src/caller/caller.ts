@@ -1,9 +1,11 @@
-// A headless caller: one user signed in over REST, connected over STOMP, subscribed to its seven
-// call queues, holding at most one call. Call control (initiate, accept, reject, hang up) is
-// driven by the scenario; the media part runs by itself like the browser client: on accepted
-// the caller offers, on an offer the callee answers, candidates flow both ways.
+// A headless caller: one user signed in over REST, connected over STOMP, subscribed to every
+// call queue (docs/protocol.md "Call events"), holding at most one call. Call control (initiate,
+// accept, reject, hang up, camera on, ICE restart) is driven by the scenario; the media part runs
+// by itself like the browser client: on accepted the caller offers, on an offer the other side
+// answers (in either direction during a call: renegotiation), candidates flow both ways, and on
+// resume both sides build a new connection and the side with role "caller" offers.
 import type { Client, IMessage } from '@stomp/stompjs';
-import { api, type IceServer, type UserSummary } from '@common/api';
+import { api, type CallMedia, type IceServer, type UserSummary } from '@common/api';
 import { app, CALL_SIGNALS, queues, type CallSignal } from '@common/destinations';
 import { decodeCallEvent, parseJson } from '@common/events';
 import type { CallEvent } from '@common/payloads';
@@ -20,6 +22,9 @@ export interface CallerOptions {
   label: string;
   toneHz: number;
   expectHz: number;
+  /** The tag this side's video frames carry, and the one it expects to see (video.ts); 0 when unused. */
+  videoTag?: number;
+  expectVideoTag?: number;
   relayOnly: boolean;
   /** Sent as Origin on the WebSocket upgrade, for servers that require one. */
   origin?: string;
@@ -34,6 +39,12 @@ export interface ReceivedEvent {
 
 export class WaitTimeout extends Error {}
 
+/**
+ * How long the call's caller lets its connection stay disconnected or failed before it restarts
+ * ICE itself (docs/protocol.md "Call events": a network change with the socket open).
+ */
+export const ICE_RESTART_AFTER_MS = 2000;
+
 interface Waiter {
   match(e: ReceivedEvent): boolean;
   resolve(e: ReceivedEvent): void;
@@ -47,6 +58,14 @@ export class HeadlessCaller {
   readonly foreignSignals: ReceivedEvent[] = [];
   peer: CallPeer | null = null;
   peerId: number | null = null;
+  /** Which side of the current call this is; on resume, the role the server names. */
+  role: 'caller' | 'callee' | null = null;
+  /** The camera is on in the current call: a video call, or once turned on. */
+  camera = false;
+  /** Offers this side sent with iceRestart (by the scenario, or by itself after a failure). */
+  iceRestarts = 0;
+  /** Every RTCPeerConnection of the current call, in order: a resume replaces it. */
+  readonly peers: CallPeer[] = [];
   /** Sockets that dropped before CONNECTED and were opened again (shared/stomp.ts), with why. */
   readonly reconnects: string[] = [];
   private readonly consumed = new Set<ReceivedEvent>();
@@ -54,6 +73,9 @@ export class HeadlessCaller {
   /** Remote signalling is applied strictly in arrival order. */
   private signalling: Promise<void> = Promise.resolve();
   private closing = false;
+  private restartTimer: NodeJS.Timeout | null = null;
+  /** The server said the peer's connection dropped: its resume, not an ICE restart, brings media back. */
+  private peerReconnecting = false;
 
   private constructor(
     readonly options: CallerOptions,
@@ -64,6 +86,20 @@ export class HeadlessCaller {
 
   static async connect(options: CallerOptions): Promise<HeadlessCaller> {
     const session = await login(options.baseUrl, options.email, options.password);
+    return HeadlessCaller.open(options, session);
+  }
+
+  /**
+   * A reloaded page: the same signed-in session (its cookie survives a reload) opens a new
+   * connection, fetches the ICE servers and subscribes to its call queues again, knowing nothing
+   * of the call it was in until the server says (resume). `baseUrl`: another node of the same
+   * cluster, where a load balancer may send the reloaded page.
+   */
+  static async reload(previous: HeadlessCaller, label = `${previous.label} (reloaded)`, baseUrl = previous.session.baseUrl): Promise<HeadlessCaller> {
+    return HeadlessCaller.open({ ...previous.options, label, baseUrl }, { ...previous.session, baseUrl });
+  }
+
+  private static async open(options: CallerOptions, session: Session): Promise<HeadlessCaller> {
     const iceServers = await getJson<IceServer[]>(session, api.iceServers);
     const reconnects: string[] = [];
     const stomp = await connect(session.baseUrl, session.cookie, { origin: options.origin, onReconnect: (reason) => reconnects.push(reason) });
@@ -85,14 +121,19 @@ export class HeadlessCaller {
     return this.options.label;
   }
 
-  initiate(targetUserId: number): void {
-    this.beginCall(targetUserId);
-    this.send(app.callInitiate, { targetUserId, userId: this.userId });
+  /** Without media the initiate is the original client's, which means a voice call. */
+  initiate(targetUserId: number, media?: CallMedia): void {
+    this.beginCall(targetUserId, 'caller', media === 'video');
+    this.send(app.callInitiate, media === undefined ? { targetUserId, userId: this.userId } : { targetUserId, userId: this.userId, media });
   }
 
-  /** Accepting prepares the media first, as the browser client does, so the offer finds it. */
-  accept(callerId: number): void {
-    this.beginCall(callerId);
+  /**
+   * Accepting prepares the media first, as the browser client does, so the offer finds it. The
+   * camera is on when the incoming call said video, unless told otherwise.
+   */
+  accept(callerId: number, camera?: boolean): void {
+    const incoming = this.received.filter((e) => e.signal === 'incoming' && e.event.userId === callerId).at(-1);
+    this.beginCall(callerId, 'callee', camera ?? incoming?.event.media === 'video');
     this.ensurePeer();
     this.send(app.callAccept, { targetUserId: callerId, userId: this.userId });
   }
@@ -107,6 +148,24 @@ export class HeadlessCaller {
     this.endCall();
   }
 
+  /** Turns the camera on during the call and renegotiates (an upgrade to video); false if it already was. */
+  startCamera(): boolean {
+    this.camera = true;
+    if (!this.peer?.startCamera()) return false;
+    this.inOrder(() => this.offer());
+    return true;
+  }
+
+  /** A network change with the socket open: an offer with new ICE credentials over the usual offer/answer. */
+  restartIce(): void {
+    this.inOrder(() => this.offer({ iceRestart: true }));
+  }
+
+  /** Tells the peer what this side sends (docs/protocol.md "Call events": media-state). */
+  sendMediaState(state: { muted: boolean; camera: boolean; screen: boolean }): void {
+    if (this.peerId !== null) this.send(app.callMediaState, { targetUserId: this.peerId, ...state });
+  }
+
   /** Sends any frame: also the hostile ones tests need (forged ids, injections). */
   send(destination: string, body: object): void {
     // Once this caller is closing, late sends (an answer finishing after a hang-up) are moot.
@@ -119,11 +178,12 @@ export class HeadlessCaller {
   }
 
   /**
-   * The first event of that signal (from that user, when given) not yet taken by an earlier
-   * wait, whether it already arrived or is still to come.
+   * The first event of that signal (from that user, when given; arrived at or after `since`, a
+   * performance.now(), when given) not yet taken by an earlier wait, whether it already arrived
+   * or is still to come.
    */
-  waitFor(signal: CallSignal, from: number | null, timeoutMs: number): Promise<ReceivedEvent> {
-    const match = (e: ReceivedEvent) => e.signal === signal && (from === null || e.event.userId === from) && !this.consumed.has(e);
+  waitFor(signal: CallSignal, from: number | null, timeoutMs: number, since = -Infinity): Promise<ReceivedEvent> {
+    const match = (e: ReceivedEvent) => e.signal === signal && (from === null || e.event.userId === from) && e.at >= since && !this.consumed.has(e);
     const already = this.received.find(match);
     if (already) {
       this.consumed.add(already);
@@ -234,7 +294,20 @@ export class HeadlessCaller {
         }
         this.inOrder(() => this.applyRemote(e));
         return;
+      case 'resume':
+        // The server's word that both sides are back (docs/protocol.md "Call events"): the old
+        // connection is thrown away, a new one is built with the current tracks, the "caller" offers.
+        this.peerReconnecting = false;
+        this.beginCall(e.event.userId, e.event.role ?? 'callee', this.camera || e.event.media === 'video', true);
+        this.ensurePeer();
+        if (this.role === 'caller') this.inOrder(() => this.offer());
+        return;
+      case 'peer-reconnecting':
+        if (fromPeer) this.peerReconnecting = true;
+        return;
       case 'incoming':
+      case 'ringing':
+      case 'media-state':
         return;
     }
   }
@@ -247,10 +320,11 @@ export class HeadlessCaller {
     });
   }
 
-  private async offer(): Promise<void> {
+  private async offer(options: { iceRestart?: boolean } = {}): Promise<void> {
     const peer = this.ensurePeer();
     const target = this.peerId;
-    const sdp = await peer.createOffer();
+    if (options.iceRestart) this.iceRestarts++;
+    const sdp = await peer.createOffer(options);
     if (target !== null && this.peer === peer) this.send(app.callOffer, { targetUserId: target, sdp });
   }
 
@@ -275,30 +349,63 @@ export class HeadlessCaller {
   }
 
   private ensurePeer(): CallPeer {
-    this.peer ??= new CallPeer({
+    if (this.peer) return this.peer;
+    const peer: CallPeer = new CallPeer({
       iceServers: this.iceServers,
       relayOnly: this.options.relayOnly,
       toneHz: this.options.toneHz,
       expectHz: this.options.expectHz,
+      videoTag: this.options.videoTag ?? 0,
+      expectVideoTag: this.options.expectVideoTag ?? 0,
+      camera: this.camera,
       sendCandidate: (candidate) => {
         if (this.peerId !== null) this.send(app.callIceCandidate, { targetUserId: this.peerId, candidate });
       },
+      stateChanged: (state) => this.watchConnection(peer, state),
       note: (message) => this.problems.push(`${this.label}: ${message}`),
     });
-    return this.peer;
+    this.peer = peer;
+    this.peers.push(peer);
+    return peer;
   }
 
-  /** A new call starts with no media; the previous call's peer is closed. */
-  private beginCall(peerId: number): void {
-    if (this.peerId !== peerId || this.peer?.connectionState === 'closed') {
+  /**
+   * The call's caller restarts ICE when its connection stays disconnected or failed for 2 s with
+   * the socket open (the caller wins on glare, so the callee only waits for that offer).
+   */
+  private watchConnection(peer: CallPeer, state: RTCPeerConnectionState): void {
+    // A connection a resume replaced says nothing about the current one.
+    if (peer !== this.peer) return;
+    if (this.restartTimer) clearTimeout(this.restartTimer);
+    this.restartTimer = null;
+    if (this.role !== 'caller' || (state !== 'disconnected' && state !== 'failed')) return;
+    this.restartTimer = setTimeout(() => {
+      this.restartTimer = null;
+      const still = this.peer === peer && (peer.connectionState === 'disconnected' || peer.connectionState === 'failed');
+      if (still && !this.peerReconnecting && !this.closing && this.stomp.connected) this.restartIce();
+    }, ICE_RESTART_AFTER_MS);
+  }
+
+  /**
+   * A new call (or a resumed one: `fresh`) starts with no media; the previous connection is
+   * closed. `camera` is whether this side sends video in it.
+   */
+  private beginCall(peerId: number, role: 'caller' | 'callee', camera: boolean, fresh = false): void {
+    if (fresh || this.peerId !== peerId || this.peer?.connectionState === 'closed') {
       this.peer?.close();
       this.peer = null;
+      if (this.peerId !== peerId) this.peers.length = 0;
     }
+    if (this.peerId !== peerId) this.peerReconnecting = false;
     this.peerId = peerId;
+    this.role = role;
+    this.camera = camera;
   }
 
   /** Closes the media; the peer object stays readable for the report until the next call. */
   private endCall(): void {
+    if (this.restartTimer) clearTimeout(this.restartTimer);
+    this.restartTimer = null;
     this.peer?.close();
   }
 }

@@ -1,5 +1,6 @@
-// One side's WebRTC connection: a wrtc RTCPeerConnection sending a tone and measuring what it
-// receives, with the signalling-state guards and candidate handling of the browser client:
+// One side's WebRTC connection: a wrtc RTCPeerConnection sending a tone (and, with the camera on,
+// coded video frames) and measuring what it receives, with the signalling-state guards and
+// candidate handling of the browser client:
 // an offer only in stable/have-local-offer, an answer only in have-local-offer, remote
 // candidates held until the remote description exists, local candidates sent in batches.
 import wrtc from 'wrtc';
@@ -8,6 +9,7 @@ import { canApplyAnswer, canApplyOffer } from '@common/signalling';
 import { AudioMeter, type SinkFrame } from './audio-meter';
 import { CandidateBatcher } from './candidates';
 import { TonePlayer } from './tone';
+import { VideoMeter, VideoPlayer, type I420Frame } from './video';
 
 export interface PeerOptions {
   iceServers: IceServer[];
@@ -16,7 +18,14 @@ export interface PeerOptions {
   /** The tone this side plays, and the tone it expects to hear from the other side. */
   toneHz: number;
   expectHz: number;
+  /** The tag this side's video frames carry, and the tag expected on the other side's. */
+  videoTag: number;
+  expectVideoTag: number;
+  /** The camera is on from the start (a video call, or a call resumed with the camera on). */
+  camera: boolean;
   sendCandidate(candidate: RTCIceCandidateInit): void;
+  /** Every connectionState change, as it happens. */
+  stateChanged?(state: RTCPeerConnectionState): void;
   /** Skipped or failed signalling, for the report. */
   note(message: string): void;
 }
@@ -28,19 +37,29 @@ export interface SelectedPath {
 
 export class CallPeer {
   readonly meter: AudioMeter;
+  readonly video: VideoMeter;
   /** performance.now() when the connection first reached connected, and when it failed. */
   connectedAt: number | null = null;
   failedAt: number | null = null;
+  /**
+   * Candidates of an earlier ICE generation (sent before an ICE restart, or by the connection a
+   * resume replaced, still on the wire) name credentials the remote description no longer has:
+   * libwebrtc refuses them, and they are of no use, so they are left out, counted.
+   */
+  staleCandidates = 0;
   private readonly pc: RTCPeerConnection;
   private readonly tone: TonePlayer;
   private readonly batcher: CandidateBatcher<RTCIceCandidateInit>;
   private readonly pendingRemote: RTCIceCandidateInit[] = [];
   private sink: { stop(): void } | null = null;
+  private videoSink: { stop(): void } | null = null;
+  private camera: VideoPlayer | null = null;
   private closed = false;
   private readonly changed = new Set<() => void>();
 
   constructor(private readonly options: PeerOptions) {
     this.meter = new AudioMeter(options.expectHz);
+    this.video = new VideoMeter(options.expectVideoTag);
     this.pc = new wrtc.RTCPeerConnection({
       iceServers: options.iceServers,
       iceTransportPolicy: options.relayOnly ? 'relay' : 'all',
@@ -49,12 +68,17 @@ export class CallPeer {
     this.pc.addTrack(source.createTrack());
     this.tone = new TonePlayer(source, options.toneHz);
     this.tone.start();
+    if (options.camera) this.startCamera();
     this.batcher = new CandidateBatcher((c) => options.sendCandidate(c));
     this.pc.onicecandidate = (e) => {
       // A null candidate only marks the end of gathering.
       if (e.candidate) this.batcher.add(e.candidate.toJSON());
     };
     this.pc.ontrack = (e) => {
+      if (e.track.kind === 'video') {
+        this.watch(e.track);
+        return;
+      }
       if (e.track.kind !== 'audio' || this.sink) return;
       const sink = new wrtc.nonstandard.RTCAudioSink(e.track);
       sink.ondata = (frame: SinkFrame) => {
@@ -67,6 +91,7 @@ export class CallPeer {
       const state = this.pc.connectionState;
       if (state === 'connected') this.connectedAt ??= performance.now();
       if (state === 'failed') this.failedAt ??= performance.now();
+      this.options.stateChanged?.(state);
       this.notify();
     };
   }
@@ -75,8 +100,22 @@ export class CallPeer {
     return this.closed ? 'closed' : this.pc.connectionState;
   }
 
-  async createOffer(): Promise<RTCSessionDescriptionInit> {
-    const offer = await this.pc.createOffer();
+  /**
+   * Turns the camera on: a video track joins the connection (reusing a transceiver the other
+   * side's video offer made, if any); the caller then renegotiates. False when it already was on.
+   */
+  startCamera(): boolean {
+    if (this.camera || this.closed) return false;
+    const source = new wrtc.nonstandard.RTCVideoSource();
+    this.pc.addTrack(source.createTrack());
+    this.camera = new VideoPlayer(source, this.options.videoTag);
+    this.camera.start();
+    return true;
+  }
+
+  /** An offer; with iceRestart, one with new ICE credentials, gathering new candidates (a network change). */
+  async createOffer(options: { iceRestart?: boolean } = {}): Promise<RTCSessionDescriptionInit> {
+    const offer = await this.pc.createOffer(options);
     await this.pc.setLocalDescription(offer);
     return { type: 'offer', sdp: this.pc.localDescription?.sdp ?? offer.sdp };
   }
@@ -113,10 +152,25 @@ export class CallPeer {
       this.pendingRemote.push(candidate);
       return;
     }
+    await this.addCurrent(candidate);
+  }
+
+  private async addCurrent(candidate: RTCIceCandidateInit): Promise<void> {
+    const ufrag = candidate.usernameFragment ?? / ufrag (\S+)/.exec(candidate.candidate ?? '')?.[1] ?? null;
+    const current = [...(this.pc.remoteDescription?.sdp ?? '').matchAll(/^a=ice-ufrag:(\S+)/gm)].map((m) => m[1]);
+    if (ufrag !== null && current.length > 0 && !current.includes(ufrag)) {
+      this.staleCandidates++;
+      return;
+    }
     await this.pc.addIceCandidate(candidate);
   }
 
-  /** Resolves when the condition holds, re-checked on every state change and audio frame. */
+  /** The ICE username fragment of the local description: an ICE restart changes it. */
+  get localIceUfrag(): string | null {
+    return /^a=ice-ufrag:(\S+)/m.exec(this.pc.localDescription?.sdp ?? '')?.[1] ?? null;
+  }
+
+  /** Resolves when the condition holds, re-checked on every state change, audio and video frame. */
   until(condition: () => boolean): Promise<void> {
     if (condition()) return Promise.resolve();
     return new Promise((resolve) => {
@@ -149,14 +203,27 @@ export class CallPeer {
     if (this.closed) return;
     this.closed = true;
     this.tone.stop();
+    this.camera?.stop();
     this.batcher.stop();
     this.sink?.stop();
+    this.videoSink?.stop();
     this.pc.close();
     this.notify();
   }
 
+  /** The other side's video, read frame by frame; one sink for the call (the track outlives renegotiations). */
+  private watch(track: MediaStreamTrack): void {
+    if (this.videoSink) return;
+    const sink = new wrtc.nonstandard.RTCVideoSink(track);
+    sink.onframe = ({ frame }: { frame: I420Frame }) => {
+      this.video.push(frame, performance.now());
+      this.notify();
+    };
+    this.videoSink = sink;
+  }
+
   private async drainRemoteCandidates(): Promise<void> {
-    for (const candidate of this.pendingRemote.splice(0)) await this.pc.addIceCandidate(candidate);
+    for (const candidate of this.pendingRemote.splice(0)) await this.addCurrent(candidate);
   }
 
   private notify(): void {

@@ -7,7 +7,7 @@ import type { RunningServer } from '../../../server/src/main';
 import { forEachDatabase } from '../../../server/test/support/databases';
 import { startTestServer } from '../../../server/test/support/test-server';
 import { createUser, type TestUser } from '../../../server/test/support/users';
-import type { ScenarioReport } from '../../src/caller/scenarios';
+import { SCENARIOS, type ScenarioReport } from '../../src/caller/scenarios';
 
 const ROOT = path.resolve(__dirname, '../../..');
 
@@ -65,6 +65,28 @@ forEachDatabase('harness call command', (db) => {
     expect(run.code).to.equal(1);
     expect(run.stdout).to.match(/FAIL/);
     expect(run.stdout).to.match(/caller signs in.*401/);
+  });
+
+  it('--help lists every scenario and the options the new ones take', async () => {
+    const run = await harness(['call', '--help']);
+    expect(run.code, run.stderr).to.equal(0);
+    for (const scenario of SCENARIOS) expect(run.stdout).to.match(new RegExp(`^  ${scenario} `, 'm'), scenario);
+    for (const option of ['--media', '--reconnect-grace', '--reload', '--ring-timeout']) expect(run.stdout).to.include(option);
+  });
+
+  it('reports what each side saw of a video call: frames, size and rate', async () => {
+    const [caller, callee] = await Promise.all([createUser(server), createUser(server)]);
+    const run = await harness(['call', '--url', server.url, '--caller', pair(caller), '--callee', pair(callee), '--scenario', 'video', '--json']);
+    expect(run.code, run.stdout + run.stderr).to.equal(0);
+    const report = JSON.parse(run.stdout) as ScenarioReport;
+    for (const side of [report.video?.caller, report.video?.callee]) {
+      expect(side).to.include({ seen: true });
+      expect(side?.framesReceived).to.be.above(0);
+      expect(side?.width).to.be.above(0);
+      expect(side?.height).to.be.above(0);
+      expect(side?.fps).to.be.above(0);
+    }
+    expect(report.timings.initiateToFirstFrameMs).to.be.a('number');
   });
 
   it('exits 1 and says why when busy is run without a third user', async () => {

@@ -25,6 +25,8 @@ function npmRun(script: string, args: string[], env: Record<string, string> = {}
 }
 
 const RING_TIMEOUT_MS = 2000;
+/** Long enough for reload-mid-call to come back, short enough for peer-drop to wait it out. */
+const RECONNECT_GRACE_MS = 5000;
 
 describe('the harness across three nodes (MariaDB, Redis)', function () {
   let database: { url: string; drop(): Promise<void> } | null = null;
@@ -36,7 +38,7 @@ describe('the harness across three nodes (MariaDB, Redis)', function () {
   before(async function () {
     database = await createMysqlDatabase(this);
     redis = await TestRedis.start();
-    env = { DATABASE_URL: database.url, REDIS_URL: redis.url, CALL_RING_TIMEOUT_MS: String(RING_TIMEOUT_MS), MAX_CONNECTIONS_PER_ADDRESS: '10000' };
+    env = { DATABASE_URL: database.url, REDIS_URL: redis.url, CALL_RING_TIMEOUT_MS: String(RING_TIMEOUT_MS), CALL_RECONNECT_GRACE_MS: String(RECONNECT_GRACE_MS), MAX_CONNECTIONS_PER_ADDRESS: '10000' };
     nodes.push(await NodeProcess.start(env));
     nodes.push(...(await Promise.all([NodeProcess.start(env), NodeProcess.start(env)])));
     db = databaseOf(database.url);
@@ -60,6 +62,7 @@ describe('the harness across three nodes (MariaDB, Redis)', function () {
         callee,
         third,
         ringTimeoutSeconds: RING_TIMEOUT_MS / 1000,
+        reconnectGraceSeconds: RECONNECT_GRACE_MS / 1000,
       });
       expect(report.ok, `${report.reason}\nafter: ${report.checks.join(' / ')}`).to.equal(true);
       // Said, never hidden: a socket the harness opened again after it dropped before CONNECTED.

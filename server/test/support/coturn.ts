@@ -15,6 +15,8 @@ export const TURNSERVER = process.env.TURNSERVER_BIN ?? '/usr/bin/turnserver';
 
 export interface Coturn {
   port: number;
+  /** The turnserver process, for tests that pause it (SIGSTOP) to cut every relayed path at once. */
+  pid: number;
   /** TURN URLs for the server's TURN_URLS: UDP and TCP on the listening port. */
   urls: string[];
   /** Everything coturn logged, for failure messages. */
@@ -120,6 +122,7 @@ export async function startCoturn(secret: string, options: { timeoutMs?: number 
   }
   return {
     port,
+    pid: child.pid!,
     urls: [`turn:127.0.0.1:${port}?transport=udp`, `turn:127.0.0.1:${port}?transport=tcp`],
     log: () => output,
     stop,
