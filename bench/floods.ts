@@ -1,0 +1,77 @@
+// The neighbour's chat latency while one node takes the floods of docs/architecture.md §3a:
+// 100 sockets of 5 users each sending 1 MiB of packed frames at once, then a sender resending a
+// stored clientMsgId 100 times a second. Prints the neighbour's SEND → RECEIPT figures idle and
+// during each flood, as JSON. Short (about 20 s); not part of `make bench`.
+//   npx tsx bench/floods.ts                 (MariaDB at BENCH_MYSQL_URL, a database of its own)
+//   FLOOD_DB=sqlite npx tsx bench/floods.ts
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { createRoom, duplicateFlood, login, neighbour, packedFrames } from './lib/floods';
+import { createBenchDatabase } from './lib/mariadb';
+import { ROOT, startServer } from './lib/server-process';
+
+const PASSWORD = 'flood password';
+const PREFIX = 'flood';
+const FLOOD_USERS = 5;
+const SOCKETS_PER_USER = 20;
+const DUPLICATES_PER_SECOND = 100;
+const DUPLICATE_SECONDS = 8;
+
+/** FLOOD_ONLY=packed or duplicates runs one flood. */
+const ONLY = process.env.FLOOD_ONLY ?? '';
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+async function main(): Promise<void> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'letschat-floods-'));
+  const mariadb = process.env.FLOOD_DB === 'sqlite' ? null : await createBenchDatabase('floods');
+  const env = { DATABASE_URL: mariadb?.url ?? `sqlite:${path.join(dir, 'floods.sqlite3')}`, MAIL_DIR: path.join(dir, 'mail') };
+  try {
+    execFileSync(process.execPath, ['--import', 'tsx', 'server/src/cli/admin.ts', 'seed', '--users', String(FLOOD_USERS + 4), '--password', PASSWORD, '--prefix', PREFIX], {
+      cwd: ROOT, env: { ...process.env, ...env }, stdio: 'ignore',
+    });
+    const server = await startServer({ env });
+    // The server's PUBLIC_URL (localhost): the origin its CSRF and WebSocket checks expect.
+    const url = `http://localhost:${server.port}`;
+    try {
+      const users = await Promise.all(Array.from({ length: FLOOD_USERS + 4 }, (_, i) => login(url, `${PREFIX}${i + 1}@example.test`, PASSWORD)));
+      const [near, nearPeer, dup, dupPeer] = users.slice(FLOOD_USERS);
+      const nearRoom = await createRoom(url, near.cookie, { userId: nearPeer.userId, name: `${PREFIX}${FLOOD_USERS + 2}` });
+      const dupRoom = await createRoom(url, dup.cookie, { userId: dupPeer.userId, name: `${PREFIX}${FLOOD_USERS + 4}` });
+      const probe = await neighbour(url, near.cookie, nearRoom);
+      probe.mark('idle');
+      await sleep(3000);
+      const idle = probe.window('idle');
+
+      const report: Record<string, unknown> = { database: mariadb ? 'mariadb' : 'sqlite', idle };
+      if (ONLY !== 'duplicates') {
+        probe.mark('packed');
+        const packed = await packedFrames(url, users.slice(0, FLOOD_USERS).map((u) => u.cookie), SOCKETS_PER_USER);
+        await sleep(500);
+        report.packed = { ...packed, neighbour: probe.window('packed') };
+        // The neighbour's backlog drains before the next flood.
+        await sleep(2000);
+      }
+      if (ONLY !== 'packed') {
+        probe.mark('duplicates');
+        const duplicates = await duplicateFlood(url, dup.cookie, dupRoom, DUPLICATES_PER_SECOND, Date.now() + DUPLICATE_SECONDS * 1000);
+        report.duplicates = { ...duplicates, neighbour: probe.window('duplicates') };
+      }
+      report.neighbourClosed = probe.closed();
+      await probe.stop();
+      process.stdout.write(JSON.stringify(report, null, 2) + '\n');
+    } finally {
+      await server.stop();
+    }
+  } finally {
+    await mariadb?.drop();
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+main().catch((err: unknown) => {
+  process.stderr.write(`floods: ${(err as Error).stack ?? String(err)}\n`);
+  process.exit(1);
+});
