@@ -225,7 +225,9 @@ export class StompSession implements TakesTurns {
       if (parser && (chunk || parser.midFrame)) {
         const now = this.host.now();
         const budget = this.budget!;
-        const max = Math.min(FRAMES_PER_TURN, budget.framesLeft(now) + 1);
+        // Only the budget's frames, so all of them are handled; with none left, the one that overdraws it.
+        const left = budget.framesLeft(now);
+        const max = left > 0 ? Math.min(FRAMES_PER_TURN, left) : 1;
         const { frames, error } = chunk ? parser.push(chunk, max) : parser.pull(max);
         // Between frames the parser holds nothing, so an idle session keeps none (memory per session).
         if (!parser.midFrame && !error) this.parser = null;
@@ -234,7 +236,7 @@ export class StompSession implements TakesTurns {
           this.fail(`more than ${this.host.budget.framesPerSecond} frames a second sent`, { code: CLOSE.policy });
           return false;
         }
-        moreInput = frames.length === max && this.parser !== null;
+        moreInput = this.parser !== null && frames.length === max;
         const works: Work[] = frames;
         if (error) works.push(error);
         if (works.length > 0 && !this.enqueueAll(works)) return false;
