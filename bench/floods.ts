@@ -8,7 +8,7 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { createRoom, duplicateFlood, login, neighbour, packedFrames } from './lib/floods';
+import { createRoom, inChildProcess, login, neighbour, type PackedResult } from './lib/floods';
 import { createBenchDatabase } from './lib/mariadb';
 import { ROOT, startServer } from './lib/server-process';
 
@@ -32,7 +32,7 @@ async function main(): Promise<void> {
     execFileSync(process.execPath, ['--import', 'tsx', 'server/src/cli/admin.ts', 'seed', '--users', String(FLOOD_USERS + 4), '--password', PASSWORD, '--prefix', PREFIX], {
       cwd: ROOT, env: { ...process.env, ...env }, stdio: 'ignore',
     });
-    const server = await startServer({ env });
+    const server = await startServer({ env, nodeArgs: process.env.FLOOD_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.FLOOD_PROF}`] : [] });
     // The server's PUBLIC_URL (localhost): the origin its CSRF and WebSocket checks expect.
     const url = `http://localhost:${server.port}`;
     try {
@@ -48,7 +48,7 @@ async function main(): Promise<void> {
       const report: Record<string, unknown> = { database: mariadb ? 'mariadb' : 'sqlite', idle };
       if (ONLY !== 'duplicates') {
         probe.mark('packed');
-        const packed = await packedFrames(url, users.slice(0, FLOOD_USERS).map((u) => u.cookie), SOCKETS_PER_USER);
+        const packed = await inChildProcess<PackedResult>('packed', { url, cookies: users.slice(0, FLOOD_USERS).map((u) => u.cookie), perUser: SOCKETS_PER_USER });
         await sleep(500);
         report.packed = { ...packed, neighbour: probe.window('packed') };
         // The neighbour's backlog drains before the next flood.
@@ -56,7 +56,7 @@ async function main(): Promise<void> {
       }
       if (ONLY !== 'packed') {
         probe.mark('duplicates');
-        const duplicates = await duplicateFlood(url, dup.cookie, dupRoom, DUPLICATES_PER_SECOND, Date.now() + DUPLICATE_SECONDS * 1000);
+        const duplicates = await inChildProcess<object>('duplicates', { url, cookie: dup.cookie, roomId: dupRoom, rate: DUPLICATES_PER_SECOND, until: Date.now() + DUPLICATE_SECONDS * 1000 });
         report.duplicates = { ...duplicates, neighbour: probe.window('duplicates') };
       }
       report.neighbourClosed = probe.closed();

@@ -4,6 +4,8 @@
 //   - packed frames: many sockets each sending one 1 MiB message of tiny frames at once;
 //   - duplicate clientMsgIds: a sender resending an already stored clientMsgId, many a second;
 //   - the neighbour: an ordinary member sending a message every few ms, timing SEND → RECEIPT.
+import { execFile } from 'node:child_process';
+import path from 'node:path';
 import WebSocket from 'ws';
 import { api } from '@common/api';
 import { app } from '@common/destinations';
@@ -117,28 +119,35 @@ export interface Neighbour {
   stop(): Promise<void>;
 }
 
-/** An ordinary member sending a message every `everyMs` ms to its room, timing SEND → RECEIPT. */
-export async function neighbour(url: string, cookie: string, roomId: number, everyMs = 25): Promise<Neighbour> {
-  const socket = await connect(url, cookie);
-  if (!socket) throw new Error('the neighbour could not connect');
+/**
+ * An ordinary member sending a message every `everyMs` ms to its room, timing SEND → RECEIPT,
+ * from `sockets` sockets in turn (tabs or devices): one socket's SENDs are handled one after
+ * another, each waiting for its commit, so one socket alone would measure its own queue.
+ */
+export async function neighbour(url: string, cookie: string, roomId: number, everyMs = 25, sockets = 8): Promise<Neighbour> {
+  const opened = await Promise.all(Array.from({ length: sockets }, () => connect(url, cookie)));
+  if (opened.some((s) => s === null)) throw new Error('the neighbour could not connect');
+  const all = opened as WebSocket[];
   const sentAt = new Map<number, number>();
   const latency = new Map<number, number>();
   const windows = new Map<string, number>();
   let n = 0;
   let ended: string | null = null;
-  socket.on('close', (code: number, reason: Buffer) => (ended ??= `${code} ${reason.toString()}`));
-  socket.on('message', (data: Buffer) => {
-    if (data.subarray(0, 5).toString() === 'ERROR') ended ??= /message:(.*)/.exec(data.toString())?.[1] ?? 'ERROR';
-    const m = /^RECEIPT\nreceipt-id:n(\d+)/.exec(data.toString());
-    if (!m) return;
-    const id = Number(m[1]);
-    latency.set(id, performance.now() - sentAt.get(id)!);
-  });
+  for (const socket of all) {
+    socket.on('close', (code: number, reason: Buffer) => (ended ??= `${code} ${reason.toString()}`));
+    socket.on('message', (data: Buffer) => {
+      if (data.subarray(0, 5).toString() === 'ERROR') ended ??= /message:(.*)/.exec(data.toString())?.[1] ?? 'ERROR';
+      const m = /^RECEIPT\nreceipt-id:n(\d+)/.exec(data.toString());
+      if (!m) return;
+      const id = Number(m[1]);
+      latency.set(id, performance.now() - sentAt.get(id)!);
+    });
+  }
   const timer = setInterval(() => {
     const id = n++;
     sentAt.set(id, performance.now());
     const body = JSON.stringify({ chatRoomId: roomId, content: `neighbour ${id}`, clientMsgId: `n-${Date.now()}-${id}` });
-    socket.send(`SEND\ndestination:${app.privateMessage}\ncontent-type:application/json\nreceipt:n${id}\n\n${body}\0`);
+    all[id % all.length].send(`SEND\ndestination:${app.privateMessage}\ncontent-type:application/json\nreceipt:n${id}\n\n${body}\0`);
   }, everyMs);
   const pct = (xs: number[], p: number) => (xs.length ? xs[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))] : NaN);
   return {
@@ -151,12 +160,32 @@ export async function neighbour(url: string, cookie: string, roomId: number, eve
       const now = performance.now();
       const xs = ids.map((id) => latency.get(id) ?? now - sentAt.get(id)!).sort((a, b) => a - b);
       const r = (x: number) => Math.round(x * 10) / 10;
+      if (process.env.FLOOD_SERIES) {
+        const t0 = sentAt.get(from) ?? now;
+        process.stderr.write(ids.map((id) => `${Math.round(sentAt.get(id)! - t0)}:${Math.round(latency.get(id) ?? -1)}`).join(' ') + '\n');
+      }
       return { sent: ids.length, receipted: ids.filter((id) => latency.has(id)).length, p50: r(pct(xs, 50)), p99: r(pct(xs, 99)), max: r(xs[xs.length - 1] ?? NaN) };
     },
     async stop() {
       clearInterval(timer);
       await new Promise((r) => setTimeout(r, 500));
-      socket.terminate();
+      for (const socket of all) socket.terminate();
     },
   };
+}
+
+/**
+ * Runs a flood in a process of its own (bench/lib/flood-client.ts), so the flooding clients' own
+ * work (masking 100 MiB, reading 200 000 receipts) does not delay the neighbour's timers and
+ * count as the server's latency.
+ */
+export function inChildProcess<T>(flood: 'packed', args: { url: string; cookies: string[]; perUser: number }): Promise<T>;
+export function inChildProcess<T>(flood: 'duplicates', args: { url: string; cookie: string; roomId: number; rate: number; until: number }): Promise<T>;
+export function inChildProcess<T>(flood: string, args: object): Promise<T> {
+  return new Promise((resolve, reject) => {
+    execFile(process.execPath, ['--import', 'tsx', path.join(__dirname, 'flood-client.ts'), flood, JSON.stringify(args)], { maxBuffer: 1 << 20 }, (err, stdout, stderr) => {
+      if (err) reject(new Error(`${flood} flood failed: ${stderr || err.message}`));
+      else resolve(JSON.parse(stdout) as T);
+    });
+  });
 }

@@ -5,6 +5,11 @@
 // and database replies run between rounds. A round that takes longer than `maxRoundMs` stops
 // and the next one goes on from where it stopped, so 100 sockets flooding at once still leave
 // the event loop free every few milliseconds.
+// Sessions that just woke (new input, a handler settled) go first in a round, before those that
+// come back for another turn of the same backlog: a chat client's single frame then waits for a
+// few turns, not for a turn of every flooder (the "new flows first" of fair queueing), and a
+// client whose frames are handled one after another (each SEND waits for its commit) is not
+// sent to the back of the queue at every frame.
 import { performance } from 'node:perf_hooks';
 
 /** Something that works in bounded turns. */
@@ -17,6 +22,9 @@ export interface TakesTurns {
 export const MAX_ROUND_MS = 5;
 
 export class Turns {
+  /** Woken since the last round: they go first. */
+  private fresh: TakesTurns[] = [];
+  /** Back for another turn of their backlog. */
   private waiting: TakesTurns[] = [];
   private readonly queued = new Set<TakesTurns>();
   private scheduled = false;
@@ -29,14 +37,14 @@ export class Turns {
 
   /** Nobody is waiting and no round runs: a turn may be taken at once without jumping a queue. */
   get idle(): boolean {
-    return !this.inRound && this.waiting.length === 0;
+    return !this.inRound && this.fresh.length === 0 && this.waiting.length === 0;
   }
 
-  /** Queues a turn for the next round (once, however often asked). */
-  add(t: TakesTurns): void {
+  /** Queues a turn for the next round (once, however often asked); `fresh` ones go first. */
+  add(t: TakesTurns, fresh = true): void {
     if (this.queued.has(t)) return;
     this.queued.add(t);
-    this.waiting.push(t);
+    (fresh ? this.fresh : this.waiting).push(t);
     this.schedule();
   }
 
@@ -47,7 +55,7 @@ export class Turns {
       this.add(t);
       return;
     }
-    if (this.take(t)) this.add(t);
+    if (this.take(t)) this.add(t, false);
   }
 
   private schedule(): void {
@@ -58,7 +66,9 @@ export class Turns {
 
   private round(): void {
     this.scheduled = false;
-    const batch = this.waiting;
+    const freshCount = this.fresh.length;
+    const batch = this.fresh.concat(this.waiting);
+    this.fresh = [];
     this.waiting = [];
     this.inRound = true;
     const started = performance.now();
@@ -76,8 +86,9 @@ export class Turns {
     } finally {
       this.inRound = false;
       // Those not reached keep their place ahead of anyone queued during the round.
-      if (i < batch.length) this.waiting = batch.slice(i).concat(this.waiting);
-      if (this.waiting.length > 0) this.schedule();
+      if (i < freshCount) this.fresh = batch.slice(i, freshCount).concat(this.fresh);
+      if (i < batch.length) this.waiting = batch.slice(Math.max(i, freshCount)).concat(this.waiting);
+      if (this.fresh.length > 0 || this.waiting.length > 0) this.schedule();
     }
   }
 
