@@ -40,6 +40,7 @@ const CR = 13;
 const NUL = 0;
 const COLON = 58;
 const DIGITS = /^[0-9]{1,10}$/;
+const EMPTY_BODY = Buffer.alloc(0);
 
 /** The head (command and headers) of the frame being read, once its blank line arrived. */
 interface Head {
@@ -267,7 +268,8 @@ export class StompParser {
       if (bodyEnd + 1 > this.limits.maxFrameBytes) throw new StompParseError(`frame over ${this.limits.maxFrameBytes} bytes`, true);
     }
     // The bytes may belong to a chunk uWS reuses after the callback: the body is copied out.
-    const body = Buffer.from(buf.subarray(this.start + head.bodyStart, this.start + bodyEnd));
+    // An empty body (ACK, SUBSCRIBE …) is one shared empty buffer: no allocation per frame.
+    const body = bodyEnd === head.bodyStart ? EMPTY_BODY : Buffer.from(buf.subarray(this.start + head.bodyStart, this.start + bodyEnd));
     this.start += bodyEnd + 1;
     this.head = null;
     this.lines = [];
