@@ -22,12 +22,25 @@ const DUPLICATE_SECONDS = 8;
 /** FLOOD_ONLY=packed or duplicates runs one flood. */
 const ONLY = process.env.FLOOD_ONLY ?? '';
 
+/** The neighbour: a SEND every FLOOD_NEIGHBOUR_EVERY_MS ms (25) from FLOOD_NEIGHBOUR_SOCKETS sockets in turn (8, at most 20). */
+const NEIGHBOUR_EVERY_MS = Number(process.env.FLOOD_NEIGHBOUR_EVERY_MS ?? 25);
+const NEIGHBOUR_SOCKETS = Number(process.env.FLOOD_NEIGHBOUR_SOCKETS ?? 8);
+
+const METRICS_TOKEN = 'floods';
+
+/** Messages committed and the transactions that committed them, so far (from /metrics). */
+async function commits(url: string): Promise<{ messages: number; transactions: number }> {
+  const text = await (await fetch(`${url}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } })).text();
+  const metric = (name: string) => Number(text.split('\n').find((l) => l.startsWith(`${name} `))?.split(' ')[1] ?? NaN);
+  return { messages: metric('letschat_messages_stored_total'), transactions: metric('letschat_message_batch_seconds_count') };
+}
+
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 async function main(): Promise<void> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'letschat-floods-'));
   const mariadb = process.env.FLOOD_DB === 'sqlite' ? null : await createBenchDatabase('floods');
-  const env = { DATABASE_URL: mariadb?.url ?? `sqlite:${path.join(dir, 'floods.sqlite3')}`, MAIL_DIR: path.join(dir, 'mail') };
+  const env = { DATABASE_URL: mariadb?.url ?? `sqlite:${path.join(dir, 'floods.sqlite3')}`, MAIL_DIR: path.join(dir, 'mail'), METRICS_TOKEN };
   try {
     execFileSync(process.execPath, ['--import', 'tsx', 'server/src/cli/admin.ts', 'seed', '--users', String(FLOOD_USERS + 4), '--password', PASSWORD, '--prefix', PREFIX], {
       cwd: ROOT, env: { ...process.env, ...env }, stdio: 'ignore',
@@ -40,7 +53,7 @@ async function main(): Promise<void> {
       const [near, nearPeer, dup, dupPeer] = users.slice(FLOOD_USERS);
       const nearRoom = await createRoom(url, near.cookie, { userId: nearPeer.userId, name: `${PREFIX}${FLOOD_USERS + 2}` });
       const dupRoom = await createRoom(url, dup.cookie, { userId: dupPeer.userId, name: `${PREFIX}${FLOOD_USERS + 4}` });
-      const probe = await neighbour(url, near.cookie, nearRoom);
+      const probe = await neighbour(url, near.cookie, nearRoom, NEIGHBOUR_EVERY_MS, NEIGHBOUR_SOCKETS);
       probe.mark('idle');
       await sleep(3000);
       const idle = probe.window('idle');
@@ -56,8 +69,12 @@ async function main(): Promise<void> {
       }
       if (ONLY !== 'packed') {
         probe.mark('duplicates');
+        const before = await commits(url);
         const duplicates = await inChildProcess<object>('duplicates', { url, cookie: dup.cookie, roomId: dupRoom, rate: DUPLICATES_PER_SECOND, until: Date.now() + DUPLICATE_SECONDS * 1000 });
-        report.duplicates = { ...duplicates, neighbour: probe.window('duplicates') };
+        const after = await commits(url);
+        // Messages stored per transaction meanwhile: one a transaction once the writer fell back.
+        const stored = { messages: after.messages - before.messages, transactions: after.transactions - before.transactions };
+        report.duplicates = { ...duplicates, stored, neighbour: probe.window('duplicates') };
       }
       report.neighbourClosed = probe.closed();
       await probe.stop();
