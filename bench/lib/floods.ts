@@ -109,11 +109,17 @@ export async function duplicateFlood(url: string, cookie: string, roomId: number
   return { sent, receipted };
 }
 
+export interface Latencies { sent: number; receipted: number; p50: number; p99: number; max: number }
+
 export interface Neighbour {
   /** Starts a window: latencies of SENDs made from now on count in it. */
   mark(name: string): void;
   /** SENDs made in the window, receipted ones and their latency percentiles (ms). */
-  window(name: string): { sent: number; receipted: number; p50: number; p99: number; max: number };
+  window(name: string): Latencies;
+  /** Runs `work`, counting the SENDs made meanwhile (and the second after it) as made during a `kind` flood. */
+  during<T>(kind: string, work: () => Promise<T>): Promise<T>;
+  /** The SENDs made during every `kind` flood; null: those made during none. */
+  summary(kind: string | null): Latencies;
   /** Why the server ended the neighbour's socket, if it did. */
   closed(): string | null;
   stop(): Promise<void>;
@@ -131,6 +137,7 @@ export async function neighbour(url: string, cookie: string, roomId: number, eve
   const sentAt = new Map<number, number>();
   const latency = new Map<number, number>();
   const windows = new Map<string, number>();
+  const spans: Array<{ kind: string; from: number; to: number }> = [];
   let n = 0;
   let ended: string | null = null;
   for (const socket of all) {
@@ -150,21 +157,41 @@ export async function neighbour(url: string, cookie: string, roomId: number, eve
     all[id % all.length].send(`SEND\ndestination:${app.privateMessage}\ncontent-type:application/json\nreceipt:n${id}\n\n${body}\0`);
   }, everyMs);
   const pct = (xs: number[], p: number) => (xs.length ? xs[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))] : NaN);
+  const stats = (ids: number[]): Latencies => {
+    // A SEND never receipted counts as taking as long as it has been waiting.
+    const now = performance.now();
+    const xs = ids.map((id) => latency.get(id) ?? now - sentAt.get(id)!).sort((a, b) => a - b);
+    const r = (x: number) => Math.round(x * 10) / 10;
+    return { sent: ids.length, receipted: ids.filter((id) => latency.has(id)).length, p50: r(pct(xs, 50)), p99: r(pct(xs, 99)), max: r(xs[xs.length - 1] ?? NaN) };
+  };
   return {
     mark: (name) => windows.set(name, n),
     closed: () => ended,
     window(name) {
       const from = windows.get(name) ?? 0;
       const ids = Array.from({ length: n - from }, (_, i) => from + i);
-      // A SEND never receipted counts as taking as long as it has been waiting.
-      const now = performance.now();
-      const xs = ids.map((id) => latency.get(id) ?? now - sentAt.get(id)!).sort((a, b) => a - b);
-      const r = (x: number) => Math.round(x * 10) / 10;
       if (process.env.FLOOD_SERIES) {
-        const t0 = sentAt.get(from) ?? now;
+        const t0 = sentAt.get(from) ?? performance.now();
         process.stderr.write(ids.map((id) => `${Math.round(sentAt.get(id)! - t0)}:${Math.round(latency.get(id) ?? -1)}`).join(' ') + '\n');
       }
-      return { sent: ids.length, receipted: ids.filter((id) => latency.has(id)).length, p50: r(pct(xs, 50)), p99: r(pct(xs, 99)), max: r(xs[xs.length - 1] ?? NaN) };
+      return stats(ids);
+    },
+    async during(kind, work) {
+      const span = { kind, from: n, to: Infinity };
+      spans.push(span);
+      try {
+        return await work();
+      } finally {
+        await new Promise((r) => setTimeout(r, 1000));
+        span.to = n;
+      }
+    },
+    summary(kind) {
+      const ids = Array.from({ length: n }, (_, i) => i).filter((id) => {
+        const within = spans.filter((s) => id >= s.from && id < s.to);
+        return kind === null ? within.length === 0 : within.some((s) => s.kind === kind);
+      });
+      return stats(ids);
     },
     async stop() {
       clearInterval(timer);
