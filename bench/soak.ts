@@ -112,7 +112,7 @@ async function hostileFloods(url: string, packedCookies: string[], resender: { c
     const packed = await near.during('packed', () => inChildProcess<{ sockets: number; errors: number; ms: number }>('packed', { url, cookies: packedCookies, perUser: PACKED_SOCKETS_PER_USER }));
     process.stdout.write(`  packed frames: ${packed.errors} of ${packed.sockets} sockets refused with an ERROR in ${packed.ms} ms\n`);
     await sleep(FLOOD_PAUSE_MS / 2);
-    if (until - Date.now() < (DUPLICATE_SECONDS + 5) * 1000) return;
+    if (until - Date.now() < (DUPLICATE_SECONDS + 2) * 1000) return;
     const repeats = await near.during('duplicates', () =>
       inChildProcess<{ sent: number; receipted: number }>('duplicates', { url, ...resender, rate: DUPLICATES_PER_SECOND, until: Date.now() + DUPLICATE_SECONDS * 1000 }),
     );
