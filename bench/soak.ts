@@ -109,12 +109,12 @@ async function hostileFloods(url: string, packedCookies: string[], resender: { c
   for (;;) {
     await sleep(FLOOD_PAUSE_MS);
     if (until - Date.now() < 10_000) return;
-    const packed = await near.during('packed', () => inChildProcess<{ sockets: number; errors: number; ms: number }>('packed', { url, cookies: packedCookies, perUser: PACKED_SOCKETS_PER_USER }));
+    const packed = await near.during('packed', (started) => inChildProcess<{ sockets: number; errors: number; ms: number }>('packed', { url, cookies: packedCookies, perUser: PACKED_SOCKETS_PER_USER }, started));
     process.stdout.write(`  packed frames: ${packed.errors} of ${packed.sockets} sockets refused with an ERROR in ${packed.ms} ms\n`);
     await sleep(FLOOD_PAUSE_MS / 2);
     if (until - Date.now() < (DUPLICATE_SECONDS + 2) * 1000) return;
-    const repeats = await near.during('duplicates', () =>
-      inChildProcess<{ sent: number; receipted: number }>('duplicates', { url, ...resender, rate: DUPLICATES_PER_SECOND, until: Date.now() + DUPLICATE_SECONDS * 1000 }),
+    const repeats = await near.during('duplicates', (started) =>
+      inChildProcess<{ sent: number; receipted: number }>('duplicates', { url, ...resender, rate: DUPLICATES_PER_SECOND, until: Date.now() + DUPLICATE_SECONDS * 1000 }, started),
     );
     process.stdout.write(`  repeated clientMsgId: ${repeats.receipted} of ${repeats.sent} receipted\n`);
   }

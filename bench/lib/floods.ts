@@ -4,7 +4,8 @@
 //   - packed frames: many sockets each sending one 1 MiB message of tiny frames at once;
 //   - duplicate clientMsgIds: a sender resending an already stored clientMsgId, many a second;
 //   - the neighbour: an ordinary member sending a message every few ms, timing SEND → RECEIPT.
-import { execFile } from 'node:child_process';
+import { spawn } from 'node:child_process';
+import readline from 'node:readline';
 import path from 'node:path';
 import WebSocket from 'ws';
 import { api } from '@common/api';
@@ -52,8 +53,11 @@ export interface PackedResult {
   ms: number;
 }
 
-/** Opens `perUser` sockets for each cookie, then sends PACKED_MESSAGE on all of them at once. */
-export async function packedFrames(url: string, cookies: string[], perUser: number): Promise<PackedResult> {
+/**
+ * Opens `perUser` sockets for each cookie, then sends PACKED_MESSAGE on all of them at once;
+ * `sending` is told just before (the flood proper starts then, not with the connections).
+ */
+export async function packedFrames(url: string, cookies: string[], perUser: number, sending: () => void = () => {}): Promise<PackedResult> {
   const opened = await Promise.all(cookies.flatMap((cookie) => Array.from({ length: perUser }, () => connect(url, cookie))));
   const sockets = opened.filter((s): s is WebSocket => s !== null);
   let errors = 0;
@@ -72,6 +76,7 @@ export async function packedFrames(url: string, cookies: string[], perUser: numb
         setTimeout(() => socket.terminate(), 60_000).unref();
       }),
   );
+  sending();
   for (const socket of sockets) socket.send(PACKED_MESSAGE);
   await Promise.all(closed);
   return { sockets: sockets.length, errors, ms: Math.round(performance.now() - started) };
@@ -81,9 +86,10 @@ export async function packedFrames(url: string, cookies: string[], perUser: numb
  * Resends one stored clientMsgId `rate` times a second until `until` (the attack's 100 frames/s),
  * each with a receipt; resolves with how many were sent and receipted.
  */
-export async function duplicateFlood(url: string, cookie: string, roomId: number, rate: number, until: number): Promise<{ sent: number; receipted: number }> {
+export async function duplicateFlood(url: string, cookie: string, roomId: number, rate: number, until: number, sending: () => void = () => {}): Promise<{ sent: number; receipted: number }> {
   const socket = await connect(url, cookie);
   if (!socket) throw new Error('the duplicate flooder could not connect');
+  sending();
   let receipted = 0;
   socket.on('message', (data: Buffer) => {
     const text = data.toString();
@@ -116,8 +122,11 @@ export interface Neighbour {
   mark(name: string): void;
   /** SENDs made in the window, receipted ones and their latency percentiles (ms). */
   window(name: string): Latencies;
-  /** Runs `work`, counting the SENDs made meanwhile (and the second after it) as made during a `kind` flood. */
-  during<T>(kind: string, work: () => Promise<T>): Promise<T>;
+  /**
+   * Runs `work`, counting the SENDs made meanwhile (and the second after it) as made during a
+   * `kind` flood; from when `work` calls `started`, if it does (after its connections are made).
+   */
+  during<T>(kind: string, work: (started: () => void) => Promise<T>): Promise<T>;
   /** The SENDs made during every `kind` flood; null: those made during none. */
   summary(kind: string | null): Latencies;
   /** Why the server ended the neighbour's socket, if it did. */
@@ -180,7 +189,7 @@ export async function neighbour(url: string, cookie: string, roomId: number, eve
       const span = { kind, from: n, to: Infinity };
       spans.push(span);
       try {
-        return await work();
+        return await work(() => (span.from = n));
       } finally {
         await new Promise((r) => setTimeout(r, 1000));
         span.to = n;
@@ -206,12 +215,18 @@ export async function neighbour(url: string, cookie: string, roomId: number, eve
  * work (masking 100 MiB, reading 200 000 receipts) does not delay the neighbour's timers and
  * count as the server's latency.
  */
-export function inChildProcess<T>(flood: 'packed', args: { url: string; cookies: string[]; perUser: number }): Promise<T>;
-export function inChildProcess<T>(flood: 'duplicates', args: { url: string; cookie: string; roomId: number; rate: number; until: number }): Promise<T>;
-export function inChildProcess<T>(flood: string, args: object): Promise<T> {
+export function inChildProcess<T>(flood: 'packed', args: { url: string; cookies: string[]; perUser: number }, sending?: () => void): Promise<T>;
+export function inChildProcess<T>(flood: 'duplicates', args: { url: string; cookie: string; roomId: number; rate: number; until: number }, sending?: () => void): Promise<T>;
+export function inChildProcess<T>(flood: string, args: object, sending: () => void = () => {}): Promise<T> {
   return new Promise((resolve, reject) => {
-    execFile(process.execPath, ['--import', 'tsx', path.join(__dirname, 'flood-client.ts'), flood, JSON.stringify(args)], { maxBuffer: 1 << 20 }, (err, stdout, stderr) => {
-      if (err) reject(new Error(`${flood} flood failed: ${stderr || err.message}`));
+    const child = spawn(process.execPath, ['--import', 'tsx', path.join(__dirname, 'flood-client.ts'), flood, JSON.stringify(args)], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    const stderr: string[] = [];
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    // The client says "sending" on a line of its own once its connections are made.
+    readline.createInterface({ input: child.stderr }).on('line', (line) => (line === 'sending' ? sending() : stderr.push(line)));
+    child.on('exit', (code) => {
+      if (code !== 0) reject(new Error(`${flood} flood failed (${code}): ${stderr.join('\n')}`));
       else resolve(JSON.parse(stdout) as T);
     });
   });
