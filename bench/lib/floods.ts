@@ -179,6 +179,7 @@ export async function neighbour(url: string, cookie: string, roomId: number, eve
     window(name) {
       const from = windows.get(name) ?? 0;
       const ids = Array.from({ length: n - from }, (_, i) => from + i);
+      // FLOOD_SERIES=1: each SEND as "ms after the window's start:latency" on stderr, to see when a stall came.
       if (process.env.FLOOD_SERIES) {
         const t0 = sentAt.get(from) ?? performance.now();
         process.stderr.write(ids.map((id) => `${Math.round(sentAt.get(id)! - t0)}:${Math.round(latency.get(id) ?? -1)}`).join(' ') + '\n');
