@@ -1,6 +1,10 @@
 // `make soak`: the server under hostile and heavy traffic for a long while (SOAK_SECONDS, default
 // 600): `harness load` with 1000 clients, a fuzzer on 50 sockets sending random bytes and broken
-// frames, and one socket at a time flooding frames and transactions. Every 10 s it reads the
+// frames, and one socket at a time flooding frames and transactions; and in turns, the floods of
+// docs/architecture.md §3a: 100 sockets of 5 users each sending 1 MiB of packed frames at once,
+// then a sender resending a stored clientMsgId 100 times a second, while a neighbour (8 sockets,
+// a message every 50 ms) times SEND → RECEIPT: its p99 is reported apart from the load's, outside
+// and during each kind of flood (bench/lib/floods.ts). Every 10 s it reads the
 // server's heap and RSS from /metrics. It fails when anything acknowledged is lost or duplicated,
 // or the heap keeps growing (the last third of the samples above twice the first third, plus
 // slack for V8's young generation). Not part of `make test`: it takes minutes, not seconds.
@@ -10,6 +14,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import WebSocket from 'ws';
+import { createRoom, inChildProcess, login as signIn, neighbour, type Latencies, type Neighbour } from './lib/floods';
 import { startServer, ROOT } from './lib/server-process';
 
 const SECONDS = Number(process.env.SOAK_SECONDS ?? 600);
@@ -23,6 +28,13 @@ const TOKEN = 'soak';
 const PASSWORD = 'soak password';
 const PREFIX = 'soak';
 const HEAP_SLACK_BYTES = 64 * 1024 * 1024;
+/** Users whose 20 sockets each send packed frames; then the neighbour, its peer, the resender and its peer. */
+const PACKED_USERS = 5;
+const PACKED_SOCKETS_PER_USER = 20;
+const DUPLICATES_PER_SECOND = 100;
+/** Sized to the run: the 120 s CI run holds two rounds of each flood, a 30 s one a round. */
+const DUPLICATE_SECONDS = Math.min(15, Math.floor(SECONDS / 6));
+const FLOOD_PAUSE_MS = Math.min(20_000, (SECONDS * 1000) / 6);
 
 interface Sample {
   atSeconds: number;
@@ -88,6 +100,28 @@ async function flood(url: string, cookie: string, until: number): Promise<void> 
   }
 }
 
+/**
+ * The floods of docs/architecture.md §3a in turns until `until`, each in a process of its own,
+ * with the neighbour's SENDs made meanwhile counted as made during it.
+ */
+async function hostileFloods(url: string, packedCookies: string[], resender: { cookie: string; roomId: number }, near: Neighbour, until: number): Promise<void> {
+  const sleep = (ms: number) => new Promise((r) => setTimeout(r, Math.max(0, Math.min(ms, until - Date.now()))));
+  for (;;) {
+    await sleep(FLOOD_PAUSE_MS);
+    if (until - Date.now() < 10_000) return;
+    const packed = await near.during('packed', (started) => inChildProcess<{ sockets: number; errors: number; ms: number }>('packed', { url, cookies: packedCookies, perUser: PACKED_SOCKETS_PER_USER }, started));
+    process.stdout.write(`  packed frames: ${packed.errors} of ${packed.sockets} sockets refused with an ERROR in ${packed.ms} ms\n`);
+    await sleep(FLOOD_PAUSE_MS / 2);
+    if (until - Date.now() < (DUPLICATE_SECONDS + 2) * 1000) return;
+    const repeats = await near.during('duplicates', (started) =>
+      inChildProcess<{ sent: number; receipted: number }>('duplicates', { url, ...resender, rate: DUPLICATES_PER_SECOND, until: Date.now() + DUPLICATE_SECONDS * 1000 }, started),
+    );
+    process.stdout.write(`  repeated clientMsgId: ${repeats.receipted} of ${repeats.sent} receipted\n`);
+  }
+}
+
+const latencyText = (l: Latencies) => `p50 ${l.p50} ms, p99 ${l.p99} ms, max ${l.max} ms (${l.receipted} of ${l.sent} receipted)`;
+
 async function login(url: string, email: string): Promise<string> {
   const res = await fetch(`${url}/api/user/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email, password: PASSWORD }) });
   const cookie = res.headers.getSetCookie().find((c) => c.startsWith('sid='));
@@ -98,7 +132,9 @@ async function login(url: string, email: string): Promise<string> {
 async function main(): Promise<void> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'letschat-soak-'));
   const env = { DATABASE_URL: `sqlite:${path.join(dir, 'soak.sqlite3')}`, MAIL_DIR: path.join(dir, 'mail'), METRICS_TOKEN: TOKEN };
-  execFileSync('npm', ['run', '--silent', 'admin', '--', 'seed', '--users', String(CLIENTS + 1 + FUZZ_USERS), '--password', PASSWORD, '--prefix', PREFIX], {
+  const firstPacked = CLIENTS + 2 + FUZZ_USERS;
+  const firstOther = firstPacked + PACKED_USERS;
+  execFileSync('npm', ['run', '--silent', 'admin', '--', 'seed', '--users', String(firstOther + 3), '--password', PASSWORD, '--prefix', PREFIX], {
     cwd: ROOT, env: { ...process.env, ...env }, stdio: 'ignore',
   });
   const server = await startServer({ env, nodeArgs: process.env.SOAK_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.SOAK_PROF}`] : [] });
@@ -110,6 +146,13 @@ async function main(): Promise<void> {
     process.stdout.write(`soak: ${SECONDS} s against ${server.url}: ${CLIENTS} load clients at ${RATE} msg/s, ${FUZZ_SOCKETS} fuzzing sockets, floods\n`);
     const floodCookie = await login(server.url, `${PREFIX}${CLIENTS + 1}@example.test`);
     const fuzzCookies = await Promise.all(Array.from({ length: FUZZ_USERS }, (_, i) => login(server.url, `${PREFIX}${CLIENTS + 2 + i}@example.test`)));
+    // The server's PUBLIC_URL (localhost): the origin its CSRF and WebSocket checks expect.
+    const floodUrl = `http://localhost:${server.port}`;
+    const packedCookies = await Promise.all(Array.from({ length: PACKED_USERS }, async (_, i) => (await signIn(floodUrl, `${PREFIX}${firstPacked + i}@example.test`, PASSWORD)).cookie));
+    const [near, nearPeer, resender, resent] = await Promise.all([0, 1, 2, 3].map((i) => signIn(floodUrl, `${PREFIX}${firstOther + i}@example.test`, PASSWORD)));
+    const nearRoom = await createRoom(floodUrl, near.cookie, { userId: nearPeer.userId, name: `${PREFIX}${firstOther + 1}` });
+    const resentRoom = await createRoom(floodUrl, resender.cookie, { userId: resent.userId, name: `${PREFIX}${firstOther + 3}` });
+    const probe = await neighbour(floodUrl, near.cookie, nearRoom, 50);
     const load = new Promise<{ report: Record<string, unknown> | null; code: number }>((resolve) => {
       execFile(
         'npm',
@@ -135,8 +178,17 @@ async function main(): Promise<void> {
         () => {},
       );
     }, SAMPLE_MS);
-    const [{ report, code }] = await Promise.all([load, fuzz(server.url, fuzzCookies, until), flood(server.url, floodCookie, until)]);
+    const [{ report, code }] = await Promise.all([
+      load,
+      fuzz(server.url, fuzzCookies, until),
+      flood(server.url, floodCookie, until),
+      hostileFloods(floodUrl, packedCookies, { cookie: resender.cookie, roomId: resentRoom }, probe, until),
+    ]);
     clearInterval(sampling);
+    await probe.stop();
+    process.stdout.write(`neighbour outside the floods: ${latencyText(probe.summary(null))}\n`);
+    process.stdout.write(`neighbour during packed frames on ${PACKED_USERS * PACKED_SOCKETS_PER_USER} sockets: ${latencyText(probe.summary('packed'))}\n`);
+    process.stdout.write(`neighbour during a repeated clientMsgId at ${DUPLICATES_PER_SECOND}/s: ${latencyText(probe.summary('duplicates'))}\n`);
     samples.push(await sample(server.url, startedAt));
 
     const counts = (report?.counts ?? {}) as Record<string, number>;

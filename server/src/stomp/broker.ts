@@ -12,6 +12,7 @@ import type { StompRouter } from './router';
 import { CLOSE, type StompSession, type SessionHost } from './session';
 import { isSlowConsumer, SLOW_CONSUMER_BYTES } from './slow-consumer';
 import { deliverTo, MessageText, SubscriptionRegistry } from './subscriptions';
+import { Turns } from './turns';
 
 export interface BrokerOptions {
   router: StompRouter;
@@ -69,6 +70,7 @@ export class Broker implements Publisher, SessionHost {
   readonly connectTimeoutMs: number;
   readonly now: () => number;
   readonly counters: StompCounters = { framesIn: 0, framesOut: 0, published: 0, deliveries: 0, slowConsumersClosed: 0 };
+  readonly turns: Turns;
   private readonly log: Logger;
   private readonly all = new Set<StompSession>();
   private readonly byUser = new MultiMap<number, StompSession>();
@@ -93,6 +95,7 @@ export class Broker implements Publisher, SessionHost {
     this.heartbeat = options.heartbeat ?? SERVER_HEARTBEAT;
     this.budget = options.budget ?? DEFAULT_BUDGET;
     this.connectTimeoutMs = options.connectTimeoutMs ?? CONNECTION_LIMITS.connectTimeoutMs;
+    this.turns = new Turns((err) => this.log.error({ err }, 'a STOMP turn failed'));
     this.subscriptions = new SubscriptionRegistry(options.fanout, options.interest && ((d, held) => options.interest!.destination(d, held)));
     // Milliseconds since the broker started, wrapped to int32: V8 then keeps every session's
     // timestamps as small integers in the object itself, not as a 16-byte heap number each.

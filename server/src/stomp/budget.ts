@@ -19,8 +19,8 @@ export const DEFAULT_BUDGET: BudgetLimits = {
 };
 
 /**
- * Frames handled in one go before the session yields to the event loop (other sockets' messages
- * and timers run in between), so a burst within budget still cannot stall its neighbours.
+ * Frames a session parses, and frames it handles, in one turn before the next socket's turn
+ * (turns.ts): a burst within budget still cannot stall its neighbours.
  */
 export const FRAMES_PER_TURN = 64;
 
@@ -40,6 +40,19 @@ export class FrameBudget {
 
   /** Takes bytes and frames out of the buckets; false once either is overdrawn. */
   spend(frames: number, bytes: number, now: number): boolean {
+    this.refill(now);
+    this.frames -= frames;
+    this.bytes -= bytes;
+    return this.frames >= 0 && this.bytes >= 0;
+  }
+
+  /** Whole frames that may still be spent now: parsing one more than this overdraws the budget. */
+  framesLeft(now: number): number {
+    this.refill(now);
+    return Math.max(0, Math.floor(this.frames));
+  }
+
+  private refill(now: number): void {
     const elapsed = Math.max(0, (now - this.refilledAt) | 0);
     if (elapsed > 0) {
       const { framesPerSecond, frameBurst, bytesPerSecond, byteBurst } = this.limits;
@@ -47,8 +60,5 @@ export class FrameBudget {
       this.bytes = Math.min(byteBurst, this.bytes + (elapsed * bytesPerSecond) / 1000);
       this.refilledAt = now;
     }
-    this.frames -= frames;
-    this.bytes -= bytes;
-    return this.frames >= 0 && this.bytes >= 0;
   }
 }

@@ -4,6 +4,9 @@
 // Heart-beats (bare EOLs) between frames are skipped. A body is read by content-length when
 // present (it may then contain NULs), otherwise up to the first NUL. Every violation and every
 // limit ends the parser with a StompParseError; nothing else is ever thrown.
+// A caller may ask for at most so many frames at a time: the rest of the input stays buffered,
+// unparsed, until pulled, so a session parses no further than its frame budget allows
+// (docs/architecture.md §3a).
 import { escapesHeaders, unescapeHeader, type Frame, type StompVersion } from './frame';
 
 export interface ParserLimits {
@@ -37,6 +40,7 @@ const CR = 13;
 const NUL = 0;
 const COLON = 58;
 const DIGITS = /^[0-9]{1,10}$/;
+const EMPTY_BODY = Buffer.alloc(0);
 
 /** The head (command and headers) of the frame being read, once its blank line arrived. */
 interface Head {
@@ -64,15 +68,24 @@ export class StompParser {
 
   constructor(private readonly limits: ParserLimits = DEFAULT_LIMITS) {}
 
-  /** True while part of a frame is buffered. */
+  /** True while input is buffered: part of a frame, or frames not pulled yet. */
   get midFrame(): boolean {
     return this.end > this.start;
   }
 
-  push(chunk: Uint8Array): ParseResult {
+  /** Bytes of input buffered and not yet parsed into frames. */
+  get buffered(): number {
+    return this.end - this.start;
+  }
+
+  /**
+   * Takes the chunk (copying what is left of it unparsed) and parses at most `maxFrames` frames
+   * of the input.
+   */
+  push(chunk: Uint8Array, maxFrames = Infinity): ParseResult {
     const frames: Frame[] = [];
     if (this.failure) return { frames, error: this.failure };
-    if (chunk.byteLength === 0) return { frames, error: null };
+    if (chunk.byteLength === 0) return this.pull(maxFrames);
     // Common case: nothing buffered, so read the chunk in place and copy only a leftover.
     let borrowed = false;
     if (this.end === this.start) {
@@ -83,15 +96,8 @@ export class StompParser {
     } else {
       this.append(chunk);
     }
-    try {
-      this.run(frames);
-    } catch (err) {
-      if (!(err instanceof StompParseError)) throw err;
-      this.failure = err;
-      this.buf = null;
-      this.start = this.end = 0;
-      return { frames, error: err };
-    }
+    const error = this.parse(frames, maxFrames);
+    if (error) return { frames, error };
     if (this.end === this.start) {
       this.buf = null; // an idle connection holds no buffer
       this.start = this.end = 0;
@@ -103,6 +109,33 @@ export class StompParser {
       this.buf = rest;
     }
     return { frames, error: null };
+  }
+
+  /** Parses at most `maxFrames` more frames of the buffered input. */
+  pull(maxFrames = Infinity): ParseResult {
+    const frames: Frame[] = [];
+    if (this.failure) return { frames, error: this.failure };
+    if (this.end === this.start) return { frames, error: null };
+    const error = this.parse(frames, maxFrames);
+    if (error) return { frames, error };
+    if (this.end === this.start) {
+      this.buf = null;
+      this.start = this.end = 0;
+    }
+    return { frames, error: null };
+  }
+
+  private parse(frames: Frame[], maxFrames: number): StompParseError | null {
+    try {
+      this.run(frames, maxFrames);
+      return null;
+    } catch (err) {
+      if (!(err instanceof StompParseError)) throw err;
+      this.failure = err;
+      this.buf = null;
+      this.start = this.end = 0;
+      return err;
+    }
   }
 
   private append(chunk: Uint8Array): void {
@@ -124,8 +157,8 @@ export class StompParser {
     this.end += chunk.byteLength;
   }
 
-  private run(frames: Frame[]): void {
-    for (;;) {
+  private run(frames: Frame[], maxFrames: number): void {
+    while (frames.length < maxFrames) {
       if (!this.head) {
         if (this.lines.length === 0 && this.scanned === 0 && !this.skipHeartbeats()) return;
         if (!this.readHead()) return;
@@ -235,7 +268,8 @@ export class StompParser {
       if (bodyEnd + 1 > this.limits.maxFrameBytes) throw new StompParseError(`frame over ${this.limits.maxFrameBytes} bytes`, true);
     }
     // The bytes may belong to a chunk uWS reuses after the callback: the body is copied out.
-    const body = Buffer.from(buf.subarray(this.start + head.bodyStart, this.start + bodyEnd));
+    // An empty body (ACK, SUBSCRIBE …) is one shared empty buffer: no allocation per frame.
+    const body = bodyEnd === head.bodyStart ? EMPTY_BODY : Buffer.from(buf.subarray(this.start + head.bodyStart, this.start + bodyEnd));
     this.start += bodyEnd + 1;
     this.head = null;
     this.lines = [];

@@ -7,8 +7,9 @@ import { CLIENT_COMMANDS, frame, serialize, type Frame, type StompVersion } from
 import { FRAMES_PER_TURN, FrameBudget, type BudgetLimits } from './budget';
 import { elapsedMs, isBeatDue, isSilent, negotiateHeartbeats } from './heartbeat';
 import { intern } from './intern';
-import { StompParseError, StompParser } from './parser';
+import { DEFAULT_LIMITS, StompParseError, StompParser } from './parser';
 import type { HandlerRoute, StompRouter } from './router';
+import type { TakesTurns, Turns } from './turns';
 
 /** The part of a uWS WebSocket a session uses. Never touched after the socket closed. */
 export interface StompSocket {
@@ -19,6 +20,11 @@ export interface StompSocket {
   /** Cuts the connection at once (no close handshake). */
   close(): void;
   getBufferedAmount(): number;
+  /**
+   * Runs `fn` with the socket's sends gathered into one write (uWS corks its callbacks itself,
+   * not the turns this session takes outside them). Optional: test sockets have none.
+   */
+  cork?(fn: () => void): unknown;
 }
 
 const ACK_MODES = new Set(['auto', 'client', 'client-individual']);
@@ -35,6 +41,8 @@ export interface SessionHost {
   readonly connectTimeoutMs: number;
   /** Frames in and out, counted for the metrics. */
   readonly counters: { framesIn: number; framesOut: number };
+  /** The node's turns (turns.ts): a session with more input than one turn waits there for the next. */
+  readonly turns: Turns;
   /** Milliseconds, wrapped to int32 so timestamps stay small integers; compared wrap-aware. */
   now(): number;
   connected(session: StompSession): void;
@@ -61,6 +69,11 @@ export const SESSION_LIMITS = {
   /** Frames received while an earlier one is still being handled, and their bytes. */
   pendingFrames: 1000,
   pendingBytes: 1024 * 1024,
+  /**
+   * Bytes received and not handled yet, parsed or not: one whole WebSocket message (1 MiB) beside
+   * a frame in progress. Input is parsed a turn at a time (turns.ts), so this is the backlog.
+   */
+  inputBytes: 1024 * 1024 + DEFAULT_LIMITS.maxFrameBytes,
   /** SENDs held in open transactions, all together, and their bytes. */
   transactionFrames: 1000,
   transactionBytes: 1024 * 1024,
@@ -89,7 +102,7 @@ interface HeldSend {
   route: HandlerRoute;
 }
 
-export class StompSession {
+export class StompSession implements TakesTurns {
   private liveSocket: StompSocket | null = null;
   private currentState: SessionState = 'new';
   private negotiatedVersion: StompVersion = '1.2';
@@ -114,6 +127,8 @@ export class StompSession {
   private transactions: Map<string, HeldSend[]> | null = null;
   private queue: Work[] | null = null;
   private busy = false;
+  /** The message being received, read in place by a turn taken at once (else copied into the parser). */
+  private incoming: Uint8Array | null = null;
 
   constructor(
     private readonly host: SessionHost,
@@ -172,7 +187,11 @@ export class StompSession {
     return 'ok';
   }
 
-  /** One WebSocket message: any bytes, any number of frames or parts of frames. */
+  /**
+   * One WebSocket message: any bytes, any number of frames or parts of frames. It is parsed a
+   * turn at a time (turns.ts): the first turn at once when no other socket waits, the rest in
+   * later rounds, so a message packed with frames costs its neighbours one turn per round.
+   */
   receive(bytes: Uint8Array): void {
     if (this.state === 'ending' || this.state === 'closed') return;
     const now = (this.lastReceived = this.host.now());
@@ -183,17 +202,74 @@ export class StompSession {
     }
     const parser = (this.parser ??= new StompParser());
     parser.version = this.version;
-    const { frames, error } = parser.push(bytes);
-    // Between frames the parser holds nothing, so an idle session keeps none (memory per session).
-    if (!parser.midFrame && !error) this.parser = null;
-    this.host.counters.framesIn += frames.length;
-    if (frames.length > 0 && !budget.spend(frames.length, 0, now)) {
-      this.fail(`more than ${this.host.budget.framesPerSecond} frames a second sent`, { code: CLOSE.policy });
+    if (parser.buffered + this.queuedBytes + bytes.length > SESSION_LIMITS.inputBytes) {
+      this.failPiledUp();
       return;
     }
-    const works: Work[] = frames;
-    if (error) works.push(error);
-    if (works.length > 0) this.enqueueAll(works);
+    this.incoming = bytes;
+    this.host.turns.turnNowOrQueue(this);
+    // Queued behind other sockets: the bytes are copied (uWS reuses the message's memory).
+    const left = this.incoming;
+    this.incoming = null;
+    if (left) this.parser?.push(left, 0);
+  }
+
+  /**
+   * One turn (turns.ts): at most FRAMES_PER_TURN frames parsed, never more than the frame budget
+   * allows (one over it ends the session, and the rest of its input is dropped unparsed), then
+   * at most FRAMES_PER_TURN handled. Input is parsed while a handler runs too, so a client
+   * cannot pile up frames unseen. True while more is waiting.
+   */
+  takeTurn(): boolean {
+    const chunk = this.incoming;
+    this.incoming = null;
+    if (this.over()) return false;
+    const socket = this.liveSocket;
+    // A turn's receipts go out in one write, not one system call each (half the CPU of a flood).
+    if (!socket?.cork) return this.turn(chunk);
+    let more = false;
+    socket.cork(() => {
+      more = this.turn(chunk);
+    });
+    return more;
+  }
+
+  private turn(chunk: Uint8Array | null): boolean {
+    try {
+      let moreInput = false;
+      const parser = this.parser;
+      if (parser && (chunk || parser.midFrame)) {
+        const now = this.host.now();
+        const budget = this.budget!;
+        // Only the budget's frames, so all of them are handled; with none left, the one that overdraws it.
+        const left = budget.framesLeft(now);
+        const max = left > 0 ? Math.min(FRAMES_PER_TURN, left) : 1;
+        const { frames, error } = chunk ? parser.push(chunk, max) : parser.pull(max);
+        // Between frames the parser holds nothing, so an idle session keeps none (memory per session).
+        if (!parser.midFrame && !error) this.parser = null;
+        this.host.counters.framesIn += frames.length;
+        if (frames.length > 0 && !budget.spend(frames.length, 0, now)) {
+          this.fail(`more than ${this.host.budget.framesPerSecond} frames a second sent`, { code: CLOSE.policy });
+          return false;
+        }
+        moreInput = this.parser !== null && frames.length === max;
+        const works: Work[] = frames;
+        if (error) works.push(error);
+        if (works.length > 0 && !this.enqueueAll(works)) return false;
+      }
+      if (!this.busy) this.run();
+      if (this.over()) return false;
+      return moreInput || (!this.busy && this.queue !== null);
+    } catch (err) {
+      this.host.handlerFailed(this, '', err);
+      this.fail('internal server error', { code: CLOSE.internal });
+      return false;
+    }
+  }
+
+  /** Ending or closed: nothing more is parsed or handled. */
+  private over(): boolean {
+    return this.currentState === 'ending' || this.currentState === 'closed';
   }
 
   /** The socket is gone: pending work and open transactions are dropped. */
@@ -205,6 +281,7 @@ export class StompSession {
     this.transactions = null;
     this.heldBytes = 0;
     this.parser = null;
+    this.incoming = null;
   }
 
   /** Sends ERROR and ends the socket gracefully; the session accepts nothing more. */
@@ -221,6 +298,9 @@ export class StompSession {
     this.queuedBytes = 0;
     this.transactions = null;
     this.heldBytes = 0;
+    // The rest of its input is dropped unparsed.
+    this.parser = null;
+    this.incoming = null;
     // A close reason is at most 123 bytes of UTF-8: keep a short ASCII form of the message.
     this.liveSocket?.end(options.code ?? CLOSE.protocol, message.replace(/[^\x20-\x7e]/g, '?').slice(0, 120));
   }
@@ -236,18 +316,22 @@ export class StompSession {
     this.liveSocket.send(bytes, false);
   }
 
-  /** Queues the message's frames, then handles them unless an earlier frame is still being handled. */
-  private enqueueAll(works: Work[]): void {
+  /** Queues parsed frames behind those waiting; false when that piles up too many (the session failed). */
+  private enqueueAll(works: Work[]): boolean {
     const queue = (this.queue ??= []);
     let bytes = 0;
     for (const work of works) bytes += sizeOf(work);
     if (queue.length + works.length > SESSION_LIMITS.pendingFrames || this.queuedBytes + bytes > SESSION_LIMITS.pendingBytes) {
-      this.fail(`more than ${SESSION_LIMITS.pendingFrames} frames or ${SESSION_LIMITS.pendingBytes} bytes awaiting processing`, { code: CLOSE.policy });
-      return;
+      this.failPiledUp();
+      return false;
     }
     this.queuedBytes += bytes;
     for (const work of works) queue.push(work);
-    if (!this.busy) this.run(this.next());
+    return true;
+  }
+
+  private failPiledUp(): void {
+    this.fail(`more than ${SESSION_LIMITS.pendingFrames} frames or ${SESSION_LIMITS.pendingBytes} bytes awaiting processing`, { code: CLOSE.policy });
   }
 
   /** The next queued frame; the queue is dropped once empty (memory per idle session). */
@@ -259,23 +343,14 @@ export class StompSession {
   }
 
   /**
-   * Frames are handled one after another; an async one holds the rest until it settles. After
-   * FRAMES_PER_TURN in one go the session yields, so other sockets run between its batches.
+   * Frames are handled one after another, at most FRAMES_PER_TURN in a turn; an async one holds
+   * the rest until it settles, and the session then takes its next turn (at once if nobody waits).
    */
-  private run(work: Work | undefined): void {
-    let handled = 0;
-    while (work !== undefined) {
+  private run(): void {
+    for (let handled = 0; handled < FRAMES_PER_TURN; handled++) {
       if (this.state === 'ending' || this.state === 'closed') return;
-      if (handled++ === FRAMES_PER_TURN) {
-        (this.queue ??= []).unshift(work);
-        this.queuedBytes += sizeOf(work);
-        this.busy = true;
-        setImmediate(() => {
-          this.busy = false;
-          this.run(this.next());
-        });
-        return;
-      }
+      const work = this.next();
+      if (work === undefined) return;
       let pending: Promise<void> | void;
       try {
         pending = this.handle(work);
@@ -284,24 +359,22 @@ export class StompSession {
         return;
       }
       if (pending) {
-        const current = work;
         this.busy = true;
         pending
           .then(
             () => {
               this.busy = false;
-              this.run(this.next());
+              if (!this.over()) this.host.turns.turnNowOrQueue(this);
             },
             (err: unknown) => {
               this.busy = false;
-              this.answerFailure(current, err);
+              this.answerFailure(work, err);
             },
           )
           // Nothing may reject unobserved (Node ends the process on an unhandled rejection).
           .catch((err: unknown) => this.host.handlerFailed(this, '', err));
         return;
       }
-      work = this.next();
     }
   }
 

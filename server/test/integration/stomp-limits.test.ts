@@ -115,6 +115,28 @@ describe('what one STOMP connection may cost', function () {
       expect([receipt.command, receipt.headers.get('receipt-id')]).to.deep.equal(['RECEIPT', 'n-1']);
     });
 
+    it('parses packed frames on many sockets a turn at a time: each flooder gets its ERROR and close, a neighbour is served meanwhile', async () => {
+      const server = await start({ limits: { maxConnectionsPerUser: 20 } });
+      const neighbour = track(await connected(server, 99));
+      const flooders: RawStomp[] = [];
+      for (let user = 1; user <= 2; user++) for (let i = 0; i < 10; i++) flooders.push(track(await connected(server, user)));
+      // What each socket saw, in the order the client saw it.
+      const seen: string[] = [];
+      const packed = 'ACK\nid:a\nreceipt:r\n\n\0'.repeat(49_900);
+      const errors = flooders.map((raw) => errorOf(raw).then((f) => (seen.push('flooder closed'), f)));
+      for (const raw of flooders) raw.send(packed);
+      const receipts = Array.from({ length: 5 }, (_, i) => {
+        neighbour.send(`SEND\ndestination:/app/record\nreceipt:n-${i}\n\nhello\0`);
+        return neighbour.nextFrame(30_000).then((f) => (seen.push(`neighbour ${f.command} ${f.headers.get('receipt-id')}`), f));
+      });
+      for (const f of await Promise.all(errors)) expect(f.headers.get('message')).to.match(/frames a second/);
+      await Promise.all(receipts);
+      expect(seen.filter((e) => e.startsWith('neighbour'))).to.deep.equal(Array.from({ length: 5 }, (_, i) => `neighbour RECEIPT n-${i}`));
+      // Before, each 1 MiB message was parsed whole in its socket's callback: the neighbour's
+      // frames waited behind every flooder's.
+      expect(seen.indexOf('neighbour RECEIPT n-4'), seen.join(', ')).to.be.lessThan(seen.lastIndexOf('flooder closed'));
+    });
+
     it('closes a socket that sends more bytes than its budget allows', async () => {
       const server = await start({ limits: { budget: { framesPerSecond: 1000, frameBurst: 100_000, bytesPerSecond: 1024, byteBurst: 64 * 1024 } } });
       const raw = track(await connected(server, 1));

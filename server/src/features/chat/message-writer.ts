@@ -3,10 +3,12 @@
 // under load a round trip stores many messages. Only one batch is in flight at a time and each
 // stored message's callback runs synchronously after the commit in the order given: a room's
 // messages are therefore published in seq order, and nothing is published unstored.
+// A retried clientMsgId is recognised inside the batch's transaction and fails only itself
+// (docs/architecture.md §6): resends after a failover cost what a send costs.
 import { performance } from 'node:perf_hooks';
 import { isDuplicateKey } from '../../db/errors';
 import type { Logger } from '../../log';
-import type { MessagesRepository, NewMessage, StoredMessage } from './messages-repository';
+import type { BatchOutcome, MessagesRepository, NewMessage, StoredMessage } from './messages-repository';
 
 export type WriteOutcome = { kind: 'stored'; id: number; seq: number } | { kind: 'duplicate'; id: number };
 
@@ -26,7 +28,7 @@ export class MessageWriter {
   private drained: Promise<void> = Promise.resolve();
 
   constructor(
-    private readonly repo: Pick<MessagesRepository, 'insertMany' | 'findByClientMsgId'>,
+    private readonly repo: Pick<MessagesRepository, 'storeBatch' | 'findByClientMsgId'>,
     private readonly log: Logger,
     /** Told of the messages each commit stored and how long its transaction took (metrics, the search index). */
     private readonly onCommitted: (committed: Committed[], seconds: number) => void = () => {},
@@ -61,12 +63,11 @@ export class MessageWriter {
       const batch = this.queue.splice(0, this.maxBatch);
       try {
         const started = performance.now();
-        const stored = await this.repo.insertMany(batch.map((p) => p.message));
-        this.committed(batch.map((p, i) => ({ message: p.message, stored: stored[i] })), started);
-        batch.forEach((p, i) => this.stored(p, stored[i]));
+        const outcomes = await this.repo.storeBatch(batch.map((p) => p.message));
+        this.settle(batch, outcomes, started);
       } catch (err) {
-        // One bad row (a retried clientMsgId, a room deleted meanwhile) fails the transaction:
-        // store the rest one by one, in order, so only that row is refused.
+        // One bad row (a room deleted meanwhile) fails the transaction: store the rest one by
+        // one, in order, so only that row is refused. (Repeated clientMsgIds never come here.)
         if (batch.length === 1) await this.failed(batch[0], err);
         else for (const p of batch) await this.one(p);
       }
@@ -77,12 +78,25 @@ export class MessageWriter {
   private async one(p: Pending): Promise<void> {
     try {
       const started = performance.now();
-      const [stored] = await this.repo.insertMany([p.message]);
-      this.committed([{ message: p.message, stored }], started);
-      this.stored(p, stored);
+      this.settle([p], await this.repo.storeBatch([p.message]), started);
     } catch (err) {
       await this.failed(p, err);
     }
+  }
+
+  /** After a commit: the stored messages told and announced in order, each repeat answered with its original's id. */
+  private settle(batch: Pending[], outcomes: BatchOutcome[], startedMs: number): void {
+    const committed: Committed[] = [];
+    batch.forEach((p, i) => {
+      const o = outcomes[i];
+      if (!('duplicateOf' in o)) committed.push({ message: p.message, stored: o });
+    });
+    if (committed.length > 0) this.committed(committed, startedMs);
+    batch.forEach((p, i) => {
+      const o = outcomes[i];
+      if ('duplicateOf' in o) p.resolve({ kind: 'duplicate', id: o.duplicateOf });
+      else this.stored(p, o);
+    });
   }
 
   /** Tells of a commit; a failure there must not look like a failed insert (it would be stored again). */

@@ -4,7 +4,7 @@
 // message, and a room's commit order is its seq order. Rows are mapped to domain objects here.
 import type { SystemEvent } from '@common/api';
 import { isSqlite, type Knex } from '../../db/knex';
-import { stepByStep, type FewTrips, type Statement } from '../../db/few-trips';
+import { stepByStep, type FewTrips, type Statement, type Trips } from '../../db/few-trips';
 import { rowsOf } from '../../db/results';
 import { updateFromValues } from '../../db/update-from-values';
 import type { AttachmentFacts } from '../attachments/attachments-service';
@@ -66,6 +66,8 @@ export function authorOf(m: Pick<NewMessage, 'senderId' | 'systemEvent'>): numbe
 
 /** A stored message: its id and its place in its room. */
 export interface StoredMessage { id: number; seq: number }
+/** What storeBatch did with one message: stored it, or found the message its clientMsgId repeats. */
+export type BatchOutcome = StoredMessage | { duplicateOf: number };
 
 /**
  * Which part of a room's history: by page number (0 = newest), the page strictly before an id
@@ -131,6 +133,8 @@ interface MessageRow {
   att_height: number | null;
 }
 
+const keyOf = (senderId: number, roomId: number, clientMsgId: string) => `${senderId}:${roomId}:${clientMsgId}`;
+
 const msOrNull = (v: number | string | null): number | null => (v === null ? null : Number(v));
 
 const toMessage = (r: MessageRow): Message => ({
@@ -185,47 +189,103 @@ export class MessagesRepository {
    * counters, locked; then their UPDATE, the INSERT, the authors' read positions and COMMIT.
    */
   async insertMany(messages: NewMessage[]): Promise<StoredMessage[]> {
-    const roomIds = [...new Set(messages.map((m) => m.roomId))].sort((a, b) => a - b);
+    const outcomes = await this.store(messages, false);
+    return outcomes.map((o) => o as StoredMessage);
+  }
+
+  /**
+   * Stores the messages as insertMany does, but recognises each repeated clientMsgId (one the
+   * sender already used in the room, stored before or earlier in the same batch) by itself: it
+   * is not stored again and answers the stored message's id, and the rest of the batch is
+   * stored in the same transaction (docs/architecture.md §6). The lookup runs after the rooms'
+   * rows are locked, so no other writer is storing into those rooms meanwhile: what it finds is
+   * committed, and what it does not find cannot arrive before this commit. Still two round
+   * trips on MariaDB: the lookup goes with the lock.
+   */
+  async storeBatch(messages: NewMessage[]): Promise<BatchOutcome[]> {
+    return this.store(messages, true);
+  }
+
+  private async store(all: NewMessage[], recogniseRepeats: boolean): Promise<BatchOutcome[]> {
+    const roomIds = [...new Set(all.map((m) => m.roomId))].sort((a, b) => a - b);
     const inList = roomIds.map(() => '?').join(', ');
+    const keyed = recogniseRepeats ? all.filter((m) => m.senderId !== null && m.clientMsgId !== null) : [];
     return this.trips.transaction(async (trips) => {
       // The rooms' rows locked in id order (so two writers cannot deadlock) until the commit.
       // (SQLite runs one writer at a time already, and has no FOR UPDATE.)
-      const [locked] = await trips.send([{ sql: `select id, last_seq from rooms where id in (${inList}) order by id${this.sqlite ? '' : ' for update'}`, bindings: roomIds }]);
+      const [locked, found] = await trips.send([
+        { sql: `select id, last_seq from rooms where id in (${inList}) order by id${this.sqlite ? '' : ' for update'}`, bindings: roomIds },
+        ...(keyed.length === 0 ? [] : [{
+          // Each (sender, room, clientMsgId) an equality on the unique key, so each is one index lookup.
+          sql: `select id, sender_id, room_id, client_msg_id from messages where ${keyed.map(() => '(sender_id = ? and room_id = ? and client_msg_id = ?)').join(' or ')}`,
+          bindings: keyed.flatMap((m) => [m.senderId, m.roomId, m.clientMsgId]),
+        }]),
+      ]);
       const last = new Map(rowsOf<{ id: number; last_seq: number }>(locked).map((r) => [Number(r.id), Number(r.last_seq)]));
       const gone = roomIds.filter((id) => !last.has(id));
       if (gone.length > 0) throw new RoomGoneError(gone);
-      const seqs = messages.map((m) => {
-        const seq = last.get(m.roomId)! + 1;
-        last.set(m.roomId, seq);
-        return seq;
+      const stored = new Map<string, number>();
+      if (found) for (const r of rowsOf<{ id: number; sender_id: number; room_id: number; client_msg_id: string }>(found)) stored.set(keyOf(Number(r.sender_id), Number(r.room_id), r.client_msg_id), Number(r.id));
+      // Per message: the id it repeats (stored before), the batch index it repeats, or new (-1).
+      const firstInBatch = new Map<string, number>();
+      const repeats = all.map((m, i): { id: number } | { index: number } | null => {
+        if (!recogniseRepeats || m.senderId === null || m.clientMsgId === null) return null;
+        const key = keyOf(m.senderId, m.roomId, m.clientMsgId);
+        const id = stored.get(key);
+        if (id !== undefined) return { id };
+        const first = firstInBatch.get(key);
+        if (first !== undefined) return { index: first };
+        firstInBatch.set(key, i);
+        return null;
       });
-      const [, inserted] = await trips.send([
-        updateFromValues(this.sqlite, {
-          table: 'rooms',
-          columns: ['id', 'last_seq'],
-          rows: roomIds.map((id) => [id, last.get(id)!]),
-          key: ['id'],
-          set: [['last_seq', 'last_seq']],
-          where: 't.last_seq < v.last_seq',
-        }),
-        {
-          sql: `insert into messages (room_id, seq, sender_id, content, client_msg_id, left_user_id, added_user_email, system_event, created_at_ms, reply_to_id, attachment_id, indexed)
-            values ${messages.map(() => '(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)').join(', ')} returning id, room_id, seq`,
-          bindings: messages.flatMap((m, i) => [
-            m.roomId, seqs[i], m.senderId, m.content, m.clientMsgId, m.leftUserId, m.addedUserEmail,
-            m.systemEvent === null ? null : JSON.stringify(m.systemEvent), m.atMs, m.replyToId ?? null, m.attachmentId ?? null,
-            // People's messages wait for the search index (MessageIndexer); system messages never go in it.
-            m.senderId === null ? 1 : 0,
-          ]),
-        },
-        ...this.authorsHaveRead(messages, seqs),
-      ], true);
-      const ids = new Map(rowsOf<{ id: number; room_id: number; seq: number }>(inserted).map((r) => [`${Number(r.room_id)}:${Number(r.seq)}`, Number(r.id)]));
-      return messages.map((m, i) => {
-        const id = ids.get(`${m.roomId}:${seqs[i]}`);
-        if (id === undefined) throw new Error(`message ${seqs[i]} of room ${m.roomId} was not stored`);
-        return { id, seq: seqs[i] };
+      const fresh = all.filter((_, i) => repeats[i] === null);
+      const inserted = fresh.length === 0 ? [] : await this.insertLocked(trips, fresh, last, roomIds);
+      const byIndex = new Map<number, StoredMessage>();
+      let next = 0;
+      all.forEach((_, i) => {
+        if (repeats[i] === null) byIndex.set(i, inserted[next++]);
       });
+      return all.map((_, i): BatchOutcome => {
+        const repeat = repeats[i];
+        if (repeat === null) return byIndex.get(i)!;
+        return { duplicateOf: 'id' in repeat ? repeat.id : byIndex.get(repeat.index)!.id };
+      });
+    });
+  }
+
+  /** The messages' seqs taken from their locked rooms' counters, then stored with them (the second trip). */
+  private async insertLocked(trips: Trips, messages: NewMessage[], last: Map<number, number>, roomIds: number[]): Promise<StoredMessage[]> {
+    const seqs = messages.map((m) => {
+      const seq = last.get(m.roomId)! + 1;
+      last.set(m.roomId, seq);
+      return seq;
+    });
+    const [, inserted] = await trips.send([
+      updateFromValues(this.sqlite, {
+        table: 'rooms',
+        columns: ['id', 'last_seq'],
+        rows: roomIds.map((id) => [id, last.get(id)!]),
+        key: ['id'],
+        set: [['last_seq', 'last_seq']],
+        where: 't.last_seq < v.last_seq',
+      }),
+      {
+        sql: `insert into messages (room_id, seq, sender_id, content, client_msg_id, left_user_id, added_user_email, system_event, created_at_ms, reply_to_id, attachment_id, indexed)
+          values ${messages.map(() => '(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)').join(', ')} returning id, room_id, seq`,
+        bindings: messages.flatMap((m, i) => [
+          m.roomId, seqs[i], m.senderId, m.content, m.clientMsgId, m.leftUserId, m.addedUserEmail,
+          m.systemEvent === null ? null : JSON.stringify(m.systemEvent), m.atMs, m.replyToId ?? null, m.attachmentId ?? null,
+          // People's messages wait for the search index (MessageIndexer); system messages never go in it.
+          m.senderId === null ? 1 : 0,
+        ]),
+      },
+      ...this.authorsHaveRead(messages, seqs),
+    ], true);
+    const ids = new Map(rowsOf<{ id: number; room_id: number; seq: number }>(inserted).map((r) => [`${Number(r.room_id)}:${Number(r.seq)}`, Number(r.id)]));
+    return messages.map((m, i) => {
+      const id = ids.get(`${m.roomId}:${seqs[i]}`);
+      if (id === undefined) throw new Error(`message ${seqs[i]} of room ${m.roomId} was not stored`);
+      return { id, seq: seqs[i] };
     });
   }
 

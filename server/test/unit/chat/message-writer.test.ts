@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import pino from 'pino';
 import { MessageWriter } from '../../../src/features/chat/message-writer';
-import type { NewMessage, StoredMessage } from '../../../src/features/chat/messages-repository';
+import type { BatchOutcome, NewMessage } from '../../../src/features/chat/messages-repository';
 import { waitFor, yieldToEventLoop } from '../../support/wait';
 
 const message = (content: string, clientMsgId: string | null = null, senderId: number | null = 1, roomId = 1): NewMessage => ({
@@ -9,8 +9,8 @@ const message = (content: string, clientMsgId: string | null = null, senderId: n
 });
 
 /**
- * An in-memory stand-in for the messages table with its unique (sender, room, clientMsgId) key;
- * seqs count per room. A statement is answered a turn of the event loop later, or, while `hold`
+ * An in-memory stand-in for the messages table with its unique (sender, room, clientMsgId) key,
+ * recognising repeats as storeBatch does; seqs count per room. A statement is answered a turn of the event loop later, or, while `hold`
  * is set, when the test calls release().
  */
 class FakeRepo {
@@ -25,20 +25,15 @@ class FakeRepo {
     this.held.splice(0).forEach((answer) => answer());
   }
 
-  async insertMany(messages: NewMessage[]): Promise<StoredMessage[]> {
+  async storeBatch(messages: NewMessage[]): Promise<BatchOutcome[]> {
     this.statements.push(messages.map((m) => m.content));
     if (this.hold) await new Promise<void>((resolve) => this.held.push(resolve));
     else await yieldToEventLoop();
-    // Like one SQL statement: any bad row fails all of them.
-    const seen = [...this.rows];
-    for (const m of messages) {
-      if (m.content === this.failContent) throw Object.assign(new Error('room gone'), { code: 'ER_NO_REFERENCED_ROW_2' });
-      if (m.clientMsgId !== null && seen.some((r) => r.senderId === m.senderId && r.roomId === m.roomId && r.clientMsgId === m.clientMsgId)) {
-        throw Object.assign(new Error('duplicate'), { code: 'ER_DUP_ENTRY' });
-      }
-      seen.push(m);
-    }
+    // Like one transaction: any bad row fails all of them.
+    if (messages.some((m) => m.content === this.failContent)) throw Object.assign(new Error('room gone'), { code: 'ER_NO_REFERENCED_ROW_2' });
     return messages.map((m) => {
+      const repeated = m.clientMsgId === null ? -1 : this.rows.findIndex((r) => r.senderId === m.senderId && r.roomId === m.roomId && r.clientMsgId === m.clientMsgId);
+      if (repeated >= 0) return { duplicateOf: repeated + 1 };
       this.rows.push(m);
       return { id: this.rows.length, seq: this.rows.filter((r) => r.roomId === m.roomId).length };
     });
@@ -91,6 +86,26 @@ describe('MessageWriter', () => {
     expect(c).to.deep.equal({ kind: 'duplicate', id: 1 });
     expect(announced).to.deep.equal([1, 2]);
     expect(repo.rows.map((r) => r.content)).to.deep.equal(['one', 'other']);
+  });
+
+  it('stores a batch holding repeats in one transaction, never one message at a time', async () => {
+    const repo = new FakeRepo();
+    const writer = new MessageWriter(repo, log);
+    await writer.write(message('stored before', 'k0'), () => {});
+    repo.statements = [];
+    const announced: string[] = [];
+    const outcomes = await Promise.all(
+      [['a', null], ['again', 'k0'], ['b', 'k1'], ['b again', 'k1'], ['c', null]].map(([content, key]) => writer.write(message(content!, key), () => announced.push(content!))),
+    );
+    expect(repo.statements).to.deep.equal([['a', 'again', 'b', 'b again', 'c']]);
+    expect(outcomes).to.deep.equal([
+      { kind: 'stored', id: 2, seq: 2 },
+      { kind: 'duplicate', id: 1 },
+      { kind: 'stored', id: 3, seq: 3 },
+      { kind: 'duplicate', id: 3 },
+      { kind: 'stored', id: 4, seq: 4 },
+    ]);
+    expect(announced).to.deep.equal(['a', 'b', 'c']);
   });
 
   it('refuses only the row that cannot be stored and keeps the others in order', async () => {

@@ -316,3 +316,55 @@ describe('a session handling a burst of frames', () => {
     }
   });
 });
+
+describe('a session flooded with frames packed in one message', () => {
+  it('parses no more of them than its frame budget allows, one over it, then drops the rest unparsed', async () => {
+    const budget = { framesPerSecond: 10, frameBurst: 300, bytesPerSecond: 1 << 20, byteBurst: 8 << 20 };
+    // A clock that stands still: no frame is refilled while the test runs.
+    const broker = new Broker({ router: createFeatureRouter([]), log: pino({ level: 'silent' }), fanout: () => {}, budget, now: () => 0 });
+    try {
+      const s = new StompSession(broker, { userId: 1, authSessionId: 'a', connectionId: 'c' }, '127.0.0.1', 't');
+      const socket = new FakeSocket();
+      s.opened(socket);
+      broker.opened(s);
+      s.receive(Buffer.from('CONNECT\naccept-version:1.2\n\n\0'));
+      s.receive(Buffer.from('ACK\nid:a\nreceipt:r\n\n\0'.repeat(49_900)));
+      await waitFor(() => socket.ended !== null, 'the flooder closed');
+      expect(socket.sent.at(-1)).to.match(/^ERROR\nmessage:more than 10 frames a second sent/);
+      // The CONNECT, the 299 ACKs the budget still held, and the one that overdrew it.
+      expect(broker.counters.framesIn).to.equal(budget.frameBurst + 1);
+      expect(socket.sent.filter((m) => m.startsWith('RECEIPT'))).to.have.length(budget.frameBurst - 1);
+    } finally {
+      await broker.stop();
+    }
+  });
+
+  it('parses a turn of a packed message at once and the rest in rounds, taking turns with other sessions', async () => {
+    const broker = new Broker({ router: createFeatureRouter([]), log: pino({ level: 'silent' }), fanout: () => {} });
+    try {
+      const order: string[] = [];
+      const flooder = (name: string) => {
+        const s = new StompSession(broker, { userId: 1, authSessionId: 'a', connectionId: name }, '127.0.0.1', 't');
+        const socket = new FakeSocket();
+        s.opened(socket);
+        broker.opened(s);
+        s.receive(Buffer.from('CONNECT\naccept-version:1.2\n\n\0'));
+        socket.send = (message) => (order.push(name), message.length);
+        return s;
+      };
+      const a = flooder('a');
+      const b = flooder('b');
+      a.receive(Buffer.from('ACK\nid:a\nreceipt:r\n\n\0'.repeat(1000)));
+      b.receive(Buffer.from('ACK\nid:a\nreceipt:r\n\n\0'.repeat(1000)));
+      // Two CONNECTs, then one turn of a's message; b waits for the next round (before, both were parsed whole here).
+      expect(broker.counters.framesIn).to.equal(2 + FRAMES_PER_TURN);
+      await waitFor(() => order.length === 2000, 'every receipt sent');
+      // b, just woken, goes first in the next round; a is back for more of its backlog, and then they alternate.
+      const turns = Array.from({ length: 2000 / FRAMES_PER_TURN }, (_, i) => order[i * FRAMES_PER_TURN]);
+      expect(turns.slice(0, 6).join('')).to.equal('ababab');
+      expect(broker.counters.framesIn).to.equal(2002);
+    } finally {
+      await broker.stop();
+    }
+  });
+});

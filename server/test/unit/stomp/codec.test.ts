@@ -154,6 +154,21 @@ describe('the STOMP parser, by the specification text', () => {
     expect(again.error).to.be.instanceOf(StompParseError);
   });
 
+  it('parses no more frames than asked, keeping the rest of the input unparsed until pulled', () => {
+    const parser = new StompParser();
+    const packed = Buffer.from(Array.from({ length: 1000 }, (_, i) => `ACK\nid:${i}\n\n\0`).join(''));
+    const first = parser.push(packed, 10);
+    expect(first.frames.map((f) => f.headers.get('id'))).to.deep.equal(Array.from({ length: 10 }, (_, i) => String(i)));
+    expect(parser.buffered).to.equal(packed.length - packed.indexOf('ACK\nid:10\n'));
+    // The rest was copied: the caller may reuse the chunk's memory.
+    packed.fill(0);
+    expect(parser.pull(0).frames).to.have.length(0);
+    const rest = parser.pull();
+    expect(rest.error).to.equal(null);
+    expect(rest.frames.map((f) => f.headers.get('id'))).to.deep.equal(Array.from({ length: 990 }, (_, i) => String(i + 10)));
+    expect(parser.buffered).to.equal(0);
+  });
+
   it('returns the frames before an error together with the error', () => {
     const { frames, error } = parseAll('SEND\na:1\n\n\0SEND\nbad\n\n\0');
     expect(frames).to.have.length(1);
