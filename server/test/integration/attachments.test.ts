@@ -166,7 +166,7 @@ forEachDatabase('photos and files', (db) => {
     expect(up.status).to.equal(403);
     expect((await get(outsider, att.url)).status).to.equal(403);
     expect((await get(outsider, api.attachmentThumbnail(att.attachmentId))).status).to.equal(403);
-    expect((await get(a, api.attachment(att.attachmentId + 100000))).status).to.equal(404);
+    expect((await get(a, api.attachment('AAAAAAAAAAAAAAAAAAAAAA'))).status).to.equal(404);
     expect((await fetch(server.url + att.url)).status).to.equal(401);
   });
 
@@ -197,7 +197,7 @@ forEachDatabase('photos and files', (db) => {
     await a.stomp.send(app.deleteMessage, { chatRoomId: roomId, messageId: live.messageId });
     expect((await get(b, att.url)).status).to.equal(404);
     expect((await get(b, att.thumbnailUrl!)).status).to.equal(404);
-    expect(await server.db('attachments').where({ id: att.attachmentId }).first()).to.equal(undefined);
+    expect(await server.db('attachments').where({ public_id: att.attachmentId }).first()).to.equal(undefined);
     expect(await chunkRows()).to.be.below(rowsBefore);
     const after = (await b.client.get<ChatHistoryResponse>(`${api.chatHistory}?chatRoomId=${roomId}&page=0`)).body;
     const deleted = after.messages.find((m: ChatMessage) => m.messageId === live.messageId)!;
@@ -277,7 +277,7 @@ forEachDatabase('photos and files', (db) => {
 
     // Members only, ranges or not.
     expect((await ranged('bytes=0-9', {}, outsider)).status).to.equal(403);
-    expect((await ranged('bytes=0-9', {}, b, api.attachment(att.attachmentId + 100000))).status).to.equal(404);
+    expect((await ranged('bytes=0-9', {}, b, api.attachment('AAAAAAAAAAAAAAAAAAAAAA'))).status).to.equal(404);
 
     // The thumbnail too.
     const photo = await uploaded(a, roomId, await photoWithExif(), 'image/jpeg', 'p.jpg');
@@ -333,7 +333,7 @@ forEachDatabase('photos and files', (db) => {
     const c = await member('다른 방');
     const roomId = await roomOf(a, b);
     const otherRoom = await roomOf(a, c);
-    const say = async (room: number, content: string, attachmentId?: number) => {
+    const say = async (room: number, content: string, attachmentId?: string) => {
       const inbox = await a.stomp.subscribe(topics.privateChat(room));
       try {
         await a.stomp.send(app.privateMessage, { chatRoomId: room, content, ...(attachmentId ? { attachmentId } : {}) });
