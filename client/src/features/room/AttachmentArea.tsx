@@ -13,6 +13,14 @@ import { attachmentUploaded } from './roomSlice';
 
 interface Progress { name: string; fraction: number; upload: Upload }
 
+/** What the user reads of a refused upload: the file's size, the quotas (docs/protocol.md, attachments), or a failure. */
+function refusal(err: unknown): string {
+  if (!(err instanceof UploadRefused)) return ko.attachment.failed;
+  if (err.status === 413) return err.code === 'quota_exceeded' ? ko.attachment.unsentQuota : ko.attachment.tooLarge;
+  if (err.status === 429) return ko.attachment.dailyQuota;
+  return ko.attachment.failed;
+}
+
 export function AttachmentArea({ chatRoomId, children }: { chatRoomId: number; children: ReactNode }) {
   const dispatch = useAppDispatch();
   const input = useRef<HTMLInputElement>(null);
@@ -39,7 +47,7 @@ export function AttachmentArea({ chatRoomId, children }: { chatRoomId: number; c
         dispatch(attachmentUploaded({ chatRoomId, attachment }));
       } catch (err) {
         if (err instanceof UploadCancelled) break;
-        setError(err instanceof UploadRefused && err.status === 413 ? ko.attachment.tooLarge : ko.attachment.failed);
+        setError(refusal(err));
       } finally {
         current.current = null;
         setProgress(null);

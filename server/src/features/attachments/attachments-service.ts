@@ -11,6 +11,7 @@ import type { AfterCommit, Clock, Transaction } from '../types';
 import type { BlobStore } from './blob-store';
 import type { AttachmentRow, AttachmentsRepository } from './attachments-repository';
 import { DownloadRate } from './download-rate';
+import { FairQueue } from './fair-queue';
 import { stripJpegMetadata } from './jpeg-metadata';
 import { RASTER_TYPES, THUMBNAIL_TYPE, thumbnailPool, type Thumbnailer } from './thumbnails';
 
@@ -33,6 +34,10 @@ export const DEFAULT_LIMITS: AttachmentLimits = {
   unsentQuotaBytes: 100 * MiB, dailyQuotaBytes: 1024 * MiB, unsentTtlMs: 24 * 3600_000, sweepIntervalMs: 10 * 60_000,
   downloadsPerSecond: 20, downloadBurst: 100, thumbnailSlots: 2,
 };
+
+/** Uploads one user stores at once on a node, and all users together (docs/architecture.md §3a). */
+const UPLOADS_PER_USER = 2;
+const UPLOAD_SLOTS = 64;
 
 /** Unsent uploads removed per batch of a sweep; a sweep goes on while batches come full, up to SWEEP_BATCHES. */
 const SWEEP_BATCH = 100;
@@ -121,6 +126,7 @@ export class AttachmentsService {
   private readonly limits: AttachmentLimits;
   private readonly thumbnail: Thumbnailer;
   private readonly downloads: DownloadRate;
+  private readonly uploads = new FairQueue({ slots: UPLOAD_SLOTS, perKey: UPLOADS_PER_USER });
   /** Bytes of each user's uploads being stored now: counted against the quotas beside the stored ones. */
   private readonly inFlight = new Map<number, number>();
 
@@ -138,8 +144,16 @@ export class AttachmentsService {
   async upload(
     userId: number, roomId: number, rawName: string, rawType: string, body: AsyncIterable<Uint8Array> | Iterable<Uint8Array>, declaredBytes: number | null = null,
   ): Promise<Attachment> {
-    const { attachments, store, clock } = this.deps;
     if (!(await this.deps.isMember(roomId, userId))) throw new NotAMemberError();
+    // One user's uploads go UPLOADS_PER_USER at a time (the rest wait, their bodies unread), so a
+    // flood of them holds at most that many of the database's connections and thumbnails.
+    return this.uploads.run(userId, () => this.store(userId, roomId, rawName, rawType, body, declaredBytes));
+  }
+
+  private async store(
+    userId: number, roomId: number, rawName: string, rawType: string, body: AsyncIterable<Uint8Array> | Iterable<Uint8Array>, declaredBytes: number | null,
+  ): Promise<Attachment> {
+    const { attachments, store, clock } = this.deps;
     const name = cleanFileName(rawName);
     const contentType = cleanContentType(rawType);
     const quota = await this.quotaOf(userId);
