@@ -8,18 +8,11 @@ import { useCallback, useEffect, useRef, useState, type ClipboardEvent, type Dra
 import { LIMITS } from '@common/rules';
 import { useAppDispatch } from '../../kernel/hooks';
 import { ko } from '../../i18n/ko';
-import { UploadCancelled, UploadRefused, uploadAttachment, type Upload } from '../../services/upload';
+import { UploadCancelled, uploadAttachment, type Upload } from '../../services/upload';
+import { uploadRefusal } from './uploadRefusal';
 import { attachmentUploaded } from './roomSlice';
 
 interface Progress { name: string; fraction: number; upload: Upload }
-
-/** What the user reads of a refused upload: the file's size, the quotas (docs/protocol.md, attachments), or a failure. */
-function refusal(err: unknown): string {
-  if (!(err instanceof UploadRefused)) return ko.attachment.failed;
-  if (err.status === 413) return err.code === 'quota_exceeded' ? ko.attachment.unsentQuota : ko.attachment.tooLarge;
-  if (err.status === 429) return ko.attachment.dailyQuota;
-  return ko.attachment.failed;
-}
 
 export function AttachmentArea({ chatRoomId, children }: { chatRoomId: number; children: ReactNode }) {
   const dispatch = useAppDispatch();
@@ -47,7 +40,7 @@ export function AttachmentArea({ chatRoomId, children }: { chatRoomId: number; c
         dispatch(attachmentUploaded({ chatRoomId, attachment }));
       } catch (err) {
         if (err instanceof UploadCancelled) break;
-        setError(refusal(err));
+        setError(uploadRefusal(err));
       } finally {
         current.current = null;
         setProgress(null);
