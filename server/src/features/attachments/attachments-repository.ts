@@ -75,6 +75,18 @@ export class AttachmentsRepository {
     await this.db('attachments').where({ id }).delete();
   }
 
+  /**
+   * Removes the attachment only while no message has sent it; answers whether it did. The sweep
+   * reads unsent uploads first and removes them after: one sent meanwhile must stay.
+   */
+  async deleteIfUnsent(id: number): Promise<boolean> {
+    const removed = await this.db('attachments')
+      .where({ id })
+      .whereNotExists((q) => { void q.select(this.db.raw('1')).from('messages').where('messages.attachment_id', id); })
+      .delete();
+    return Number(removed) > 0;
+  }
+
   /** Removes the room's attachments (in the transaction deleting the room) and answers their blob keys. */
   async removeRoom(trx: Knex.Transaction, roomId: number): Promise<string[]> {
     const rows = (await trx('attachments').select('blob_key', 'thumb_key').where({ room_id: roomId })) as Array<{ blob_key: string; thumb_key: string | null }>;

@@ -331,7 +331,9 @@ export class AttachmentsService {
     for (let batch = 0; batch < SWEEP_BATCHES; batch += 1) {
       const stale = await attachments.unsentBefore(now - this.limits.unsentTtlMs, SWEEP_BATCH);
       for (const a of stale) {
-        await this.remove(a.id);
+        if (!(await attachments.deleteIfUnsent(a.id))) continue;
+        await this.deps.store.remove(a.blobKey);
+        if (a.thumbKey !== null) await this.deps.store.remove(a.thumbKey);
         removed += 1;
       }
       if (stale.length < SWEEP_BATCH) break;
