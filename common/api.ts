@@ -27,8 +27,8 @@ export const api = {
   /** Ours: POST a file's raw bytes (?chatRoomId=N, X-File-Name) before sending it in a message. */
   attachmentUpload: '/api/chat-room/attachments',
   /** Ours: GET an attachment, or its thumbnail. */
-  attachment: (attachmentId: number) => `/api/attachments/${attachmentId}`,
-  attachmentThumbnail: (attachmentId: number) => `/api/attachments/${attachmentId}/thumbnail`,
+  attachment: (attachmentId: string) => `/api/attachments/${attachmentId}`,
+  attachmentThumbnail: (attachmentId: string) => `/api/attachments/${attachmentId}/thumbnail`,
   iceServers: '/api/call/ice-servers',
   /** Ours: the signed-in user's call record, newest first (?before={callId}&limit={n}). */
   calls: '/api/calls',
@@ -191,7 +191,8 @@ export interface ChatHistoryResponse {
  * pixels, upright.
  */
 export interface Attachment {
-  attachmentId: number;
+  /** Opaque: 22 characters of base64url (128 random bits), never a counter. */
+  attachmentId: string;
   name: string;
   size: number;
   contentType: string;

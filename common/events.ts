@@ -5,7 +5,7 @@
 import { api, CALL_MEDIA, CALL_OUTCOMES, type Attachment, type CallMedia, type CallOutcome, type ChatMessage, type ReactionSummary, type ReplyQuote, type SystemEvent, type SystemEventType } from './api';
 import type { CallSignal } from './destinations';
 import { HANGUP_REASONS, type CallEvent, type ChatMessageEvent, type RoomEvent } from './payloads';
-import { isReaction, toPositiveId } from './rules';
+import { isReaction, toAttachmentId, toPositiveId } from './rules';
 
 type Json = Record<string, unknown>;
 
@@ -100,7 +100,7 @@ export function decodeChatMessage(value: unknown, chatRoomId: number): ChatMessa
 /** A message's attachment; a malformed one is left out. Its addresses must be our own paths. */
 export function decodeAttachment(value: unknown): Attachment | undefined {
   if (!isObject(value)) return undefined;
-  const attachmentId = toPositiveId(value.attachmentId);
+  const attachmentId = toAttachmentId(value.attachmentId);
   if (attachmentId === null || typeof value.name !== 'string' || typeof value.contentType !== 'string') return undefined;
   if (typeof value.size !== 'number' || !Number.isSafeInteger(value.size) || value.size < 0) return undefined;
   if (value.url !== api.attachment(attachmentId)) return undefined;

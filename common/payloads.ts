@@ -1,7 +1,7 @@
 // STOMP payload types (docs/spec.md §3, §7) and their runtime decoders. A decoder returns the typed
 // payload or throws PayloadError with a message fit for a STOMP ERROR frame.
 import { CALL_MEDIA, type CallMedia, type ChatMessage } from './api';
-import { isReaction, REACTIONS, toPositiveId, type Reaction } from './rules';
+import { isReaction, REACTIONS, toAttachmentId, toPositiveId, type Reaction } from './rules';
 
 export class PayloadError extends Error {}
 
@@ -31,6 +31,13 @@ function optionalId(o: Json, key: string): number | undefined {
   return o[key] === undefined || o[key] === null ? undefined : id(o, key);
 }
 
+function optionalAttachmentId(o: Json, key: string): string | undefined {
+  if (o[key] === undefined || o[key] === null) return undefined;
+  const id = toAttachmentId(o[key]);
+  if (id === null) throw new PayloadError(`${key} must be an attachment id`);
+  return id;
+}
+
 function string(o: Json, key: string, max: number): string {
   const v = o[key];
   if (typeof v !== 'string') throw new PayloadError(`${key} must be a string`);
@@ -51,7 +58,7 @@ const SDP_MAX_DEPTH = 8;
  */
 const CONTENT_MAX_RAW = 16 * 1024;
 
-export interface PrivateMessagePayload { chatRoomId: number; senderId?: number; content: string; clientMsgId?: string; replyToMessageId?: number; attachmentId?: number }
+export interface PrivateMessagePayload { chatRoomId: number; senderId?: number; content: string; clientMsgId?: string; replyToMessageId?: number; attachmentId?: string }
 export interface PresencePayload { chatRoomId: number; userId?: number }
 export interface CallPartyPayload { targetUserId: number; userId?: number }
 /** /app/call/initiate: media is ours; absent means "audio" (the original client sends none). */
@@ -144,7 +151,7 @@ export const decode = {
       content: string(o, 'content', CONTENT_MAX_RAW),
       clientMsgId: optionalString(o, 'clientMsgId', 64),
       replyToMessageId: optionalId(o, 'replyToMessageId'),
-      attachmentId: optionalId(o, 'attachmentId'),
+      attachmentId: optionalAttachmentId(o, 'attachmentId'),
     };
   },
   presence(body: string): PresencePayload {

@@ -103,6 +103,14 @@ export function toPositiveId(raw: unknown): number | null {
   return typeof n === 'number' && Number.isSafeInteger(n) && n > 0 ? n : null;
 }
 
+/**
+ * An attachment's public id (docs/protocol.md, attachments): 128 random bits in base64url, 22
+ * characters; anything else names no attachment.
+ */
+export function toAttachmentId(raw: unknown): string | null {
+  return typeof raw === 'string' && /^[A-Za-z0-9_-]{22}$/.test(raw) ? raw : null;
+}
+
 export function normalizeEmail(email: string): string {
   return email.trim().toLowerCase();
 }

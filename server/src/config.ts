@@ -63,10 +63,30 @@ export interface Config {
    * on plain http and to any address (a push service played on loopback). docs/operations.md.
    */
   outboundAllowHosts: string[];
+  /** Attachments' limits per user and the sweep of unsent uploads (docs/operations.md, attachments). */
+  attachmentLimits: AttachmentLimits;
   /** Bearer token that opens GET /metrics; unset: /metrics answers 404. */
   metricsToken: string | null;
   logLevel: string;
 }
+
+export interface AttachmentLimits {
+  /** Bytes of a user's uploads not yet sent in a message (ATTACHMENTS_UNSENT_QUOTA_BYTES); past it 413. */
+  unsentQuotaBytes: number;
+  /** Bytes a user may upload a UTC day (ATTACHMENTS_DAILY_QUOTA_BYTES); past it 429 until midnight UTC. */
+  dailyQuotaBytes: number;
+  /** An upload never sent is removed this long after it was made (ATTACHMENTS_UNSENT_TTL_MS). */
+  unsentTtlMs: number;
+  /** How often each node sweeps unsent uploads past that age (ATTACHMENTS_SWEEP_INTERVAL_MS). */
+  sweepIntervalMs: number;
+  /** Downloads (files and thumbnails) a user may start a second on a node, and in a burst. */
+  downloadsPerSecond: number;
+  downloadBurst: number;
+  /** Thumbnails made at once by a process (THUMBNAIL_SLOTS), one user at most one of them. */
+  thumbnailSlots: number;
+}
+
+const MiB = 1024 * 1024;
 
 export class ConfigError extends Error {}
 
@@ -173,6 +193,15 @@ export function loadConfig(env: Env = process.env): Config {
     vapid: vapidKeys(env),
     vapidSubject: vapidSubject(env, mailFrom),
     outboundAllowHosts: outboundAllowHosts(env),
+    attachmentLimits: {
+      unsentQuotaBytes: int(env, 'ATTACHMENTS_UNSENT_QUOTA_BYTES', 100 * MiB, 1, Number.MAX_SAFE_INTEGER),
+      dailyQuotaBytes: int(env, 'ATTACHMENTS_DAILY_QUOTA_BYTES', 1024 * MiB, 1, Number.MAX_SAFE_INTEGER),
+      unsentTtlMs: int(env, 'ATTACHMENTS_UNSENT_TTL_MS', 24 * 3600_000, 1000, 365 * 24 * 3600_000),
+      sweepIntervalMs: int(env, 'ATTACHMENTS_SWEEP_INTERVAL_MS', 10 * 60_000, 50, 24 * 3600_000),
+      downloadsPerSecond: int(env, 'ATTACHMENT_DOWNLOADS_PER_SECOND', 20, 1, 1_000_000),
+      downloadBurst: int(env, 'ATTACHMENT_DOWNLOAD_BURST', 100, 1, 1_000_000),
+      thumbnailSlots: int(env, 'THUMBNAIL_SLOTS', 2, 1, 64),
+    },
     metricsToken: env.METRICS_TOKEN || null,
     logLevel: env.LOG_LEVEL || 'info',
   };

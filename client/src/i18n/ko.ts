@@ -236,6 +236,8 @@ export const ko = {
     uploading: (name: string, percent: number) => `${name} 보내는 중… ${percent}%`,
     cancel: '취소',
     tooLarge: '25MB 이하의 파일만 보낼 수 있습니다.',
+    unsentQuota: '아직 보내지 않은 파일이 너무 많습니다. 올린 파일을 먼저 보내주세요.',
+    dailyQuota: '오늘 올릴 수 있는 파일 용량을 모두 사용했습니다. 내일 다시 시도해주세요.',
     failed: '파일을 보내지 못했습니다. 다시 시도해주세요.',
     dropHere: '여기에 놓으면 보냅니다',
     open: (name: string) => `${name} 크게 보기`,

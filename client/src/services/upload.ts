@@ -9,11 +9,19 @@ export class UploadCancelled extends Error {
   }
 }
 
-/** The server refused the file: its status (413: too large, 403: not a member). */
+/**
+ * The server refused the file: its status (413: too large, or `quota_exceeded`: too many bytes
+ * not sent yet; 429: the day's bytes used up; 403: not a member) and the answer's error code.
+ */
 export class UploadRefused extends Error {
-  constructor(readonly status: number) {
+  constructor(readonly status: number, readonly code: string | null = null) {
     super(`upload refused with ${status}`);
   }
+}
+
+function errorCode(response: unknown): string | null {
+  const code = typeof response === 'object' && response !== null ? (response as { error?: unknown }).error : null;
+  return typeof code === 'string' ? code : null;
 }
 
 export interface Upload {
@@ -33,7 +41,7 @@ export function uploadAttachment(chatRoomId: number, file: File, onProgress: (fr
     };
     xhr.onload = () => {
       if (xhr.status === 200) resolve(xhr.response as Attachment);
-      else reject(new UploadRefused(xhr.status));
+      else reject(new UploadRefused(xhr.status, errorCode(xhr.response)));
     };
     xhr.onerror = () => reject(new UploadRefused(0));
     xhr.onabort = () => reject(new UploadCancelled());

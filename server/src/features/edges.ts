@@ -8,7 +8,7 @@ import { HttpError } from '../transport/errors';
 import type { Route } from '../transport/route';
 import {
   ConflictError, DomainError, EmailTakenError, ForbiddenError, InvalidError, NotConfiguredError, NotFoundError,
-  RateLimitedError, UnauthenticatedError, UpstreamFailedError,
+  QuotaExceededError, RateLimitedError, UnauthenticatedError, UpstreamFailedError,
 } from './errors';
 
 type ErrorClass = abstract new (...args: never[]) => DomainError;
@@ -21,6 +21,7 @@ const HTTP_STATUS: ReadonlyArray<readonly [ErrorClass, number]> = [
   [ForbiddenError, 403],
   [NotFoundError, 404],
   [ConflictError, 409],
+  [QuotaExceededError, 413],
   [RateLimitedError, 429],
   [UpstreamFailedError, 502],
   [NotConfiguredError, 503],

@@ -69,6 +69,14 @@ export class ConflictError extends DomainError {
   }
 }
 
+/** The request would take more than the caller's quota allows (413). */
+export class QuotaExceededError extends DomainError {
+  readonly code = 'quota_exceeded';
+  constructor(message: string) {
+    super(message);
+  }
+}
+
 /** Too many attempts; try again after retryAfterSeconds (429). */
 export class RateLimitedError extends DomainError {
   readonly code = 'too_many_requests';

@@ -75,6 +75,16 @@ forEachDatabase('photos and files', (db) => {
   };
   const get = (m: Member, path: string) => fetch(server.url + path, { headers: { cookie: m.client.cookieHeader() } });
   const chunkRows = async () => Number((await server.db('attachment_chunks').count({ n: '*' }).first())?.n);
+  /** Sends the upload in a message: until then only its uploader may download it. */
+  const sendIn = async (m: Member, roomId: number, att: Attachment) => {
+    const inbox = await m.stomp.subscribe(topics.privateChat(roomId));
+    try {
+      await m.stomp.send(app.privateMessage, { chatRoomId: roomId, content: '', attachmentId: att.attachmentId });
+      await inbox.next();
+    } finally {
+      inbox.unsubscribe();
+    }
+  };
   const refusal = async (m: Member, body: object): Promise<string> => {
     const stomp = await connectStomp(server, m.client.cookieHeader());
     open.push(stomp);
@@ -93,6 +103,7 @@ forEachDatabase('photos and files', (db) => {
     const roomId = await roomOf(a, b);
     const photo = await photoWithExif();
     const att = await uploaded(a, roomId, photo, 'image/jpeg', '서울 사진.jpg');
+    await sendIn(a, roomId, att); // members but its uploader read it once it is sent
     expect(att).to.include({ name: '서울 사진.jpg', contentType: 'image/jpeg', url: api.attachment(att.attachmentId) });
     expect(att.thumbnailUrl).to.equal(api.attachmentThumbnail(att.attachmentId));
     expect([att.width, att.height]).to.deep.equal([600, 1200]); // upright: orientation 6 turns it
@@ -133,6 +144,7 @@ forEachDatabase('photos and files', (db) => {
     const b = await member('Receiver');
     const roomId = await roomOf(a, b);
     const html = await uploaded(a, roomId, Buffer.from('<script>alert(1)</script>'), 'text/html', 'page.html');
+    await sendIn(a, roomId, html); // members but its uploader read it once it is sent
     expect(html.thumbnailUrl).to.equal(undefined);
     const served = await get(b, html.url);
     expect(served.headers.get('content-type')).to.equal('application/octet-stream');
@@ -143,12 +155,14 @@ forEachDatabase('photos and files', (db) => {
 
     // A "photo" sharp cannot read is a plain file, not shown inline.
     const fake = await uploaded(a, roomId, Buffer.from('not a jpeg at all'), 'image/jpeg', 'fake.jpg');
+    await sendIn(a, roomId, fake); // members but its uploader read it once it is sent
     expect(fake.thumbnailUrl).to.equal(undefined);
     expect((await get(b, fake.url)).headers.get('content-disposition')).to.match(/^attachment;/);
 
     const big = Buffer.alloc(3 * MiB + 12345);
     for (let i = 0; i < big.length; i += 1) big[i] = (i * 7919) % 251;
     const pdf = await uploaded(a, roomId, big, 'application/pdf', 'report.pdf');
+    await sendIn(a, roomId, pdf); // members but its uploader read it once it is sent
     const back = await get(b, pdf.url);
     expect(back.headers.get('content-type')).to.equal('application/pdf');
     expect(back.headers.get('content-disposition')).to.match(/^attachment;/);
@@ -166,7 +180,7 @@ forEachDatabase('photos and files', (db) => {
     expect(up.status).to.equal(403);
     expect((await get(outsider, att.url)).status).to.equal(403);
     expect((await get(outsider, api.attachmentThumbnail(att.attachmentId))).status).to.equal(403);
-    expect((await get(a, api.attachment(att.attachmentId + 100000))).status).to.equal(404);
+    expect((await get(a, api.attachment('AAAAAAAAAAAAAAAAAAAAAA'))).status).to.equal(404);
     expect((await fetch(server.url + att.url)).status).to.equal(401);
   });
 
@@ -197,7 +211,7 @@ forEachDatabase('photos and files', (db) => {
     await a.stomp.send(app.deleteMessage, { chatRoomId: roomId, messageId: live.messageId });
     expect((await get(b, att.url)).status).to.equal(404);
     expect((await get(b, att.thumbnailUrl!)).status).to.equal(404);
-    expect(await server.db('attachments').where({ id: att.attachmentId }).first()).to.equal(undefined);
+    expect(await server.db('attachments').where({ public_id: att.attachmentId }).first()).to.equal(undefined);
     expect(await chunkRows()).to.be.below(rowsBefore);
     const after = (await b.client.get<ChatHistoryResponse>(`${api.chatHistory}?chatRoomId=${roomId}&page=0`)).body;
     const deleted = after.messages.find((m: ChatMessage) => m.messageId === live.messageId)!;
@@ -213,6 +227,7 @@ forEachDatabase('photos and files', (db) => {
     const big = Buffer.alloc(3 * MiB + 12345);
     for (let i = 0; i < big.length; i += 1) big[i] = (i * 7919) % 251;
     const att = await uploaded(a, roomId, big, 'application/pdf', '보고서.pdf');
+    await sendIn(a, roomId, att); // members but its uploader read it once it is sent
     const size = big.length;
     const ranged = (range: string, extra: Record<string, string> = {}, m: Member = b, url = att.url) =>
       fetch(server.url + url, { headers: { cookie: m.client.cookieHeader(), range, ...extra } });
@@ -277,10 +292,11 @@ forEachDatabase('photos and files', (db) => {
 
     // Members only, ranges or not.
     expect((await ranged('bytes=0-9', {}, outsider)).status).to.equal(403);
-    expect((await ranged('bytes=0-9', {}, b, api.attachment(att.attachmentId + 100000))).status).to.equal(404);
+    expect((await ranged('bytes=0-9', {}, b, api.attachment('AAAAAAAAAAAAAAAAAAAAAA'))).status).to.equal(404);
 
     // The thumbnail too.
     const photo = await uploaded(a, roomId, await photoWithExif(), 'image/jpeg', 'p.jpg');
+    await sendIn(a, roomId, photo); // members but its uploader read it once it is sent
     const thumb = Buffer.from(await (await get(b, photo.thumbnailUrl!)).arrayBuffer());
     const part = await ranged('bytes=-20', {}, b, photo.thumbnailUrl!);
     expect(part.status).to.equal(206);
@@ -300,6 +316,7 @@ forEachDatabase('photos and files', (db) => {
     const big = Buffer.alloc(12 * MiB + 777);
     for (let i = 0; i < big.length; i += 1) big[i] = (i * 31 + (i >> 12)) % 253;
     const att = await uploaded(a, roomId, big, 'application/octet-stream', 'big.bin');
+    await sendIn(a, roomId, att); // members but its uploader read it once it is sent
     // Paused: the socket's buffers fill and the server must wait for them to drain, more than once.
     const slowly = (range?: string) => new Promise<{ status: number; body: Buffer; headers: http.IncomingHttpHeaders }>((resolve, reject) => {
       const url = new URL(server.url + att.url);
@@ -333,7 +350,7 @@ forEachDatabase('photos and files', (db) => {
     const c = await member('다른 방');
     const roomId = await roomOf(a, b);
     const otherRoom = await roomOf(a, c);
-    const say = async (room: number, content: string, attachmentId?: number) => {
+    const say = async (room: number, content: string, attachmentId?: string) => {
       const inbox = await a.stomp.subscribe(topics.privateChat(room));
       try {
         await a.stomp.send(app.privateMessage, { chatRoomId: room, content, ...(attachmentId ? { attachmentId } : {}) });
@@ -483,6 +500,12 @@ describe('photos and files in a folder (ATTACHMENTS_DIR)', () => {
     const files = () => fs.readdirSync(path.join(dir, 'files'));
     expect(files()).to.have.length(2); // the photo and its thumbnail
     expect(Number((await server.db('attachment_chunks').count({ n: '*' }).first())?.n)).to.equal(0);
+    // Sent first: until then only its uploader may download it.
+    const stomp = await connectStomp(server, ca.cookieHeader());
+    const inbox = await stomp.subscribe(topics.privateChat(roomId));
+    await stomp.send(app.privateMessage, { chatRoomId: roomId, content: '사진', attachmentId: att.attachmentId });
+    const sent = decodeChatMessage((await inbox.next()).json(), roomId)!;
+    expect(sent.attachment?.attachmentId).to.equal(att.attachmentId);
     const back = await fetch(server.url + att.url, { headers: { cookie: cb.cookieHeader() } });
     const stored = Buffer.from(await back.arrayBuffer());
     expect(stored.length).to.equal(att.size);
@@ -500,12 +523,7 @@ describe('photos and files in a folder (ATTACHMENTS_DIR)', () => {
       expect([past.status, past.headers.get('content-range')]).to.deep.equal([416, `bytes */${full.length}`]);
     }
 
-    const stomp = await connectStomp(server, ca.cookieHeader());
     try {
-      const inbox = await stomp.subscribe(topics.privateChat(roomId));
-      await stomp.send(app.privateMessage, { chatRoomId: roomId, content: '사진', attachmentId: att.attachmentId });
-      const sent = decodeChatMessage((await inbox.next()).json(), roomId)!;
-      expect(sent.attachment?.attachmentId).to.equal(att.attachmentId);
       await stomp.send(app.deleteMessage, { chatRoomId: roomId, messageId: sent.messageId });
     } finally {
       await stomp.disconnect();

@@ -8,7 +8,8 @@ import { useCallback, useEffect, useRef, useState, type ClipboardEvent, type Dra
 import { LIMITS } from '@common/rules';
 import { useAppDispatch } from '../../kernel/hooks';
 import { ko } from '../../i18n/ko';
-import { UploadCancelled, UploadRefused, uploadAttachment, type Upload } from '../../services/upload';
+import { UploadCancelled, uploadAttachment, type Upload } from '../../services/upload';
+import { uploadRefusal } from './uploadRefusal';
 import { attachmentUploaded } from './roomSlice';
 
 interface Progress { name: string; fraction: number; upload: Upload }
@@ -39,7 +40,7 @@ export function AttachmentArea({ chatRoomId, children }: { chatRoomId: number; c
         dispatch(attachmentUploaded({ chatRoomId, attachment }));
       } catch (err) {
         if (err instanceof UploadCancelled) break;
-        setError(err instanceof UploadRefused && err.status === 413 ? ko.attachment.tooLarge : ko.attachment.failed);
+        setError(uploadRefusal(err));
       } finally {
         current.current = null;
         setProgress(null);

@@ -28,7 +28,7 @@ const KIM: UserSummary = { userId: 2, name: '김철수', email: 'kim@example.com
 const LEE: UserSummary = { userId: 3, name: '이영희', email: 'lee@example.com' };
 const TOPIC = topics.privateChat(ROOM);
 const PHOTO: Attachment = {
-  attachmentId: 41, name: '바다.jpg', size: 52_000, contentType: 'image/jpeg', url: api.attachment(41), thumbnailUrl: api.attachmentThumbnail(41), width: 400, height: 300,
+  attachmentId: 'QmFkYVBob3RvSWQxMjM0NQ', name: '바다.jpg', size: 52_000, contentType: 'image/jpeg', url: api.attachment('QmFkYVBob3RvSWQxMjM0NQ'), thumbnailUrl: api.attachmentThumbnail('QmFkYVBob3RvSWQxMjM0NQ'), width: 400, height: 300,
 };
 
 function message(messageId: number, extra: Partial<ChatMessage> = {}): ChatMessage {
@@ -327,7 +327,7 @@ describe('the room session saga', () => {
 
     h.stomp.connect();
     await eventually(() => h.stomp.sentTo(app.privateMessage).length === 1, 'sent on reconnect');
-    const [sent] = h.stomp.sentTo(app.privateMessage) as Array<{ attachmentId: number; clientMsgId: string; content: string }>;
+    const [sent] = h.stomp.sentTo(app.privateMessage) as Array<{ attachmentId: string; clientMsgId: string; content: string }>;
     expect(sent).to.include({ attachmentId: PHOTO.attachmentId, content: '', clientMsgId: h.pending()[0].clientMsgId });
 
     h.stomp.deliver(TOPIC, message(3, { senderId: ME.userId, senderName: ME.name, content: '', clientMsgId: sent.clientMsgId, attachment: PHOTO }));

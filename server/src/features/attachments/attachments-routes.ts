@@ -3,7 +3,7 @@
 // running anything (nosniff from the transport, a sandbox CSP, attachment unless an image),
 // whole or the one byte range asked for (the transport answers Range from the size).
 import { api } from '@common/api';
-import { LIMITS, toPositiveId } from '@common/rules';
+import { LIMITS, toAttachmentId } from '@common/rules';
 import { userOf, type RequestContext, type Route } from '../../transport/route';
 import { InvalidError, NotFoundError } from '../errors';
 import { idField } from '../request-fields';
@@ -35,14 +35,20 @@ function served(download: Download) {
   };
 }
 
-function attachmentId(ctx: RequestContext): number {
-  const id = toPositiveId(ctx.params.id);
+/** The declared length of the body, when one is (the transport refuses more than it counts). */
+function declaredLength(ctx: RequestContext): number | null {
+  const raw = ctx.headers['content-length'];
+  return raw !== undefined && /^[0-9]{1,15}$/.test(raw) ? Number(raw) : null;
+}
+
+function attachmentId(ctx: RequestContext): string {
+  const id = toAttachmentId(ctx.params.id);
   if (id === null) throw new NotFoundError('no such attachment');
   return id;
 }
 
 export function attachmentsRoutes(service: AttachmentsService): Route[] {
-  const file = api.attachment(0).replace(/0$/, ':id');
+  const file = api.attachment(':id');
   return [
     {
       method: 'POST',
@@ -52,7 +58,7 @@ export function attachmentsRoutes(service: AttachmentsService): Route[] {
         const user = userOf(ctx);
         const chatRoomId = idField(ctx.query.get('chatRoomId'), 'chatRoomId');
         const body = ctx.bodyStream ?? [];
-        return { json: await service.upload(user.userId, chatRoomId, fileName(ctx), ctx.headers['content-type'] ?? '', body) };
+        return { json: await service.upload(user.userId, chatRoomId, fileName(ctx), ctx.headers['content-type'] ?? '', body, declaredLength(ctx)) };
       },
     },
     {

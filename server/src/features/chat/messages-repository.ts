@@ -125,6 +125,7 @@ interface MessageRow {
   reply_content: string | null;
   reply_deleted_at_ms: number | string | null;
   att_id: number | null;
+  att_public_id: string | null;
   att_name: string | null;
   att_size: number | string | null;
   att_content_type: string | null;
@@ -158,7 +159,7 @@ const toMessage = (r: MessageRow): Message => ({
   attachment: r.att_id === null
     ? null
     : {
-      id: Number(r.att_id), name: r.att_name ?? '', size: Number(r.att_size), contentType: r.att_content_type ?? 'application/octet-stream',
+      id: Number(r.att_id), publicId: r.att_public_id ?? '', name: r.att_name ?? '', size: Number(r.att_size), contentType: r.att_content_type ?? 'application/octet-stream',
       hasThumbnail: r.att_thumb_key !== null, width: r.att_width === null ? null : Number(r.att_width), height: r.att_height === null ? null : Number(r.att_height),
     },
 });
@@ -456,7 +457,7 @@ function withDetails(q: Knex.QueryBuilder): Knex.QueryBuilder {
     .leftJoin('users as ru', 'ru.id', 'rp.sender_id')
     .leftJoin('attachments as at', 'at.id', 'm.attachment_id')
     .select(
-      'at.id as att_id', 'at.name as att_name', 'at.size as att_size', 'at.content_type as att_content_type',
+      'at.id as att_id', 'at.public_id as att_public_id', 'at.name as att_name', 'at.size as att_size', 'at.content_type as att_content_type',
       'at.thumb_key as att_thumb_key', 'at.width as att_width', 'at.height as att_height',
       'm.id', 'm.room_id', 'm.seq', 'm.sender_id', 'u.name as sender_name', 'r.name as room_name', 'm.content',
       'm.created_at_ms', 'm.client_msg_id', 'm.left_user_id', 'm.added_user_email', 'm.system_event',

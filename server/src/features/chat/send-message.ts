@@ -77,7 +77,7 @@ export class MessageSender {
    * stored message is re-sent to the sender's own sessions only. Throws NotAMemberError.
    */
   async sendUserMessage(
-    senderId: number, roomId: number, content: string, clientMsgId: string | null, replyToId: number | null = null, attachmentId: number | null = null,
+    senderId: number, roomId: number, content: string, clientMsgId: string | null, replyToId: number | null = null, attachmentId: string | null = null,
   ): Promise<void> {
     const { members, writer, messages, publisher } = this.deps;
     const roomMembers = await members.get(roomId, senderId);
@@ -85,7 +85,7 @@ export class MessageSender {
     const replyTo = replyToId === null ? null : await repliedMessage(messages, roomId, replyToId);
     const attachment = attachmentId === null ? null : await this.claim(senderId, roomId, attachmentId, clientMsgId);
     const row: NewMessage = {
-      roomId, senderId, content, clientMsgId, leftUserId: null, addedUserEmail: null, systemEvent: null, atMs: this.deps.clock(), replyToId, attachmentId,
+      roomId, senderId, content, clientMsgId, leftUserId: null, addedUserEmail: null, systemEvent: null, atMs: this.deps.clock(), replyToId, attachmentId: attachment?.id ?? null,
     };
     const outcome = await writer.write(row, (ids) => this.fanOut(stored(ids, row, sender.name, replyTo, attachment), roomMembers)).catch((err: unknown) => {
       // Two messages racing with one attachment: the unique attachment_id lets one through.
@@ -98,7 +98,7 @@ export class MessageSender {
     }
   }
 
-  private async claim(senderId: number, roomId: number, attachmentId: number, clientMsgId: string | null): Promise<AttachmentFacts> {
+  private async claim(senderId: number, roomId: number, attachmentId: string, clientMsgId: string | null): Promise<AttachmentFacts> {
     if (!this.deps.attachments) throw new InvalidError('attachments are not available');
     return this.deps.attachments.claim(senderId, roomId, attachmentId, clientMsgId);
   }

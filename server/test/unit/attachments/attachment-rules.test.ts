@@ -45,8 +45,12 @@ describe('attachments: names, types and headers', () => {
   });
 
   it('decodes a message\'s attachment only when its addresses are the server\'s own', () => {
-    const good = { attachmentId: 5, name: 'a.png', size: 10, contentType: 'image/png', url: api.attachment(5), thumbnailUrl: api.attachmentThumbnail(5), width: 4, height: 3 };
+    const id = 'Zm9vYmFyYmF6cXV4cXV1eA';
+    const good = { attachmentId: id, name: 'a.png', size: 10, contentType: 'image/png', url: api.attachment(id), thumbnailUrl: api.attachmentThumbnail(id), width: 4, height: 3 };
     expect(decodeAttachment(good)).to.deep.equal(good);
+    // Ids are opaque 22-character base64url strings: a counter is none.
+    expect(decodeAttachment({ ...good, attachmentId: 5, url: '/api/attachments/5' })).to.equal(undefined);
+    expect(decodeAttachment({ ...good, attachmentId: '../x', url: api.attachment('../x') })).to.equal(undefined);
     expect(decodeAttachment({ ...good, url: 'https://evil.example/x' })).to.equal(undefined);
     expect(decodeAttachment({ ...good, thumbnailUrl: 'javascript:alert(1)' })).to.not.have.property('thumbnailUrl');
     expect(decodeAttachment({ ...good, size: -1 })).to.equal(undefined);

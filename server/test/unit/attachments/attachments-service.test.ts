@@ -49,4 +49,30 @@ describe('attachments and a room deleted meanwhile', () => {
     expect(await deps.db('attachments').first()).to.equal(undefined);
     expect(await deps.db('attachment_chunks').first(), 'neither the file nor its thumbnail kept').to.equal(undefined);
   });
+
+  it('sweeps an upload left unsent past its age, and its removal spares one a message sent after the sweep read it', async () => {
+    const users = new UsersRepository(deps.db);
+    const kim = await users.insert({ email: 'kim@example.test', name: '김철수', passwordHash: null });
+    const lee = await users.insert({ email: 'lee@example.test', name: '이영희', passwordHash: null });
+    const attachments = new AttachmentsRepository(deps.db);
+    const store = new BlobChunksRepository(deps.db);
+    let now = Date.UTC(2026, 10, 26);
+    const service = new AttachmentsService({ attachments, store, clock: () => now, log: deps.log, isMember: (room, user) => attachments.isMember(room, user) });
+    parts = assembleChat(deps, users, undefined, service);
+    const roomId = await createRoom(parts.chat, kim, lee);
+    const left = await service.upload(kim, roomId, 'a.txt', 'text/plain', [Buffer.from('left behind')]);
+    const raced = await service.upload(kim, roomId, 'b.txt', 'text/plain', [Buffer.from('sent meanwhile')]);
+    now += 24 * 3600_000 + 1;
+    // A sweep reads both as unsent; the second is then sent, before the sweep's removal reaches it.
+    const stale = await attachments.unsentBefore(now - 24 * 3600_000, 100);
+    expect(stale.map((a) => a.publicId)).to.deep.equal([left.attachmentId, raced.attachmentId]);
+    await parts.chat.sender.sendUserMessage(kim, roomId, '', null, null, raced.attachmentId);
+    await parts.writer.idle();
+    expect(await service.sweepUnsent()).to.equal(1);
+    expect(await attachments.find({ publicId: left.attachmentId })).to.equal(null);
+    expect(await attachments.find({ publicId: raced.attachmentId })).to.not.equal(null);
+    // The removal the sweep makes of each row it read checks again that no message sent it.
+    expect(await attachments.deleteIfUnsent(stale[1].id)).to.equal(false);
+    expect(await attachments.find({ publicId: raced.attachmentId })).to.not.equal(null);
+  });
 });
