@@ -6,6 +6,7 @@ export interface LatencySummary {
   count: number;
   p50Ms: number;
   p90Ms: number;
+  p95Ms: number;
   p99Ms: number;
   maxMs: number;
 }
@@ -31,6 +32,7 @@ export class LatencyHistogram {
       count: this.count,
       p50Ms: this.percentileMs(50),
       p90Ms: this.percentileMs(90),
+      p95Ms: this.percentileMs(95),
       p99Ms: this.percentileMs(99),
       maxMs: this.count === 0 ? 0 : this.histogram.maxValue / 1000,
     };
