@@ -26,8 +26,8 @@ Exit status:
   2    infrastructure: server unreachable, login refused, not enough users, TURN unusable
   3    the generator could not offer the asked load (harness load)
   64   usage: a bad option or value
-  130  interrupted by SIGINT (Ctrl-C), 143 by SIGTERM: after writing the report of what ran,
-       marked "interrupted": true`;
+  130  interrupted by SIGINT (Ctrl-C), after writing the report of what ran ("interrupted": true)
+  143  interrupted by SIGTERM, after writing the report of what ran ("interrupted": true)`;
 
 /** The test could not run for a reason outside the system under test's behaviour. */
 export class InfrastructureError extends Error {}

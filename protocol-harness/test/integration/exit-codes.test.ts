@@ -1,0 +1,148 @@
+// The harness's CI contract as a CI job meets it (docs/operations.md, "Protocol harness"): each
+// exit status, the report written before a signal's exit, --junit, errors that name their cause.
+// The load runs go to our STOMP core started alone (bench/broker.ts): no database needed.
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { expect } from 'chai';
+import type { CallRunReport } from '../../src/caller/report';
+import type { LoadReport } from '../../src/load/report';
+import { startServer, type ServerProcess } from '../../../bench/lib/server-process';
+import { waitFor, within } from '../../../server/test/support/wait';
+import { junitProblems } from '../support/junit-schema';
+
+const ROOT = path.resolve(__dirname, '../../..');
+
+interface Run {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** The harness as a CI job runs it: node directly, so signals reach it and no npm wraps its status. */
+function start(args: string[]): { child: ChildProcess; output: { stdout: string; stderr: string }; done: Promise<Run> } {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'protocol-harness/src/cli.ts', ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+  const output = { stdout: '', stderr: '' };
+  child.stdout!.on('data', (d: Buffer) => (output.stdout += d.toString()));
+  child.stderr!.on('data', (d: Buffer) => (output.stderr += d.toString()));
+  const done = new Promise<Run>((resolve) => child.once('close', (code) => resolve({ code, ...output })));
+  return { child, output, done };
+}
+
+const harness = (args: string[]) => within(start(args).done, 120_000, `harness ${args.join(' ')}`);
+
+describe('harness exit statuses', function () {
+  let dir: string;
+  before(() => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'harness-ci-'));
+  });
+  after(() => fs.rmSync(dir, { recursive: true, force: true }));
+  const file = (name: string) => path.join(dir, name);
+
+  describe('without a server', () => {
+    it('exits 64 on a bad flag or a bad value, for both commands, before doing anything', async () => {
+      const results = await Promise.all([
+        harness(['load', '--url', 'http://127.0.0.1:1', '--clients', '2', '--rate', '1', '--duration', '1', '--bogus']),
+        harness(['load', '--url', 'http://127.0.0.1:1', '--clients', '2', '--rate', 'fast', '--duration', '1']),
+        harness(['load', '--url', 'http://127.0.0.1:1', '--clients', '2', '--rate', '1', '--duration', '1', '--threshold', 'p99 under 5']),
+        harness(['load', '--url', 'http://127.0.0.1:1', '--clients', '2', '--users-prefix', 'x', '--password', 'y', '--rate', '1']),
+        harness(['call', '--url', 'http://127.0.0.1:1', '--caller', 'no-colon', '--callee', 'b@x.io:pw']),
+        harness(['call', '--url', 'http://127.0.0.1:1', '--caller', 'a@x.io:pw', '--callee', 'b@x.io:pw', '--scenario', 'busy']),
+      ]);
+      expect(results.map((r) => r.code)).to.deep.equal([64, 64, 64, 64, 64, 64]);
+      expect(results[0].stderr).to.match(/unknown option '--bogus'/);
+      expect(results[2].stderr).to.match(/expected METRIC OP VALUE/);
+      expect(results[3].stderr).to.match(/give --rate and --duration, or --stages/);
+      expect(results[5].stderr).to.match(/--third/);
+    });
+
+    it('lists every option, scenario and exit status in --help, and exits 0', async () => {
+      const [top, load, call] = await Promise.all([harness(['--help']), harness(['load', '--help']), harness(['call', '--help'])]);
+      for (const r of [top, load, call]) {
+        expect(r.code).to.equal(0);
+        for (const status of ['0 ', '1 ', '2 ', '3 ', '64 ', '130 ', '143 ']) expect(r.stdout).to.include(`\n  ${status}`);
+      }
+      for (const option of ['--stages', '--threshold', '--grace', '--report', '--junit', '--drain']) expect(load.stdout).to.include(option);
+      const { SCENARIOS } = await import('../../src/caller/scenarios');
+      for (const scenario of SCENARIOS) expect(call.stdout).to.match(new RegExp(`\\n  ${scenario} `), `harness call --help lists ${scenario}`);
+    });
+
+    it('exits 2 naming the socket error when the server is unreachable, with a report and a JUnit <error>', async () => {
+      const [chat, broker, call] = await Promise.all([
+        harness(['load', '--url', 'http://127.0.0.1:1', '--users-prefix', 'x', '--password', 'y', '--clients', '2', '--rate', '1', '--duration', '1', '--report', file('u.json'), '--junit', file('u.xml')]),
+        harness(['load', '--broker', '--url', 'ws://127.0.0.1:1/websocket', '--clients', '2', '--rate', '1', '--duration', '1']),
+        harness(['call', '--url', 'http://127.0.0.1:1', '--caller', 'a@x.io:pw', '--callee', 'b@x.io:pw', '--json', '--junit', file('c.xml')]),
+      ]);
+      for (const r of [chat, broker, call]) expect(r.code, r.stdout + r.stderr).to.equal(2);
+      expect(chat.stderr).to.include('connect ECONNREFUSED 127.0.0.1:1');
+      expect(broker.stderr).to.include('connect ECONNREFUSED 127.0.0.1:1');
+      expect(JSON.parse(fs.readFileSync(file('u.json'), 'utf8'))).to.deep.include({ ok: false, exitCode: 2 });
+      const xml = fs.readFileSync(file('u.xml'), 'utf8');
+      expect(junitProblems(xml)).to.deep.equal([]);
+      expect(xml).to.match(/<error message="server unreachable: connect ECONNREFUSED 127.0.0.1:1"/);
+      const report = JSON.parse(call.stdout) as CallRunReport;
+      expect(report).to.include({ ok: false, failure: 'infrastructure', exitCode: 2 });
+      expect(report.reason).to.include('connect ECONNREFUSED 127.0.0.1:1');
+      expect(junitProblems(fs.readFileSync(file('c.xml'), 'utf8'))).to.deep.equal([]);
+    });
+  });
+
+  describe('harness load against our STOMP core alone', () => {
+    let broker: ServerProcess;
+    let url: string;
+    before(async () => {
+      broker = await startServer({ entry: 'bench/broker.ts' });
+      url = `ws://127.0.0.1:${broker.port}/websocket`;
+    });
+    after(async () => {
+      await broker?.stop();
+    });
+
+    it('exits 1 when a threshold is missed, with a JUnit testcase per check and threshold and a <failure> for the missed one', async () => {
+      const r = await harness([
+        'load', '--broker', '--url', url, '--clients', '4', '--rooms', '2', '--rate', '20', '--duration', '1', '--json', '--no-progress',
+        '--threshold', 'p99<0.001ms', '--threshold', 'lost==0', '--threshold', 'rate>=99%', '--junit', file('t.xml'), '--report', file('t.json'),
+      ]);
+      expect(r.code, r.stderr).to.equal(1);
+      const report = JSON.parse(r.stdout) as LoadReport;
+      expect(report.counts).to.include({ sent: 20, lost: 0 });
+      expect(report.thresholds!.map((t) => [t.expression, t.ok])).to.deep.equal([['p99<0.001ms', false], ['lost==0', true], ['rate>=99%', true]]);
+      expect(JSON.parse(fs.readFileSync(file('t.json'), 'utf8'))).to.deep.include({ exitCode: 1, ok: false });
+      const xml = fs.readFileSync(file('t.xml'), 'utf8');
+      expect(junitProblems(xml)).to.deep.equal([]);
+      expect(xml.match(/<testcase /g)).to.have.length(report.checks!.length);
+      expect(xml.match(/<failure /g)).to.have.length(1);
+      expect(xml).to.match(/<testcase name="threshold p99&lt;0.001ms"[^>]*><failure message="p99&lt;0.001ms: latency p99 was/);
+    });
+
+    it('on SIGTERM mid-run stops sending, writes the report of what ran marked interrupted, and exits 143', async () => {
+      const run = start(['load', '--broker', '--url', url, '--clients', '4', '--rooms', '2', '--rate', '50', '--duration', '600', '--json', '--report', file('term.json')]);
+      // Progress goes to stderr; the first line while sending says the run is under way.
+      await waitFor(() => /^sending /m.test(run.output.stderr), { what: 'a progress line while sending', timeoutMs: 60_000 });
+      run.child.kill('SIGTERM');
+      const r = await within(run.done, 30_000, 'the harness to exit after SIGTERM');
+      expect(r.code, r.stderr).to.equal(143);
+      const report = JSON.parse(r.stdout) as LoadReport;
+      expect(report).to.include({ interrupted: true, signal: 'SIGTERM', ok: false, exitCode: 143 });
+      expect(report.counts.sent).to.be.above(0).and.below(50 * 600);
+      expect(report.counts.lost, 'what was sent before the signal is still accounted').to.equal(0);
+      expect(JSON.parse(fs.readFileSync(file('term.json'), 'utf8'))).to.deep.include({ interrupted: true, exitCode: 143 });
+    });
+
+    it('exits 3 and says the generator fell behind when asked for more than it can offer', async () => {
+      const r = await harness([
+        'load', '--broker', '--url', url, '--clients', '2', '--rooms', '2', '--rate', '5000000', '--duration', '1', '--drain', '0', '--grace', '0', '--no-progress',
+        '--report', file('behind.json'),
+      ]);
+      expect(r.code, r.stderr).to.equal(3);
+      expect(r.stdout).to.match(/! generator fell behind: [\d,]+ of 5,000,000 msg\/s/);
+      const report = JSON.parse(fs.readFileSync(file('behind.json'), 'utf8')) as LoadReport;
+      expect(report.generator.fellBehind).to.equal(true);
+      expect(report.generator.achievedRate).to.be.below(0.95 * 5_000_000);
+      expect(report.generator.sendingSeconds, 'it stops at the deadline rather than running on').to.be.below(2);
+      expect(report.generator.cpuPercent).to.be.above(0);
+      expect(report.generator.sendsPerSecond.length).to.be.at.least(1);
+    });
+  });
+});
