@@ -93,4 +93,15 @@ forEachDatabase('harness load in chat mode', (db) => {
     expect(result.stdout).to.equal('');
     expect(result.stderr).to.match(/login harness[12]@example\.test: HTTP 401/);
   });
+
+  it('exits 2 saying how many seeded users there are when more clients are asked', async () => {
+    const result = await npmRun('harness', [
+      'load', '--url', server.url, '--users-prefix', 'harness', '--password', 'load-pass',
+      '--clients', String(CLIENTS + 2), '--rooms', '1', '--rate', '1', '--duration', '1', '--json',
+    ]);
+    expect(result.code).to.equal(2);
+    expect(result.stdout).to.equal('');
+    expect(result.stderr).to.match(new RegExp(`only ${CLIENTS} users with prefix harness; ${CLIENTS + 2} asked \\(login harness${CLIENTS + 1}@example\\.test: HTTP 401`));
+  });
 });
+
