@@ -109,18 +109,19 @@ export class DeliveryLedger {
     this.counts.rejected++;
   }
 
-  recordDelivery(receiver: number, sender: number, seq: number, atUs: number): void {
+  /** Returns the latency recorded (µs) for a first delivery, null for anything else. */
+  recordDelivery(receiver: number, sender: number, seq: number, atUs: number): number | null {
     const m = this.bySender.get(sender)?.[seq];
     const pos = m ? this.groups[m.group].position.get(receiver) : undefined;
     if (!m || pos === undefined) {
       this.counts.unexpected++;
-      return;
+      return null;
     }
     const byte = pos >> 3;
     const bit = 1 << (pos & 7);
     if (m.received[byte] & bit) {
       this.counts.duplicated++;
-      return;
+      return null;
     }
     m.received[byte] |= bit;
     m.receivedCount++;
@@ -136,6 +137,7 @@ export class DeliveryLedger {
     const highest = seen.get(sender);
     if (highest !== undefined && seq < highest) this.counts.outOfOrder++;
     else seen.set(sender, seq);
+    return atUs - m.sentAtUs;
   }
 
   /** The drain ended at `atUs`: first deliveries after it are late (still delivered, never lost). */

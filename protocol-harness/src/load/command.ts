@@ -8,6 +8,8 @@ import type { Credentials } from './chat-rest';
 import { drive } from './driver';
 import { createProgress } from './progress';
 import { formatReport, junitSuite, withVerdict, type LoadReport } from './report';
+import { MetricsServer } from './metrics';
+import { JsonlWriter, type RunSample } from './samples';
 import { prepareBroker, prepareChat, type Scenario } from './scenario';
 import { parseStages, type Schedule, type Stage } from './schedule';
 import { evaluateThresholds, parseThreshold, THRESHOLD_METRICS, type Threshold } from './threshold';
@@ -31,6 +33,11 @@ export interface LoadOptions {
   threshold: Threshold[];
   report?: string;
   junit?: string;
+  /** --out FILE.jsonl: one sample a second. */
+  out?: string;
+  /** --metrics-port: Prometheus text on /metrics while running (0: any free port, announced on stderr). */
+  metricsPort?: number;
+  metricsHost: string;
   messageBytes: number;
   json: boolean;
   progress: boolean;
@@ -47,6 +54,12 @@ const SEED_DOMAIN = 'example.test';
 function positiveInt(value: string): number {
   const n = Number(value);
   if (!Number.isSafeInteger(n) || n < 1) throw new InvalidArgumentError('a positive integer is required');
+  return n;
+}
+
+function nonNegativeInt(value: string): number {
+  const n = Number(value);
+  if (!Number.isSafeInteger(n) || n < 0 || n > 65535) throw new InvalidArgumentError('a port number (0 to 65535) is required');
   return n;
 }
 
@@ -115,6 +128,38 @@ function untilAborted<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
 
 export async function runLoad(o: LoadOptions, interrupt: AbortSignal): Promise<LoadReport> {
   const schedule = scheduleOf(o);
+  const out = o.out ? openOut(o.out) : null;
+  const metrics = o.metricsPort !== undefined ? new MetricsServer() : null;
+  try {
+    if (metrics) {
+      const port = await metrics.listen(o.metricsPort!, o.metricsHost).catch((err: unknown) => {
+        throw new UsageError(`--metrics-port ${o.metricsPort}: ${describeError(err)}`);
+      });
+      process.stderr.write(`metrics on http://${o.metricsHost.includes(':') ? `[${o.metricsHost}]` : o.metricsHost}:${port}/metrics\n`);
+    }
+    const onSample = out || metrics ? (s: RunSample) => (out?.write(s), metrics?.sample(s)) : undefined;
+    return await runScenarioLoad(o, schedule, interrupt, onSample, metrics ? (us) => metrics.latencyUs(us) : undefined);
+  } finally {
+    out?.close();
+    await metrics?.close();
+  }
+}
+
+function openOut(file: string): JsonlWriter {
+  try {
+    return new JsonlWriter(file);
+  } catch (err) {
+    throw new UsageError(`--out: ${(err as Error).message}`);
+  }
+}
+
+async function runScenarioLoad(
+  o: LoadOptions,
+  schedule: Schedule,
+  interrupt: AbortSignal,
+  onSample: ((s: RunSample) => void) | undefined,
+  onLatency: ((us: number) => void) | undefined,
+): Promise<LoadReport> {
   const progress = createProgress(o.progress);
   const urls = [o.url].flat();
   let scenario: Scenario | null = null;
@@ -159,6 +204,8 @@ export async function runLoad(o: LoadOptions, interrupt: AbortSignal): Promise<L
       graceSeconds: o.grace,
       interrupt,
       onProgress: progress.update,
+      onSample,
+      onLatency,
     });
     return { ...report, thresholds: evaluateThresholds(o.threshold, report) };
   } finally {
@@ -293,6 +340,9 @@ export function loadCommand(): Command {
     .option('--json', 'print the report as one JSON object on stdout', false)
     .option('--report <file>', 'also write the JSON report to this file (written on failure and interruption too)')
     .option('--junit <file>', 'write JUnit XML: a testcase per check and threshold, a <failure> for each failed one')
+    .option('--out <file>', 'write one JSON sample a second (JSON Lines): counts so far, that second\'s latency percentiles, generator CPU')
+    .option('--metrics-port <port>', 'serve Prometheus text on http://HOST:PORT/metrics while running (0: a free port, said on stderr)', nonNegativeInt)
+    .option('--metrics-host <host>', 'address for --metrics-port', '127.0.0.1')
     .option('--no-progress', 'no live progress on stderr')
     .option('--broker', 'pure publish/subscribe on /topic/bench.{n}: no REST, no rooms', false)
     .addOption(new Option('--login <login>', 'STOMP CONNECT login (--broker; RabbitMQ: guest)'))

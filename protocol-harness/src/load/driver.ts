@@ -6,6 +6,8 @@ import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import { DeliveryLedger } from './accounting';
 import { findMessageId, messageId, newRunTag } from './message-id';
 import type { LoadReport } from './report';
+import type { RunSample } from './samples';
+import { LatencyHistogram } from './latency';
 import type { Scenario } from './scenario';
 import { averageRate, messagesDue, messagesOffered, scheduleSeconds, type Schedule } from './schedule';
 
@@ -35,6 +37,10 @@ export interface DriveOptions {
   interrupt?: AbortSignal;
   onProgress?: (sample: ProgressSample) => void;
   progressEveryMs?: number;
+  /** Called once a second from the first send to the end of the grace (--out, --metrics-port). */
+  onSample?: (sample: RunSample) => void;
+  /** Called with each first delivery's latency in µs (the Prometheus histogram). */
+  onLatency?: (us: number) => void;
   /** Every receiver sends /app/read for the messages of this run it receives from another. */
   sendReads?: boolean;
   /**
@@ -74,6 +80,8 @@ export async function drive(scenario: Scenario, options: DriveOptions): Promise<
   let lastDeliveryUs = 0;
 
   const reads = { sent: 0, eventsReceived: 0 };
+  const sampling = options.onSample !== undefined || options.onLatency !== undefined;
+  const intervalLatency = new LatencyHistogram();
   const readThrottle = new ReadThrottle(options.readIntervalMs ?? 1000, (client, read) => {
     swarm.sessions[client]?.send(read.destination, read.body);
     reads.sent++;
@@ -87,7 +95,11 @@ export async function drive(scenario: Scenario, options: DriveOptions): Promise<
         return;
       }
       lastDeliveryUs = nowUs();
-      ledger.recordDelivery(client, ref.sender, ref.seq, lastDeliveryUs);
+      const latencyUs = ledger.recordDelivery(client, ref.sender, ref.seq, lastDeliveryUs);
+      if (latencyUs !== null && sampling) {
+        intervalLatency.record(latencyUs);
+        options.onLatency?.(latencyUs);
+      }
       if (options.sendReads && ref.sender !== client) {
         const read = scenario.read?.(client, body);
         if (read) readThrottle.offer(client, read);
@@ -128,7 +140,44 @@ export async function drive(scenario: Scenario, options: DriveOptions): Promise<
     };
   };
   let phase: ProgressSample['phase'] = 'sending';
+  let inGrace = false;
   const progressTimer = options.onProgress ? setInterval(() => options.onProgress!(sample(phase)), options.progressEveryMs ?? 1000) : null;
+
+  // One sample a second (--out, --metrics-port), with this second's latency and CPU.
+  const sampleDelay = monitorEventLoopDelay({ resolution: 10 });
+  let last = { sent: 0, delivered: 0, cpu: process.cpuUsage(), atUs: startUs };
+  const takeSample = () => {
+    const c = ledger.snapshot();
+    const at = nowUs();
+    const cpu = process.cpuUsage(last.cpu);
+    const l = intervalLatency.summary();
+    options.onSample?.({
+      at: new Date().toISOString(),
+      elapsedSeconds: (at - startUs) / 1e6,
+      phase: inGrace ? 'grace' : phase,
+      offered: messagesDue(schedule, (at - startUs) / 1e6),
+      sent: c.sent,
+      acknowledged: c.acknowledged,
+      delivered: c.delivered,
+      late: c.late,
+      missing: c.lost,
+      duplicated: c.duplicated,
+      outOfOrder: c.outOfOrder,
+      sentInInterval: c.sent - last.sent,
+      deliveredInInterval: c.delivered - last.delivered,
+      latencyMs: { count: l.count, p50: l.p50Ms, p90: l.p90Ms, p99: l.p99Ms, max: l.maxMs },
+      generatorCpuPercent: ((cpu.user + cpu.system) / Math.max(at - last.atUs, 1)) * 100,
+      eventLoopLagP99Ms: Number.isFinite(sampleDelay.percentile(99)) ? sampleDelay.percentile(99) / 1e6 : 0,
+    });
+    intervalLatency.reset();
+    sampleDelay.reset();
+    last = { sent: c.sent, delivered: c.delivered, cpu: process.cpuUsage(), atUs: at };
+  };
+  let sampleTimer: NodeJS.Timeout | null = null;
+  if (options.onSample) {
+    sampleDelay.enable();
+    sampleTimer = setInterval(takeSample, 1000);
+  }
 
   // What the generator itself costs while sending: its CPU and how late its timers fire.
   const loopDelay = monitorEventLoopDelay({ resolution: 10 });
@@ -201,9 +250,15 @@ export async function drive(scenario: Scenario, options: DriveOptions): Promise<
   }
   // The grace: what arrives from now on is late; what has not arrived by its end is lost.
   ledger.endDrain(nowUs());
+  inGrace = true;
   const graceEnds = performance.now() + (interrupted ? 0 : (options.graceSeconds ?? DEFAULT_GRACE_SECONDS) * 1000);
   while (!ledger.complete && performance.now() < graceEnds && !interrupted) await sleep(20);
   if (progressTimer) clearInterval(progressTimer);
+  if (sampleTimer) {
+    clearInterval(sampleTimer);
+    takeSample(); // the last, partial second: the final counts
+    sampleDelay.disable();
+  }
   options.interrupt?.removeEventListener('abort', onInterrupt);
   swarm.handler = null;
   readThrottle.stop();

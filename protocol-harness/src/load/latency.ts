@@ -19,6 +19,11 @@ export class LatencyHistogram {
     this.histogram.recordValue(Math.max(1, Math.round(us)));
   }
 
+  /** Empties it (a per-interval histogram, e.g. --out's one sample a second). */
+  reset(): void {
+    this.histogram.reset();
+  }
+
   get count(): number {
     return this.histogram.totalCount;
   }

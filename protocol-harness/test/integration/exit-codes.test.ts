@@ -8,6 +8,7 @@ import path from 'node:path';
 import { expect } from 'chai';
 import type { CallRunReport } from '../../src/caller/report';
 import type { LoadReport } from '../../src/load/report';
+import type { RunSample } from '../../src/load/samples';
 import { startServer, type ServerProcess } from '../../../bench/lib/server-process';
 import { waitFor, within } from '../../../server/test/support/wait';
 import { junitProblems } from '../support/junit-schema';
@@ -116,18 +117,47 @@ describe('harness exit statuses', function () {
       expect(xml).to.match(/<testcase name="threshold p99&lt;0.001ms"[^>]*><failure message="p99&lt;0.001ms: latency p99 was/);
     });
 
-    it('on SIGTERM mid-run stops sending, writes the report of what ran marked interrupted, and exits 143', async () => {
-      const run = start(['load', '--broker', '--url', url, '--clients', '4', '--rooms', '2', '--rate', '50', '--duration', '600', '--json', '--report', file('term.json')]);
-      // Progress goes to stderr; the first line while sending says the run is under way.
-      await waitFor(() => /^sending /m.test(run.output.stderr), { what: 'a progress line while sending', timeoutMs: 60_000 });
-      run.child.kill('SIGTERM');
-      const r = await within(run.done, 30_000, 'the harness to exit after SIGTERM');
-      expect(r.code, r.stderr).to.equal(143);
+    for (const [signal, status] of [['SIGTERM', 143], ['SIGINT', 130]] as const) {
+      it(`on ${signal} mid-run stops sending, writes the report of what ran marked interrupted, and exits ${status}`, async () => {
+        const run = start(['load', '--broker', '--url', url, '--clients', '4', '--rooms', '2', '--rate', '50', '--duration', '600', '--json', '--report', file(`${signal}.json`)]);
+        // Progress goes to stderr; the first line while sending says the run is under way.
+        await waitFor(() => /^sending /m.test(run.output.stderr), { what: 'a progress line while sending', timeoutMs: 60_000 });
+        run.child.kill(signal);
+        const r = await within(run.done, 30_000, `the harness to exit after ${signal}`);
+        expect(r.code, r.stderr).to.equal(status);
+        const report = JSON.parse(r.stdout) as LoadReport;
+        expect(report).to.include({ interrupted: true, signal, ok: false, exitCode: status });
+        expect(report.counts.sent).to.be.above(0).and.below(50 * 600);
+        expect(report.counts.lost, 'what was sent before the signal is still accounted').to.equal(0);
+        expect(JSON.parse(fs.readFileSync(file(`${signal}.json`), 'utf8'))).to.deep.include({ interrupted: true, exitCode: status });
+      });
+    }
+
+    it('writes one --out sample a second and serves Prometheus text on --metrics-port while it runs', async () => {
+      const run = start([
+        'load', '--broker', '--url', url, '--clients', '4', '--rooms', '2', '--rate', '50', '--duration', '4', '--json', '--no-progress',
+        '--out', file('samples.jsonl'), '--metrics-port', '0',
+      ]);
+      const announced = await waitFor(() => /metrics on (http:\/\/\S+)/.exec(run.output.stderr)?.[1], { what: 'the metrics address on stderr', timeoutMs: 60_000 });
+      // Scraped during the run: the counters move before the report is out.
+      const scraped = await waitFor(
+        async () => {
+          const text = await (await fetch(announced)).text();
+          return /^harness_sent_total [1-9]/m.test(text) && run.output.stdout === '' ? text : null;
+        },
+        { what: 'a scrape with messages sent, before the report', timeoutMs: 60_000 },
+      );
+      expect(scraped).to.match(/^# TYPE harness_latency_seconds histogram/m).and.match(/^harness_delivered_total \d+/m).and.match(/^harness_generator_cpu_ratio /m);
+      const r = await within(run.done, 60_000, 'the run to end');
+      expect(r.code, r.stderr).to.equal(0);
       const report = JSON.parse(r.stdout) as LoadReport;
-      expect(report).to.include({ interrupted: true, signal: 'SIGTERM', ok: false, exitCode: 143 });
-      expect(report.counts.sent).to.be.above(0).and.below(50 * 600);
-      expect(report.counts.lost, 'what was sent before the signal is still accounted').to.equal(0);
-      expect(JSON.parse(fs.readFileSync(file('term.json'), 'utf8'))).to.deep.include({ interrupted: true, exitCode: 143 });
+      const samples = fs.readFileSync(file('samples.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as RunSample);
+      expect(samples.length).to.be.at.least(Math.floor(report.generator.sendingSeconds));
+      for (let i = 1; i < samples.length - 1; i++) expect(samples[i].elapsedSeconds - samples[i - 1].elapsedSeconds, 'never more than one a second').to.be.at.least(0.9);
+      const final = samples[samples.length - 1];
+      expect(final).to.include({ sent: report.counts.sent, delivered: report.counts.delivered, missing: 0 });
+      expect(samples.reduce((n, s) => n + s.sentInInterval, 0)).to.equal(report.counts.sent);
+      expect(samples.reduce((n, s) => n + s.latencyMs.count, 0)).to.equal(report.latency.count);
     });
 
     it('exits 3 and says the generator fell behind when asked for more than it can offer', async () => {

@@ -18,6 +18,7 @@ const options = (o: Partial<LoadOptions>): LoadOptions => ({
   drain: 1,
   grace: 1,
   threshold: [],
+  metricsHost: '127.0.0.1',
   messageBytes: 64,
   json: false,
   progress: false,
