@@ -2,15 +2,18 @@
 // imports nothing from server/; common/ is the wire contract it shares.
 //   npm run --silent harness -- call …   (see `harness call --help`)
 //   npm run --silent harness -- load …   (see `harness load --help`)
+//   npm run --silent harness -- merge a.json b.json …   (reports of runs on several machines)
 // Exit statuses are the CI contract of shared/outcome.ts (docs/operations.md, "Protocol harness").
 import { Command, CommanderError } from 'commander';
 import { registerCallCommand } from './caller/command';
 import { loadCommand } from './load/command';
+import { mergeCommand } from './load/merge-command';
 import { EXIT, EXIT_CODES_HELP } from './shared/outcome';
 
 const program = new Command('harness').description("Let's Chat protocol harness").showHelpAfterError().addHelpText('after', EXIT_CODES_HELP);
 registerCallCommand(program);
 program.addCommand(loadCommand());
+program.addCommand(mergeCommand());
 // Commander exits 1 on a bad flag, which a CI job would read as "the product failed": throw
 // instead, and exit 64 (EX_USAGE) below. addCommand() does not pass settings on, so each command.
 for (const command of [program, ...program.commands]) command.exitOverride();

@@ -288,8 +288,8 @@ export async function drive(scenario: Scenario, options: DriveOptions): Promise<
     interrupted,
     counts,
     ignoredDeliveries: foreign,
-    latency: ledger.latency.summary(),
-    lateLatency: ledger.lateLatency.summary(),
+    latency: ledger.latency.fullSummary(),
+    lateLatency: ledger.lateLatency.fullSummary(),
     throughput: {
       sendsPerSecond: counts.sent / sendSeconds,
       deliveriesPerSecond: counts.delivered / deliverSeconds,

@@ -160,6 +160,25 @@ describe('harness exit statuses', function () {
       expect(samples.reduce((n, s) => n + s.latencyMs.count, 0)).to.equal(report.latency.count);
     });
 
+    it('harness merge of two runs made at the same time equals their sum, latency histograms merged', async () => {
+      const args = (name: string) => ['load', '--broker', '--url', url, '--clients', '4', '--rooms', '2', '--rate', '20', '--duration', '2', '--no-progress', '--report', file(name)];
+      const runs = await Promise.all([harness(args('a.json')), harness(args('b.json'))]);
+      expect(runs.map((r) => r.code)).to.deep.equal([0, 0]);
+      const [a, b] = ['a.json', 'b.json'].map((n) => JSON.parse(fs.readFileSync(file(n), 'utf8')) as LoadReport);
+      const merged = await harness(['merge', file('a.json'), file('b.json'), '--json', '--threshold', 'lost==0', '--junit', file('m.xml')]);
+      expect(merged.code, merged.stderr).to.equal(0);
+      const m = JSON.parse(merged.stdout) as LoadReport;
+      for (const key of Object.keys(a.counts) as (keyof LoadReport['counts'])[]) expect(m.counts[key], key).to.equal(a.counts[key] + b.counts[key]);
+      expect(m.latency.count).to.equal(a.latency.count + b.latency.count);
+      expect(m.latency.maxMs).to.equal(Math.max(a.latency.maxMs, b.latency.maxMs));
+      expect(m.latency.p50Ms).to.be.within(Math.min(a.latency.p50Ms, b.latency.p50Ms), Math.max(a.latency.p50Ms, b.latency.p50Ms));
+      expect(m).to.include({ clients: 8, ok: true, exitCode: 0 });
+      expect(junitProblems(fs.readFileSync(file('m.xml'), 'utf8'))).to.deep.equal([]);
+      const bad = await harness(['merge', file('a.json'), file('missing.json')]);
+      expect(bad.code).to.equal(64);
+      expect(bad.stderr).to.match(/missing\.json/);
+    });
+
     it('exits 3 and says the generator fell behind when asked for more than it can offer', async () => {
       const r = await harness([
         'load', '--broker', '--url', url, '--clients', '2', '--rooms', '2', '--rate', '5000000', '--duration', '1', '--drain', '0', '--grace', '0', '--no-progress',
