@@ -5,6 +5,7 @@ import { Command, InvalidArgumentError, Option } from 'commander';
 import { toJUnit } from '../shared/junit';
 import { checkReachable, describeError, EXIT, EXIT_CODES_HELP, InfrastructureError, onInterrupt, UsageError, type StopSignal } from '../shared/outcome';
 import type { Credentials } from './chat-rest';
+import type { LoadOptions } from './options';
 import { drive } from './driver';
 import { createProgress } from './progress';
 import { formatReport, junitSuite, withVerdict, type LoadReport } from './report';
@@ -12,41 +13,10 @@ import { MetricsServer } from './metrics';
 import { JsonlWriter, type RunSample } from './samples';
 import { prepareBroker, prepareChat, type Scenario } from './scenario';
 import { parseStages, type Schedule, type Stage } from './schedule';
+import { runWorkers } from './workers';
 import { evaluateThresholds, parseThreshold, THRESHOLD_METRICS, type Threshold } from './threshold';
 
-export interface LoadOptions {
-  /** One server, or several nodes of one cluster that the clients are spread over. */
-  url: string | string[];
-  usersPrefix?: string;
-  password?: string;
-  usersFile?: string;
-  clients: number;
-  rooms: number;
-  /** With duration, a fixed rate; or stages instead of both. */
-  rate?: number;
-  duration?: number;
-  stages?: Stage[];
-  ramp: number;
-  drain: number;
-  /** Seconds after the drain during which a missing delivery is late rather than lost. */
-  grace: number;
-  threshold: Threshold[];
-  report?: string;
-  junit?: string;
-  /** --out FILE.jsonl: one sample a second. */
-  out?: string;
-  /** --metrics-port: Prometheus text on /metrics while running (0: any free port, announced on stderr). */
-  metricsPort?: number;
-  metricsHost: string;
-  messageBytes: number;
-  json: boolean;
-  progress: boolean;
-  broker: boolean;
-  login?: string;
-  passcode?: string;
-  vhost?: string;
-  concurrency: number;
-}
+export type { LoadOptions } from './options';
 
 /** The seeded accounts' domain (admin CLI `seed`). */
 const SEED_DOMAIN = 'example.test';
@@ -128,6 +98,13 @@ function untilAborted<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
 
 export async function runLoad(o: LoadOptions, interrupt: AbortSignal): Promise<LoadReport> {
   const schedule = scheduleOf(o);
+  if (o.workers > 1) {
+    if (o.out || o.metricsPort !== undefined) throw new UsageError('--out and --metrics-port are not available with --workers yet');
+    const users = o.broker ? [] : chatUsers(o);
+    for (const url of new Set([o.url].flat())) await checkReachable(url);
+    const merged = await runWorkers(o, schedule, users, o.workers, interrupt);
+    return { ...merged, thresholds: evaluateThresholds(o.threshold, merged) };
+  }
   const out = o.out ? openOut(o.out) : null;
   const metrics = o.metricsPort !== undefined ? new MetricsServer() : null;
   try {
@@ -153,17 +130,28 @@ function openOut(file: string): JsonlWriter {
   }
 }
 
-async function runScenarioLoad(
+/** One worker's share of a --workers run (load/workers.ts): its users, rooms and topics. */
+export interface WorkPart {
+  /** Chat: the users this worker logs in (its rooms' members). */
+  users?: Credentials[];
+  /** Broker: its topics are numbered from here, so no two workers share one. */
+  topicOffset?: number;
+  /** Called once every session is set up, before the first send: all workers start together. */
+  beforeDrive?: () => Promise<void>;
+}
+
+export async function runScenarioLoad(
   o: LoadOptions,
   schedule: Schedule,
   interrupt: AbortSignal,
   onSample: ((s: RunSample) => void) | undefined,
   onLatency: ((us: number) => void) | undefined,
+  part: WorkPart = {},
 ): Promise<LoadReport> {
   const progress = createProgress(o.progress);
   const urls = [o.url].flat();
   let scenario: Scenario | null = null;
-  const users = o.broker ? [] : chatUsers(o);
+  const users = o.broker ? [] : (part.users ?? chatUsers(o));
   for (const url of new Set(urls)) await checkReachable(url);
   const setup = o.broker
     ? prepareBroker({
@@ -171,6 +159,7 @@ async function runScenarioLoad(
         urls,
         clients: o.clients,
         topics: o.rooms,
+        topicOffset: part.topicOffset,
         login: o.login,
         passcode: o.passcode,
         vhost: o.vhost,
@@ -198,6 +187,7 @@ async function runScenarioLoad(
       const swarm = scenario.swarm;
       throw new InfrastructureError(`no STOMP session could connect and subscribe (${swarm.connectionErrors} connection errors: ${swarm.errorSamples.join('; ') || 'none reported'})`);
     }
+    if (part.beforeDrive) await untilAborted(part.beforeDrive(), interrupt);
     const report = await drive(scenario, {
       schedule,
       drainSeconds: o.drain,
@@ -335,6 +325,7 @@ export function loadCommand(): Command {
     .option('--drain <s>', 'seconds to wait after the last send for receipts and deliveries', nonNegative, 10)
     .option('--grace <s>', 'seconds after the drain during which a missing delivery is late, not yet lost', nonNegative, 10)
     .option('--threshold <expr>', `pass/fail criterion, repeatable: ${THRESHOLD_METRICS.join(', ')} (see below)`, threshold, [] as Threshold[])
+    .option('--workers <n>', 'sender/receiver processes on this machine, each owning whole rooms (needs --rooms ≥ N); reports merged exactly', positiveInt, 1)
     .option('--message-bytes <n>', 'approximate size of each message body', positiveInt, 64)
     .option('--concurrency <n>', 'logins and WebSocket handshakes in flight at once', positiveInt, 50)
     .option('--json', 'print the report as one JSON object on stdout', false)

@@ -200,6 +200,8 @@ export interface BrokerSetup {
   urls?: string[];
   clients: number;
   topics: number;
+  /** Topics are /topic/bench.{offset}…: --workers give each process its own. */
+  topicOffset?: number;
   login?: string;
   passcode?: string;
   vhost?: string;
@@ -225,7 +227,7 @@ export async function prepareBroker(s: BrokerSetup): Promise<Scenario> {
     s.connectConcurrency,
     () => s.progress?.('connecting', ++done, s.clients),
   );
-  const topicOf = (i: number) => slotOf(i, s.clients, s.topics);
+  const topicOf = (i: number) => (s.topicOffset ?? 0) + slotOf(i, s.clients, s.topics);
   const confirmed = await swarm.subscribe((i) => benchTopic(topicOf(i)));
   const { groups, groupOf } = groupsFrom(Array.from({ length: s.clients }, (_x, i) => (confirmed.has(i) ? topicOf(i) : null)));
   return {

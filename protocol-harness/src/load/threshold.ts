@@ -1,13 +1,23 @@
 // --threshold 'p99<50ms', 'lost==0', 'rate>=0.99': pass/fail criteria on the final report, each
 // one a JUnit testcase; a missed one exits 1 (docs/operations.md, "Protocol harness").
-import type { LoadReport } from './report';
+import type { DeliveryCounts } from './accounting';
+import type { LatencySummary } from './latency';
+
+/** The parts of a load report (report.ts) thresholds read. */
+export interface ThresholdSubject {
+  latency: LatencySummary;
+  counts: DeliveryCounts;
+  connectionErrors: number;
+  generator: { achievedRate: number };
+  throughput: { deliveriesPerSecond: number };
+}
 
 type Unit = 'ms' | 'count' | 'ratio' | 'perSecond';
 
 interface Metric {
   unit: Unit;
   describe: string;
-  read(r: LoadReport): number;
+  read(r: ThresholdSubject): number;
 }
 
 const METRICS: Record<string, Metric> = {
@@ -80,7 +90,7 @@ export function parseThreshold(text: string): Threshold {
   return { expression: text.trim(), metric, operator: operator as Operator, limit };
 }
 
-export function evaluateThresholds(thresholds: readonly Threshold[], report: LoadReport): ThresholdResult[] {
+export function evaluateThresholds(thresholds: readonly Threshold[], report: ThresholdSubject): ThresholdResult[] {
   return thresholds.map((t) => {
     const actual = METRICS[t.metric].read(report);
     return { expression: t.expression, metric: t.metric, actual, ok: OPERATORS[t.operator](actual, t.limit) };

@@ -179,6 +179,17 @@ describe('harness exit statuses', function () {
       expect(bad.stderr).to.match(/missing\.json/);
     });
 
+    it('--workers 2 accounts exactly as one process does at a low rate', async () => {
+      const args = ['load', '--broker', '--url', url, '--clients', '6', '--rooms', '3', '--rate', '30', '--duration', '2', '--json', '--no-progress'];
+      const [one, two] = await Promise.all([harness(args), harness([...args, '--workers', '2'])]);
+      expect([one.code, two.code], one.stderr + two.stderr).to.deep.equal([0, 0]);
+      const [a, b] = [one, two].map((r) => JSON.parse(r.stdout) as LoadReport);
+      expect(b.counts).to.deep.equal(a.counts);
+      expect(b).to.include({ clients: 6, subscribed: 6, groups: 3, offeredRate: 30 });
+      expect(b.latency.count).to.equal(a.latency.count);
+      expect(b.generator.offered).to.equal(a.generator.offered);
+    });
+
     it('exits 3 and says the generator fell behind when asked for more than it can offer', async () => {
       const r = await harness([
         'load', '--broker', '--url', url, '--clients', '2', '--rooms', '2', '--rate', '5000000', '--duration', '1', '--drain', '0', '--grace', '0', '--no-progress',

@@ -19,6 +19,7 @@ const options = (o: Partial<LoadOptions>): LoadOptions => ({
   grace: 1,
   threshold: [],
   metricsHost: '127.0.0.1',
+  workers: 1,
   messageBytes: 64,
   json: false,
   progress: false,
