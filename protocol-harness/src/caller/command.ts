@@ -93,6 +93,8 @@ export function registerCallCommand(program: Command): void {
         return;
       }
       const startedAt = new Date();
+      // On stderr, so stdout keeps only the report: a run that is killed still said what it was.
+      process.stderr.write(`call: scenario ${opts.scenario} against ${opts.url.join(', ')}\n`);
       const interruption = onInterrupt((sig) => process.stderr.write(`\ninterrupted (${sig}): reporting what ran\n`));
       const started = performance.now();
       const failed = (reason: string): ScenarioReport => ({

@@ -1,6 +1,6 @@
 // `harness call` as QA runs it: a separate process against a real server, reporting through its
 // output and exit status.
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -11,6 +11,8 @@ import { startTestServer } from '../../../server/test/support/test-server';
 import { createUser, type TestUser } from '../../../server/test/support/users';
 import type { ScenarioReport } from '../../src/caller/scenarios';
 import { junitProblems } from '../support/junit-schema';
+import type { CallRunReport } from '../../src/caller/report';
+import { waitFor, within } from '../../../server/test/support/wait';
 
 const ROOT = path.resolve(__dirname, '../../..');
 
@@ -89,4 +91,26 @@ forEachDatabase('harness call command', (db) => {
     expect(junitProblems(xml)).to.deep.equal([]);
     expect(xml).to.match(/<testcase name="caller and callee are different users"[^>]*><failure /);
   });
+
+  it('on SIGTERM mid-call writes the report of what ran, marked interrupted, to stdout and --report, and exits 143', async () => {
+    const [caller, callee] = await Promise.all([createUser(server), createUser(server)]);
+    const reportFile = path.join(os.tmpdir(), `call-term-${process.pid}-${Date.now()}.json`);
+    // Nobody answers and the ring lasts ten minutes: the call is under way when the signal comes.
+    const child = spawn(process.execPath, ['--import', 'tsx', 'protocol-harness/src/cli.ts', 'call', '--url', server.url, '--caller', pair(caller), '--callee', pair(callee), '--scenario', 'ring-timeout', '--ring-timeout', '600', '--json', '--report', reportFile], { cwd: ROOT });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    const exited = new Promise<number | null>((resolve) => child.once('close', resolve));
+    await waitFor(() => stderr.includes('call: scenario ring-timeout'), 'the call to start');
+    child.kill('SIGTERM');
+    const code = await within(exited, 30_000, 'the harness to exit after SIGTERM');
+    expect(code, stderr).to.equal(143);
+    const report = JSON.parse(stdout) as CallRunReport;
+    expect(report).to.include({ interrupted: true, signal: 'SIGTERM', ok: false, exitCode: 143 });
+    expect(report.reason).to.match(/^interrupted by SIGTERM after/);
+    expect(JSON.parse(fs.readFileSync(reportFile, 'utf8'))).to.include({ interrupted: true, exitCode: 143 });
+    fs.rmSync(reportFile);
+  });
 });
+
