@@ -350,7 +350,8 @@ export function loadCommand(): Command {
         try {
           report = await runLoad(o, interruption.signal);
         } catch (err) {
-          if (!(err instanceof InterruptedDuringSetup)) throw err;
+          // A signal during set-up (here, or in a --workers process that then fails for it).
+          if (!(err instanceof InterruptedDuringSetup) && !interruption.received) throw err;
           report = setupInterruptedReport(o, interruption.received ?? 'SIGINT');
         }
         if (report.interrupted && interruption.received) report = { ...report, signal: interruption.received };

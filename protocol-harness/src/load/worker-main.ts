@@ -9,8 +9,10 @@ const controller = new AbortController();
 let go: () => void = () => {};
 const started = new Promise<void>((resolve) => (go = resolve));
 
-// The terminal's Ctrl-C reaches the whole process group: the parent decides, and says "stop".
+// The terminal's Ctrl-C (or a SIGTERM to the process group) reaches every worker: the parent
+// decides, and says "stop", so that each still reports what it ran.
 process.on('SIGINT', () => {});
+process.on('SIGTERM', () => {});
 process.on('disconnect', () => controller.abort());
 
 process.on('message', (m: ToWorker) => {
