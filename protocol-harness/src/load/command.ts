@@ -285,7 +285,7 @@ Schedules:
 
 Accounting: a delivery after --drain is late (counted, with its latency, never lost); one still
 missing at the end of --grace is lost. The generator is behind when it cannot send what the
-schedule offers by the end of the planned time plus 5 % (at least 0.25 s): it stops there, says
+schedule offers by the end of the planned time plus 5 % (at least 1 s): it stops there, says
 "generator fell behind: A of B msg/s" and exits 3.
 
 Threshold metrics (--threshold, repeatable; operators < <= > >= == !=):

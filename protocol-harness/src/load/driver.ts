@@ -58,10 +58,12 @@ const DEFAULT_GRACE_SECONDS = 10;
 /**
  * The generator is behind when it cannot send what the schedule offers by its end plus 5 %: it
  * then stops sending (its figures would describe the generator, not the server). At least
- * OVERRUN_FLOOR_S, so that a timer's jitter at the end of a one-second run is not an overrun.
+ * OVERRUN_FLOOR_S, so that one stall of a loaded machine at the end of a few-second smoke run (the
+ * test machines have seen the event loop held for most of a second) is not an overrun; from a
+ * 20 s run on, the 5 % decides.
  */
 const OVERRUN_SHARE = 0.05;
-const OVERRUN_FLOOR_S = 0.25;
+const OVERRUN_FLOOR_S = 1;
 /** Below this share of the asked rate on average, the generator is behind too. */
 const MIN_RATE_SHARE = 0.95;
 
