@@ -9,6 +9,7 @@ import type { LoadOptions } from './options';
 import { drive } from './driver';
 import { createProgress } from './progress';
 import { formatReport, junitSuite, withVerdict, type LoadReport } from './report';
+import type { LatencyHistogram } from './latency';
 import { MetricsServer } from './metrics';
 import { JsonlWriter, type RunSample } from './samples';
 import { prepareBroker, prepareChat, type Scenario } from './scenario';
@@ -99,11 +100,16 @@ function untilAborted<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
 export async function runLoad(o: LoadOptions, interrupt: AbortSignal): Promise<LoadReport> {
   const schedule = scheduleOf(o);
   if (o.workers > 1) {
-    if (o.out || o.metricsPort !== undefined) throw new UsageError('--out and --metrics-port are not available with --workers yet');
+    if (o.metricsPort !== undefined) throw new UsageError('--metrics-port is not available with --workers yet');
     const users = o.broker ? [] : chatUsers(o);
     for (const url of new Set([o.url].flat())) await checkReachable(url);
-    const merged = await runWorkers(o, schedule, users, o.workers, interrupt);
-    return { ...merged, thresholds: evaluateThresholds(o.threshold, merged) };
+    const out = o.out ? openOut(o.out) : null;
+    try {
+      const merged = await runWorkers(o, schedule, users, o.workers, interrupt, out ? (s) => out.write(s) : undefined);
+      return { ...merged, thresholds: evaluateThresholds(o.threshold, merged) };
+    } finally {
+      out?.close();
+    }
   }
   const out = o.out ? openOut(o.out) : null;
   const metrics = o.metricsPort !== undefined ? new MetricsServer() : null;
@@ -144,7 +150,7 @@ export async function runScenarioLoad(
   o: LoadOptions,
   schedule: Schedule,
   interrupt: AbortSignal,
-  onSample: ((s: RunSample) => void) | undefined,
+  onSample: ((s: RunSample, interval: LatencyHistogram) => void) | undefined,
   onLatency: ((us: number) => void) | undefined,
   part: WorkPart = {},
 ): Promise<LoadReport> {

@@ -37,8 +37,11 @@ export interface DriveOptions {
   interrupt?: AbortSignal;
   onProgress?: (sample: ProgressSample) => void;
   progressEveryMs?: number;
-  /** Called once a second from the first send to the end of the grace (--out, --metrics-port). */
-  onSample?: (sample: RunSample) => void;
+  /**
+   * Called once a second from the first send to the end of the grace (--out, --metrics-port), with
+   * that second's latency histogram (reset after the call: --workers encode it to merge exactly).
+   */
+  onSample?: (sample: RunSample, interval: LatencyHistogram) => void;
   /** Called with each first delivery's latency in µs (the Prometheus histogram). */
   onLatency?: (us: number) => void;
   /** Every receiver sends /app/read for the messages of this run it receives from another. */
@@ -170,7 +173,7 @@ export async function drive(scenario: Scenario, options: DriveOptions): Promise<
       latencyMs: { count: l.count, p50: l.p50Ms, p90: l.p90Ms, p99: l.p99Ms, max: l.maxMs },
       generatorCpuPercent: ((cpu.user + cpu.system) / Math.max(at - last.atUs, 1)) * 100,
       eventLoopLagP99Ms: Number.isFinite(sampleDelay.percentile(99)) ? sampleDelay.percentile(99) / 1e6 : 0,
-    });
+    }, intervalLatency);
     intervalLatency.reset();
     sampleDelay.reset();
     last = { sent: c.sent, delivered: c.delivered, cpu: process.cpuUsage(), atUs: at };

@@ -1,6 +1,8 @@
 // One process of `harness load --workers N` (workers.ts): sets up its share of the sessions, says
 // ready, sends on "go", answers with its report. Stops (and still reports) when told to.
 import { runScenarioLoad } from './command';
+import type { LatencyHistogram } from './latency';
+import type { RunSample } from './samples';
 import type { FromWorker, ToWorker } from './workers';
 import { describeError, UsageError } from '../shared/outcome';
 
@@ -23,7 +25,8 @@ process.on('message', (m: ToWorker) => {
     void reply({ type: 'ready' });
     return started;
   };
-  runScenarioLoad(m.options, m.schedule, controller.signal, undefined, undefined, { users: m.users, topicOffset: m.topicOffset, beforeDrive }).then(
+  const onSample = m.sample ? (sample: RunSample, interval: LatencyHistogram) => void reply({ type: 'sample', part: { sample, hdr: interval.fullSummary().hdr } }) : undefined;
+  runScenarioLoad(m.options, m.schedule, controller.signal, onSample, undefined, { users: m.users, topicOffset: m.topicOffset, beforeDrive }).then(
     // Sessions and timers may linger: exit once the answer is handed over.
     (report) => reply({ type: 'report', report }).then(() => process.exit(0)),
     (err: unknown) => reply({ type: 'failed', message: describeError(err), usage: err instanceof UsageError }).then(() => process.exit(1)),

@@ -9,6 +9,7 @@ import type { LoadOptions } from './options';
 import { mergeReports } from './merge';
 import type { LoadReport } from './report';
 import { slotOf } from './scenario';
+import { SampleAligner, type EncodedSample, type RunSample } from './samples';
 import type { Schedule } from './schedule';
 import { InfrastructureError, UsageError } from '../shared/outcome';
 
@@ -45,13 +46,28 @@ export function scaleSchedule(s: Schedule, share: number): Schedule {
 }
 
 /** What the parent sends a worker, and what it answers. */
-export type ToWorker = { type: 'start'; options: LoadOptions; schedule: Schedule; users?: Credentials[]; topicOffset: number } | { type: 'go' } | { type: 'stop' };
-export type FromWorker = { type: 'ready' } | { type: 'report'; report: LoadReport } | { type: 'failed'; message: string; usage: boolean };
+export type ToWorker =
+  | { type: 'start'; options: LoadOptions; schedule: Schedule; users?: Credentials[]; topicOffset: number; sample: boolean }
+  | { type: 'go' }
+  | { type: 'stop' };
+export type FromWorker =
+  | { type: 'ready' }
+  | { type: 'sample'; part: EncodedSample }
+  | { type: 'report'; report: LoadReport }
+  | { type: 'failed'; message: string; usage: boolean };
 
 const WORKER_MAIN = path.join(__dirname, 'worker-main.ts');
 
-export async function runWorkers(o: LoadOptions, schedule: Schedule, users: Credentials[], count: number, interrupt: AbortSignal): Promise<LoadReport> {
+export async function runWorkers(
+  o: LoadOptions,
+  schedule: Schedule,
+  users: Credentials[],
+  count: number,
+  interrupt: AbortSignal,
+  onSample?: (sample: RunSample) => void,
+): Promise<LoadReport> {
   const plans = planWorkers(o.clients, o.rooms, count);
+  const aligner = onSample ? new SampleAligner(plans.length, onSample) : null;
   const children: ChildProcess[] = [];
   const stop = () => children.forEach((c) => c.connected && c.send({ type: 'stop' } satisfies ToWorker));
   interrupt.addEventListener('abort', stop, { once: true });
@@ -66,6 +82,7 @@ export async function runWorkers(o: LoadOptions, schedule: Schedule, users: Cred
             let settled = false;
             child.on('message', (m: FromWorker) => {
               if (m.type === 'ready' && ++ready === plans.length) children.forEach((c) => c.send({ type: 'go' } satisfies ToWorker));
+              if (m.type === 'sample') aligner?.add(k, m.part);
               if (m.type === 'report') {
                 settled = true;
                 resolve(m.report);
@@ -78,17 +95,19 @@ export async function runWorkers(o: LoadOptions, schedule: Schedule, users: Cred
             child.once('exit', (code, signal) => {
               if (!settled) reject(new InfrastructureError(`worker ${k + 1} ended without a report (${signal ?? `exit ${code}`})`));
             });
-            const options: LoadOptions = { ...o, clients: plan.clients, rooms: plan.rooms, progress: false, threshold: [], out: undefined, metricsPort: undefined, report: undefined, junit: undefined };
+            const options: LoadOptions = { ...o, clients: plan.clients, rooms: plan.rooms, progress: false, threshold: [], out: undefined, metricsPort: undefined, report: undefined, junit: undefined, workers: 1 };
             child.send({
               type: 'start',
               options,
               schedule: scaleSchedule(schedule, plan.clients / o.clients),
               users: o.broker ? undefined : users.slice(plan.first, plan.first + plan.clients),
               topicOffset: plan.roomOffset,
+              sample: aligner !== null,
             } satisfies ToWorker);
           }),
       ),
     );
+    aligner?.flush();
     return mergeReports(reports);
   } finally {
     interrupt.removeEventListener('abort', stop);

@@ -181,13 +181,18 @@ describe('harness exit statuses', function () {
 
     it('--workers 2 accounts exactly as one process does at a low rate', async () => {
       const args = ['load', '--broker', '--url', url, '--clients', '6', '--rooms', '3', '--rate', '30', '--duration', '2', '--json', '--no-progress'];
-      const [one, two] = await Promise.all([harness(args), harness([...args, '--workers', '2'])]);
+      const [one, two] = await Promise.all([harness(args), harness([...args, '--workers', '2', '--out', file('workers.jsonl')])]);
       expect([one.code, two.code], one.stderr + two.stderr).to.deep.equal([0, 0]);
       const [a, b] = [one, two].map((r) => JSON.parse(r.stdout) as LoadReport);
       expect(b.counts).to.deep.equal(a.counts);
       expect(b).to.include({ clients: 6, subscribed: 6, groups: 3, offeredRate: 30 });
       expect(b.latency.count).to.equal(a.latency.count);
       expect(b.generator.offered).to.equal(a.generator.offered);
+      // Their samples, second by second, merged: they add up to the merged report.
+      const samples = fs.readFileSync(file('workers.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as RunSample);
+      expect(samples.at(-1)).to.include({ sent: b.counts.sent, delivered: b.counts.delivered, missing: 0 });
+      expect(samples.reduce((n, s) => n + s.sentInInterval, 0)).to.equal(b.counts.sent);
+      expect(samples.reduce((n, s) => n + s.latencyMs.count, 0)).to.equal(b.latency.count);
     });
 
     it('exits 3 and says the generator fell behind when asked for more than it can offer', async () => {
