@@ -13,7 +13,7 @@ import type { LatencyHistogram } from './latency';
 import { MetricsServer } from './metrics';
 import { JsonlWriter, type RunSample } from './samples';
 import { prepareBroker, prepareChat, type Scenario } from './scenario';
-import { parseStages, type Schedule, type Stage } from './schedule';
+import { averageRate, messagesOffered, parseStages, scheduleSeconds, type Schedule, type Stage } from './schedule';
 import { runWorkers } from './workers';
 import { evaluateThresholds, parseThreshold, THRESHOLD_METRICS, type Threshold } from './threshold';
 
@@ -214,14 +214,14 @@ export async function runScenarioLoad(
 function setupInterruptedReport(o: LoadOptions, signal: StopSignal): LoadReport {
   const schedule = scheduleOf(o);
   const none = { count: 0, p50Ms: 0, p90Ms: 0, p95Ms: 0, p99Ms: 0, maxMs: 0 };
-  const seconds = schedule.stages ? schedule.stages.reduce((t, st) => t + st.seconds, 0) : schedule.durationSeconds;
+  const asked = averageRate(schedule);
   return {
     mode: o.broker ? 'broker' : 'chat',
     clients: o.clients,
     subscribed: 0,
     groups: 0,
-    offeredRate: schedule.ratePerSecond,
-    durationSeconds: seconds,
+    offeredRate: schedule.stages ? asked : schedule.ratePerSecond,
+    durationSeconds: scheduleSeconds(schedule),
     rampSeconds: schedule.rampSeconds,
     ...(schedule.stages ? { stages: schedule.stages } : {}),
     interrupted: true,
@@ -232,8 +232,8 @@ function setupInterruptedReport(o: LoadOptions, signal: StopSignal): LoadReport 
     lateLatency: none,
     throughput: { sendsPerSecond: 0, deliveriesPerSecond: 0 },
     generator: {
-      offered: 0,
-      askedRate: schedule.ratePerSecond,
+      offered: messagesOffered(schedule),
+      askedRate: asked,
       achievedRate: 0,
       sendingSeconds: 0,
       sendsPerSecond: [],
