@@ -99,18 +99,6 @@ function untilAborted<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
 
 export async function runLoad(o: LoadOptions, interrupt: AbortSignal): Promise<LoadReport> {
   const schedule = scheduleOf(o);
-  if (o.workers > 1) {
-    if (o.metricsPort !== undefined) throw new UsageError('--metrics-port is not available with --workers yet');
-    const users = o.broker ? [] : chatUsers(o);
-    for (const url of new Set([o.url].flat())) await checkReachable(url);
-    const out = o.out ? openOut(o.out) : null;
-    try {
-      const merged = await runWorkers(o, schedule, users, o.workers, interrupt, out ? (s) => out.write(s) : undefined);
-      return { ...merged, thresholds: evaluateThresholds(o.threshold, merged) };
-    } finally {
-      out?.close();
-    }
-  }
   const out = o.out ? openOut(o.out) : null;
   const metrics = o.metricsPort !== undefined ? new MetricsServer() : null;
   try {
@@ -121,6 +109,12 @@ export async function runLoad(o: LoadOptions, interrupt: AbortSignal): Promise<L
       process.stderr.write(`metrics on http://${o.metricsHost.includes(':') ? `[${o.metricsHost}]` : o.metricsHost}:${port}/metrics\n`);
     }
     const onSample = out || metrics ? (s: RunSample) => (out?.write(s), metrics?.sample(s)) : undefined;
+    if (o.workers > 1) {
+      const users = o.broker ? [] : chatUsers(o);
+      for (const url of new Set([o.url].flat())) await checkReachable(url);
+      const merged = await runWorkers(o, schedule, users, o.workers, interrupt, onSample, metrics ? (k, counts) => metrics.workerLatency(k, counts) : undefined);
+      return { ...merged, thresholds: evaluateThresholds(o.threshold, merged) };
+    }
     return await runScenarioLoad(o, schedule, interrupt, onSample, metrics ? (us) => metrics.latencyUs(us) : undefined);
   } finally {
     out?.close();

@@ -10,6 +10,68 @@ const LATENCY_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0
 
 type Total = 'sent' | 'acknowledged' | 'delivered' | 'late' | 'duplicated' | 'outOfOrder';
 
+/** Counts per latency bucket (not cumulative; the last is above every bound), their sum and count. */
+export interface BucketCounts {
+  counts: number[];
+  sumSeconds: number;
+  count: number;
+}
+
+/**
+ * The Prometheus latency histogram counted where the deliveries are (one process, or each
+ * --workers process, whose counts the parent adds up exactly).
+ */
+export class LatencyBuckets implements BucketCounts {
+  readonly counts = new Array<number>(LATENCY_BUCKETS.length + 1).fill(0);
+  sumSeconds = 0;
+  count = 0;
+
+  record(us: number): void {
+    const seconds = us / 1e6;
+    let i = 0;
+    while (i < LATENCY_BUCKETS.length && seconds > LATENCY_BUCKETS[i]) i++;
+    this.counts[i]++;
+    this.sumSeconds += seconds;
+    this.count++;
+  }
+
+  snapshot(): BucketCounts {
+    return { counts: [...this.counts], sumSeconds: this.sumSeconds, count: this.count };
+  }
+}
+
+const HISTOGRAM_NAME = 'harness_latency_seconds';
+
+/** A histogram metric for the registry built from bucket counts rather than from observe(). */
+function bucketHistogram(parts: () => BucketCounts[]): client.Metric {
+  const help = 'send → deliver latency of first deliveries';
+  const metric = {
+    name: HISTOGRAM_NAME,
+    help,
+    type: 'histogram',
+    aggregator: 'sum',
+    reset() {},
+    get() {
+      const all = parts();
+      const counts = new Array<number>(LATENCY_BUCKETS.length + 1).fill(0);
+      for (const p of all) p.counts.forEach((n, i) => (counts[i] += n));
+      let cumulative = 0;
+      const values = LATENCY_BUCKETS.map((le, i) => ({ metricName: `${HISTOGRAM_NAME}_bucket`, labels: { le }, value: (cumulative += counts[i]) }));
+      const count = all.reduce((n, p) => n + p.count, 0);
+      values.push({ metricName: `${HISTOGRAM_NAME}_bucket`, labels: { le: '+Inf' } as unknown as { le: number }, value: count });
+      return Promise.resolve({
+        name: HISTOGRAM_NAME,
+        help,
+        type: 'histogram',
+        aggregator: 'sum',
+        values: [...values, { metricName: `${HISTOGRAM_NAME}_sum`, labels: {}, value: all.reduce((n, p) => n + p.sumSeconds, 0) }, { metricName: `${HISTOGRAM_NAME}_count`, labels: {}, value: count }],
+      });
+    },
+  };
+  // The registry needs only name, help, type and get(); prom-client's Metric class adds nothing used here.
+  return metric as unknown as client.Metric;
+}
+
 export class MetricsServer {
   readonly registry = new client.Registry();
   private readonly totals: Record<Total, client.Counter>;
@@ -18,7 +80,9 @@ export class MetricsServer {
   private readonly offered: client.Gauge;
   private readonly cpu: client.Gauge;
   private readonly lag: client.Gauge;
-  private readonly latency: client.Histogram;
+  /** This process's deliveries, or each worker's latest counts (by worker). */
+  private readonly local = new LatencyBuckets();
+  private readonly workerBuckets = new Map<number, BucketCounts>();
   private server: http.Server | null = null;
 
   constructor() {
@@ -36,7 +100,7 @@ export class MetricsServer {
     this.offered = new client.Gauge({ name: 'harness_offered', help: 'messages the schedule offered so far', registers });
     this.cpu = new client.Gauge({ name: 'harness_generator_cpu_ratio', help: "the harness's CPU over the last second, in cores", registers });
     this.lag = new client.Gauge({ name: 'harness_event_loop_lag_seconds', help: "the harness's event-loop delay p99 over the last second", registers });
-    this.latency = new client.Histogram({ name: 'harness_latency_seconds', help: 'send → deliver latency of first deliveries', buckets: LATENCY_BUCKETS, registers });
+    this.registry.registerMetric(bucketHistogram(() => [this.local, ...this.workerBuckets.values()]));
   }
 
   /** Listens on `port` (0: any free one); returns the port. */
@@ -72,7 +136,12 @@ export class MetricsServer {
   }
 
   latencyUs(us: number): void {
-    this.latency.observe(us / 1e6);
+    this.local.record(us);
+  }
+
+  /** A --workers process's latency counts so far (cumulative: the latest replaces the last). */
+  workerLatency(worker: number, counts: BucketCounts): void {
+    this.workerBuckets.set(worker, counts);
   }
 
   async close(): Promise<void> {

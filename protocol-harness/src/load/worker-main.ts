@@ -2,6 +2,7 @@
 // ready, sends on "go", answers with its report. Stops (and still reports) when told to.
 import { runScenarioLoad } from './command';
 import type { LatencyHistogram } from './latency';
+import { LatencyBuckets } from './metrics';
 import type { RunSample } from './samples';
 import type { FromWorker, ToWorker } from './workers';
 import { describeError, UsageError } from '../shared/outcome';
@@ -25,8 +26,11 @@ process.on('message', (m: ToWorker) => {
     void reply({ type: 'ready' });
     return started;
   };
-  const onSample = m.sample ? (sample: RunSample, interval: LatencyHistogram) => void reply({ type: 'sample', part: { sample, hdr: interval.fullSummary().hdr } }) : undefined;
-  runScenarioLoad(m.options, m.schedule, controller.signal, onSample, undefined, { users: m.users, topicOffset: m.topicOffset, beforeDrive }).then(
+  const buckets = m.buckets ? new LatencyBuckets() : null;
+  const onSample = m.sample
+    ? (sample: RunSample, interval: LatencyHistogram) => void reply({ type: 'sample', part: { sample, hdr: interval.fullSummary().hdr }, buckets: buckets?.snapshot() })
+    : undefined;
+  runScenarioLoad(m.options, m.schedule, controller.signal, onSample, buckets ? (us) => buckets.record(us) : undefined, { users: m.users, topicOffset: m.topicOffset, beforeDrive }).then(
     // Sessions and timers may linger: exit once the answer is handed over.
     (report) => reply({ type: 'report', report }).then(() => process.exit(0)),
     (err: unknown) => reply({ type: 'failed', message: describeError(err), usage: err instanceof UsageError }).then(() => process.exit(1)),

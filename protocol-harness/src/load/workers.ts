@@ -9,6 +9,7 @@ import type { LoadOptions } from './options';
 import { mergeReports } from './merge';
 import type { LoadReport } from './report';
 import { slotOf } from './scenario';
+import type { BucketCounts } from './metrics';
 import { SampleAligner, type EncodedSample, type RunSample } from './samples';
 import type { Schedule } from './schedule';
 import { InfrastructureError, UsageError } from '../shared/outcome';
@@ -47,12 +48,12 @@ export function scaleSchedule(s: Schedule, share: number): Schedule {
 
 /** What the parent sends a worker, and what it answers. */
 export type ToWorker =
-  | { type: 'start'; options: LoadOptions; schedule: Schedule; users?: Credentials[]; topicOffset: number; sample: boolean }
+  | { type: 'start'; options: LoadOptions; schedule: Schedule; users?: Credentials[]; topicOffset: number; sample: boolean; buckets: boolean }
   | { type: 'go' }
   | { type: 'stop' };
 export type FromWorker =
   | { type: 'ready' }
-  | { type: 'sample'; part: EncodedSample }
+  | { type: 'sample'; part: EncodedSample; buckets?: BucketCounts }
   | { type: 'report'; report: LoadReport }
   | { type: 'failed'; message: string; usage: boolean };
 
@@ -65,6 +66,8 @@ export async function runWorkers(
   count: number,
   interrupt: AbortSignal,
   onSample?: (sample: RunSample) => void,
+  /** --metrics-port: each worker's latency bucket counts so far. */
+  onBuckets?: (worker: number, counts: BucketCounts) => void,
 ): Promise<LoadReport> {
   const plans = planWorkers(o.clients, o.rooms, count);
   const aligner = onSample ? new SampleAligner(plans.length, onSample) : null;
@@ -82,7 +85,10 @@ export async function runWorkers(
             let settled = false;
             child.on('message', (m: FromWorker) => {
               if (m.type === 'ready' && ++ready === plans.length) children.forEach((c) => c.send({ type: 'go' } satisfies ToWorker));
-              if (m.type === 'sample') aligner?.add(k, m.part);
+              if (m.type === 'sample') {
+                aligner?.add(k, m.part);
+                if (m.buckets) onBuckets?.(k, m.buckets);
+              }
               if (m.type === 'report') {
                 settled = true;
                 resolve(m.report);
@@ -103,6 +109,7 @@ export async function runWorkers(
               users: o.broker ? undefined : users.slice(plan.first, plan.first + plan.clients),
               topicOffset: plan.roomOffset,
               sample: aligner !== null,
+              buckets: onBuckets !== undefined,
             } satisfies ToWorker);
           }),
       ),

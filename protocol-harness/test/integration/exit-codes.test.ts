@@ -195,6 +195,24 @@ describe('harness exit statuses', function () {
       expect(samples.reduce((n, s) => n + s.latencyMs.count, 0)).to.equal(b.latency.count);
     });
 
+    it('--workers 2 with --metrics-port serves their counts and latency histogram added up while running', async () => {
+      const run = start(['load', '--broker', '--url', url, '--clients', '4', '--rooms', '2', '--rate', '40', '--duration', '4', '--workers', '2', '--json', '--no-progress', '--metrics-port', '0']);
+      const address = await waitFor(() => /metrics on (http:\/\/\S+)/.exec(run.output.stderr)?.[1], { what: 'the metrics address on stderr', timeoutMs: 60_000 });
+      const scraped = await waitFor(
+        async () => {
+          const text = await (await fetch(address)).text();
+          const moving = /^harness_latency_seconds_count [1-9]/m.test(text) && /^harness_sent_total [1-9]/m.test(text);
+          return moving && run.output.stdout === '' ? text : null;
+        },
+        { what: 'a scrape with sends and latencies, before the report', timeoutMs: 60_000 },
+      );
+      const value = (name: string) => Number(new RegExp(`^${name} (\\S+)$`, 'm').exec(scraped)?.[1]);
+      expect(value('harness_latency_seconds_bucket\\{le="\\+Inf"\\}')).to.equal(value('harness_latency_seconds_count'));
+      const r = await within(run.done, 60_000, 'the run to end');
+      expect(r.code, r.stderr).to.equal(0);
+      expect((JSON.parse(r.stdout) as LoadReport).counts.sent).to.equal(160);
+    });
+
     it('exits 3 and says the generator fell behind when asked for more than it can offer', async () => {
       const r = await harness([
         'load', '--broker', '--url', url, '--clients', '2', '--rooms', '2', '--rate', '2000000', '--duration', '1', '--drain', '0', '--grace', '0', '--no-progress',
