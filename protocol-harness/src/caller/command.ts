@@ -1,9 +1,14 @@
 // `harness call`: runs one call scenario between headless callers against a running server,
-// prints a summary (or one JSON report) and exits 0 only when every expectation held.
+// prints a summary (or one JSON report), writes --report/--junit, and exits by the CI contract
+// (shared/outcome.ts): 0 every expectation held, 1 one failed, 2 the test could not run, 64 usage,
+// 130/143 interrupted, after writing the report of what ran.
+import fs from 'node:fs';
 import { type Command, InvalidArgumentError, Option } from 'commander';
 import type { CallMedia } from '@common/api';
-import { formatReport } from './report';
-import { runScenario, SCENARIOS, type Credentials, type ScenarioName } from './scenarios';
+import { toJUnit } from '../shared/junit';
+import { checkReachable, describeError, EXIT, EXIT_CODES_HELP, onInterrupt, type StopSignal } from '../shared/outcome';
+import { callJUnit, formatReport, withCallVerdict, type CallRunReport } from './report';
+import { runScenario, SCENARIOS, type Credentials, type ScenarioName, type ScenarioReport } from './scenarios';
 
 function credentials(value: string): Credentials {
   // E-mail addresses hold no colon; the password may.
@@ -70,7 +75,9 @@ scenario the timeout, the grace, reconnect→resume/connected/sound again, offer
 With several --url (nodes of one cluster), the caller signs in to the first, the callee to the
 second and the third user to the third (in turn), so every signal crosses nodes; a reloaded page
 comes back on the next node.
-Exit status: 0 when every expectation held, 1 otherwise (the reason is printed).
+${EXIT_CODES_HELP}
+  (for call: 2 when a user cannot sign in, the server is unreachable, or --relay-only finds no
+  TURN server; 1 when any other expectation fails)
 
 Example:
   npm run --silent harness -- call --url http://127.0.0.1:8080 \\
@@ -94,6 +101,8 @@ export function registerCallCommand(program: Command): void {
     .option('--timeout <seconds>', 'longest wait for any one expected event', seconds, 20)
     .option('--origin <origin>', 'Origin header for the WebSocket upgrade, if the server requires one')
     .option('--json', 'print one JSON report instead of the summary', false)
+    .option('--report <file>', 'also write the JSON report to this file (written on failure and interruption too)')
+    .option('--junit <file>', 'write JUnit XML: a testcase per expectation, a <failure> for the one that failed')
     .addHelpText('after', SCENARIO_HELP)
     .action(async (opts: {
       url: string[];
@@ -110,25 +119,74 @@ export function registerCallCommand(program: Command): void {
       timeout: number;
       origin?: string;
       json: boolean;
+      report?: string;
+      junit?: string;
     }) => {
-      const report = await runScenario(opts.scenario, {
-        url: opts.url[0],
-        urls: opts.url,
-        caller: opts.caller,
-        callee: opts.callee,
-        third: opts.third,
+      if (opts.scenario === 'busy' && !opts.third) {
+        process.stderr.write('call: the busy scenario needs a third user (--third EMAIL:PASSWORD)\n');
+        process.exitCode = EXIT.usage;
+        return;
+      }
+      const startedAt = new Date();
+      // On stderr, so stdout keeps only the report: a run that is killed still said what it was.
+      process.stderr.write(`call: scenario ${opts.scenario} against ${opts.url.join(', ')}\n`);
+      const interruption = onInterrupt((sig) => process.stderr.write(`\ninterrupted (${sig}): reporting what ran\n`));
+      const started = performance.now();
+      const failed = (reason: string): ScenarioReport => ({
+        scenario: opts.scenario,
+        ok: false,
+        reason,
+        checks: [],
+        timings: {},
         relayOnly: opts.relayOnly,
-        holdSeconds: opts.hold,
-        ringTimeoutSeconds: opts.ringTimeout,
-        media: opts.media,
-        reconnectGraceSeconds: opts.reconnectGrace,
-        reloader: opts.reload,
-        stepTimeoutMs: opts.timeout * 1000,
-        origin: opts.origin,
+        lastReason: { caller: null, callee: null },
+        reconnects: [],
       });
+      const run = async (): Promise<ScenarioReport> => {
+        try {
+          for (const url of new Set(opts.url)) await checkReachable(url);
+        } catch (err) {
+          return failed(describeError(err));
+        }
+        return runScenario(opts.scenario, {
+          url: opts.url[0],
+          urls: opts.url,
+          caller: opts.caller,
+          callee: opts.callee,
+          third: opts.third,
+          relayOnly: opts.relayOnly,
+          holdSeconds: opts.hold,
+          ringTimeoutSeconds: opts.ringTimeout,
+          media: opts.media,
+          reconnectGraceSeconds: opts.reconnectGrace,
+          reloader: opts.reload,
+          stepTimeoutMs: opts.timeout * 1000,
+          origin: opts.origin,
+        }).catch((err: unknown) => failed(`could not run: ${describeError(err)}`));
+      };
+      // A signal ends the wait at once: the scenario's own checks are inside it, so the report of
+      // an interrupted call says how far it got in time, not which step it was at.
+      const interrupted = new Promise<StopSignal>((resolve) => interruption.signal.addEventListener('abort', () => resolve(interruption.received ?? 'SIGINT'), { once: true }));
+      const outcome = await Promise.race([run(), interrupted]);
+      let report: CallRunReport;
+      if (typeof outcome === 'string') {
+        report = withCallVerdict(failed(`interrupted by ${outcome} after ${((performance.now() - started) / 1000).toFixed(1)} s, before the scenario ended`), outcome);
+      } else {
+        report = withCallVerdict(outcome, null);
+      }
+      interruption.dispose();
+      const write = (file: string, text: string) => {
+        try {
+          fs.writeFileSync(file, text);
+        } catch (err) {
+          process.stderr.write(`call: cannot write ${file}: ${(err as Error).message}\n`);
+        }
+      };
+      if (opts.report) write(opts.report, JSON.stringify(report, null, 2) + '\n');
+      if (opts.junit) write(opts.junit, toJUnit(callJUnit(report, startedAt, (performance.now() - started) / 1000)));
       const output = opts.json ? JSON.stringify(report, null, 2) : formatReport(report);
       await new Promise((resolve) => process.stdout.write(output + '\n', resolve));
       // The entry point exits with this status (wrtc keeps native handles alive after close).
-      process.exitCode = report.ok ? 0 : 1;
+      process.exitCode = report.exitCode;
     });
 }

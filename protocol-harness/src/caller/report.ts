@@ -1,5 +1,47 @@
-// The human-readable summary of a scenario report (--json prints the report itself).
+// A call run's report: the scenario's report plus the verdict of the CI contract (exit status,
+// JUnit cases), and its human-readable summary (--json prints the report itself).
+import type { JUnitSuite } from '../shared/junit';
+import { EXIT, type StopSignal } from '../shared/outcome';
 import type { ScenarioReport, SideAudio, SideVideo } from './scenarios';
+
+export interface CallRunReport extends ScenarioReport {
+  /** Stopped by SIGINT or SIGTERM before the scenario ended: exit 130 or 143. */
+  interrupted: boolean;
+  signal?: StopSignal;
+  /** What the failure was: the system's (1), or the test could not run (2); null when it passed. */
+  failure: 'expectation' | 'infrastructure' | null;
+  exitCode: number;
+}
+
+/**
+ * Failed steps that say the test could not run rather than that the call misbehaved: a user
+ * could not sign in (server unreachable, login refused), or relay-only was asked of a server that
+ * hands out no TURN server. Matched on the steps' descriptions (caller/scenarios.ts).
+ */
+const INFRASTRUCTURE_STEPS = [/^[\w ()]+ signs in, connects over STOMP and fetches ICE servers: /, /^the server offers a TURN server for relay-only calls/, /^server unreachable: /, /^could not run: /];
+
+export function failureKind(reason: string | null): CallRunReport['failure'] {
+  if (reason === null) return null;
+  return INFRASTRUCTURE_STEPS.some((re) => re.test(reason)) ? 'infrastructure' : 'expectation';
+}
+
+export function withCallVerdict(report: ScenarioReport, signal: StopSignal | null): CallRunReport {
+  const failure = signal ? null : failureKind(report.reason);
+  const exitCode = signal ? (signal === 'SIGTERM' ? EXIT.sigterm : EXIT.sigint) : failure === 'infrastructure' ? EXIT.infrastructure : report.ok ? EXIT.passed : EXIT.failed;
+  return { ...report, ok: report.ok && !signal, interrupted: signal !== null, ...(signal ? { signal } : {}), failure, exitCode };
+}
+
+/** A testcase per expectation that held, and one for the first that did not (the scenario stops there). */
+export function callJUnit(r: CallRunReport, startedAt: Date, seconds: number): JUnitSuite {
+  const classname = `harness.call.${r.scenario}`;
+  const cases: JUnitSuite['cases'] = r.checks.map((name) => ({ name, classname, failure: null }));
+  if (r.reason !== null) {
+    const at = r.reason.indexOf(': ');
+    cases.push({ name: at > 0 ? r.reason.slice(0, at) : r.reason, classname, failure: r.reason, kind: r.failure === 'infrastructure' ? 'error' : 'failure' });
+  }
+  if (r.interrupted) cases.push({ name: 'the scenario completed', classname, failure: `interrupted by ${r.signal ?? 'a signal'}` });
+  return { name: `harness call ${r.scenario}`, timestamp: startedAt, seconds, cases, properties: { relayOnly: r.relayOnly, exitCode: r.exitCode } };
+}
 
 const ms = (v: number | null | undefined) => (v === null || v === undefined ? 'n/a' : `${v} ms`);
 
@@ -13,8 +55,9 @@ function videoLine(side: string, v: SideVideo): string {
   return `  video   ${side}: ${v.seen ? 'saw' : 'did NOT see'} the other side's picture, ${size}, ${v.framesDecoded}/${v.framesReceived} frames read back (${v.distinctCounters} distinct)`;
 }
 
-export function formatReport(r: ScenarioReport): string {
-  const lines = [`scenario ${r.scenario}${r.relayOnly ? ' (relay only)' : ''}: ${r.ok ? 'PASS' : 'FAIL'}`];
+export function formatReport(r: ScenarioReport & Partial<Pick<CallRunReport, 'interrupted' | 'signal' | 'failure'>>): string {
+  const verdict = r.interrupted ? `INTERRUPTED (${r.signal ?? 'signal'})` : r.ok ? 'PASS' : r.failure === 'infrastructure' ? 'FAIL (infrastructure)' : 'FAIL';
+  const lines = [`scenario ${r.scenario}${r.relayOnly ? ' (relay only)' : ''}: ${verdict}`];
   for (const check of r.checks) lines.push(`  ✔ ${check}`);
   if (r.reason) lines.push(`  ✘ ${r.reason}`);
   const t = r.timings;

@@ -4,7 +4,8 @@
 //  - a second delivery of the same message to the same member is a duplicate;
 //  - a delivery whose seq is below one the receiver already had from that sender is out of order
 //    (per-sender FIFO is what a room or topic promises, not a global order);
-//  - whatever a member never received by the end is lost;
+//  - a first delivery after the drain ended (onTimeUntil) is late: delivered, with its latency,
+//    and counted apart; whatever a member never received by the end of the grace is lost;
 //  - a delivery of an unknown message, or to someone outside its group, is unexpected.
 import { LatencyHistogram } from './latency';
 
@@ -14,7 +15,11 @@ export interface DeliveryCounts {
   /** SENDs the server refused with an ERROR frame. */
   rejected: number;
   expectedDeliveries: number;
+  /** First deliveries, on time or late. */
   delivered: number;
+  /** Of those, the ones that came after the drain (within the grace). */
+  late: number;
+  /** Expected deliveries never received (so far; final once the grace is over). */
   lost: number;
   duplicated: number;
   outOfOrder: number;
@@ -49,7 +54,12 @@ interface Group {
 }
 
 export class DeliveryLedger {
+  /** Every first delivery's send→deliver latency, late ones included. */
   readonly latency = new LatencyHistogram();
+  /** The late deliveries' latency alone. */
+  readonly lateLatency = new LatencyHistogram();
+  /** First deliveries at a later time (µs, the clock of recordDelivery) are late. */
+  private onTimeUntilUs = Infinity;
   private readonly groups: Group[] = [];
   private readonly bySender = new Map<number, Sent[]>();
   /** receiver → (sender → highest seq received so far). */
@@ -60,6 +70,7 @@ export class DeliveryLedger {
     rejected: 0,
     expectedDeliveries: 0,
     delivered: 0,
+    late: 0,
     lost: 0,
     duplicated: 0,
     outOfOrder: 0,
@@ -98,29 +109,40 @@ export class DeliveryLedger {
     this.counts.rejected++;
   }
 
-  recordDelivery(receiver: number, sender: number, seq: number, atUs: number): void {
+  /** Returns the latency recorded (µs) for a first delivery, null for anything else. */
+  recordDelivery(receiver: number, sender: number, seq: number, atUs: number): number | null {
     const m = this.bySender.get(sender)?.[seq];
     const pos = m ? this.groups[m.group].position.get(receiver) : undefined;
     if (!m || pos === undefined) {
       this.counts.unexpected++;
-      return;
+      return null;
     }
     const byte = pos >> 3;
     const bit = 1 << (pos & 7);
     if (m.received[byte] & bit) {
       this.counts.duplicated++;
-      return;
+      return null;
     }
     m.received[byte] |= bit;
     m.receivedCount++;
     this.counts.delivered++;
     this.latency.record(atUs - m.sentAtUs);
+    if (atUs > this.onTimeUntilUs) {
+      this.counts.late++;
+      this.lateLatency.record(atUs - m.sentAtUs);
+    }
 
     let seen = this.highestSeen.get(receiver);
     if (!seen) this.highestSeen.set(receiver, (seen = new Map<number, number>()));
     const highest = seen.get(sender);
     if (highest !== undefined && seq < highest) this.counts.outOfOrder++;
     else seen.set(sender, seq);
+    return atUs - m.sentAtUs;
+  }
+
+  /** The drain ended at `atUs`: first deliveries after it are late (still delivered, never lost). */
+  endDrain(atUs: number): void {
+    this.onTimeUntilUs = atUs;
   }
 
   /** True when every message sent so far reached every member of its group. */

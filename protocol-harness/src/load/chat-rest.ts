@@ -1,6 +1,7 @@
 // The REST calls the chat load needs: log in (the harness's shared client keeps the session
 // cookie), create a room, invite into it.
 import { api, type CreateRoomResponse } from '@common/api';
+import { describeError } from '../shared/outcome';
 import { HttpStatusError, login as sharedLogin } from '../shared/rest';
 
 export interface Credentials {
@@ -16,7 +17,15 @@ export interface LoggedInUser {
   cookie: string;
 }
 
-export class RestError extends Error {}
+export class RestError extends Error {
+  constructor(
+    message: string,
+    /** The HTTP status, when the server answered at all. */
+    readonly status: number | null = null,
+  ) {
+    super(message);
+  }
+}
 
 async function call(base: string, method: string, path: string, cookie: string | null, json?: unknown): Promise<Response> {
   // No Origin header: like any non-browser client (the server refuses foreign origins, and the
@@ -39,8 +48,9 @@ export async function login(base: string, c: Credentials): Promise<LoggedInUser>
     const session = await sharedLogin(base, c.email, c.password);
     return { email: c.email, userId: session.userId, name: session.name, cookie: session.cookie };
   } catch (err) {
-    const detail = err instanceof HttpStatusError ? `HTTP ${err.status}` : (err as Error).message;
-    throw new RestError(`login ${c.email}: ${detail}`);
+    // An unreachable server says only "fetch failed"; its cause names the socket error.
+    const detail = err instanceof HttpStatusError ? `HTTP ${err.status}` : describeError(err);
+    throw new RestError(`login ${c.email}: ${detail}`, err instanceof HttpStatusError ? err.status : null);
   }
 }
 

@@ -3,7 +3,8 @@
 // be driven several times (make bench raises the rate in steps on one set of sessions).
 import type { ReadFrame } from './read-throttle';
 import { app, topics, WEBSOCKET_PATH } from '@common/destinations';
-import { addUser, createRoom, login, mapLimit, type Credentials, type LoggedInUser } from './chat-rest';
+import { InfrastructureError, UsageError } from '../shared/outcome';
+import { addUser, createRoom, login, mapLimit, RestError, type Credentials, type LoggedInUser } from './chat-rest';
 import { Swarm } from './swarm';
 
 export interface Scenario {
@@ -92,23 +93,68 @@ export interface ChatSetup {
   connectConcurrency: number;
   /** Also subscribe every session to its room's events topic (read, typing, presence), as our client does. */
   roomEvents?: boolean;
+  /** The seeded users' prefix (--users-prefix), to say how many of them exist when some are missing. */
+  usersPrefix?: string;
   progress?: SetupProgress;
 }
 
+/** Refused logins to stop after: the server counts failures per address (429 after 30 in 15 min). */
+const MAX_LOGIN_FAILURES = 10;
+
 /**
- * Logs every user in, makes `rooms` rooms (the first member creates it with the second, then
- * invites the rest), opens a session per user and subscribes it to its room's topic.
+ * Why the logins failed, as an operator can act on it: the seeded users ran out ("only 200 users
+ * with prefix ld; 205 asked": every login tried from some index on was refused, every one before
+ * it succeeded), every login was refused (a wrong password), or the first failure itself.
+ * `tried[i]` is false for users not tried once MAX_LOGIN_FAILURES were refused.
  */
+export function loginFailure(users: readonly Credentials[], failures: ReadonlyMap<number, RestError>, tried: readonly boolean[], usersPrefix?: string): string {
+  const indices = [...failures.keys()].sort((a, b) => a - b);
+  const k = indices[0];
+  const first = failures.get(k)!;
+  const refused = [...failures.values()].every((e) => e.status === 401 || e.status === 429) && first.status === 401;
+  const more = indices.length > 1 ? ` (and ${indices.length - 1} more refused)` : '';
+  const tail = tried.every((t, i) => (i < k ? t && !failures.has(i) : !t || failures.has(i)));
+  if (refused && tail && k > 0) {
+    const who = usersPrefix ? `users with prefix ${usersPrefix}` : 'users could log in';
+    return `only ${k} ${who}; ${users.length} asked (${first.message}${more})`;
+  }
+  if (refused && k === 0 && tail) {
+    return `login refused (${first.message}${more}): a wrong --password${usersPrefix ? `, or no users seeded with prefix ${usersPrefix}` : ''}?`;
+  }
+  return `${first.message}${more}`;
+}
+
 export async function prepareChat(s: ChatSetup): Promise<Scenario> {
   const n = s.users.length;
-  if (s.rooms < 1 || n < 2 * s.rooms) throw new Error(`chat mode needs at least 2 clients per room (${n} clients, ${s.rooms} rooms)`);
+  if (s.rooms < 1 || n < 2 * s.rooms) throw new UsageError(`chat mode needs at least 2 clients per room (${n} clients, ${s.rooms} rooms)`);
   const base = s.url.replace(/\/+$/, '');
-  let done = 0;
-  const users = await mapLimit(s.users, s.loginConcurrency, async (c) => {
-    const u = await login(base, c);
-    s.progress?.('logging in', ++done, n);
-    return u;
+  // One login first: an unreachable server is said once, not once per user.
+  const asInfrastructure = (err: unknown) => (err instanceof RestError ? new InfrastructureError(err.message) : err);
+  const firstUser = await login(base, s.users[0]).catch((err: unknown) => {
+    if (err instanceof RestError && err.status === 401) return err;
+    throw asInfrastructure(err);
   });
+  let done = 1;
+  s.progress?.('logging in', done, n);
+  const failures = new Map<number, RestError>();
+  const tried = s.users.map(() => false);
+  tried[0] = true;
+  if (firstUser instanceof RestError) failures.set(0, firstUser);
+  const logins = await mapLimit(s.users.slice(1), s.loginConcurrency, async (c, i) => {
+    if (failures.size >= MAX_LOGIN_FAILURES) return null;
+    tried[i + 1] = true;
+    try {
+      return await login(base, c);
+    } catch (err) {
+      if (!(err instanceof RestError)) throw err;
+      failures.set(i + 1, err);
+      return null;
+    } finally {
+      s.progress?.('logging in', ++done, n);
+    }
+  });
+  if (failures.size > 0) throw new InfrastructureError(loginFailure(s.users, failures, tried, s.usersPrefix));
+  const users = [firstUser as LoggedInUser, ...(logins as LoggedInUser[])];
 
   const members: LoggedInUser[][] = Array.from({ length: s.rooms }, () => []);
   users.forEach((u, i) => members[slotOf(i, n, s.rooms)].push(u));
@@ -154,6 +200,8 @@ export interface BrokerSetup {
   urls?: string[];
   clients: number;
   topics: number;
+  /** Topics are /topic/bench.{offset}…: --workers give each process its own. */
+  topicOffset?: number;
   login?: string;
   passcode?: string;
   vhost?: string;
@@ -169,7 +217,7 @@ export function benchTopic(n: number): string {
 
 /** Pure publish/subscribe: client i subscribes to and sends on /topic/bench.{slot}. */
 export async function prepareBroker(s: BrokerSetup): Promise<Scenario> {
-  if (s.topics < 1 || s.clients < s.topics) throw new Error(`broker mode needs at least 1 client per topic (${s.clients} clients, ${s.topics} topics)`);
+  if (s.topics < 1 || s.clients < s.topics) throw new UsageError(`broker mode needs at least 1 client per topic (${s.clients} clients, ${s.topics} topics)`);
   const swarm = new Swarm();
   const urls = (s.urls?.length ? s.urls : [s.url]).map(webSocketUrl);
   let done = 0;
@@ -179,7 +227,7 @@ export async function prepareBroker(s: BrokerSetup): Promise<Scenario> {
     s.connectConcurrency,
     () => s.progress?.('connecting', ++done, s.clients),
   );
-  const topicOf = (i: number) => slotOf(i, s.clients, s.topics);
+  const topicOf = (i: number) => (s.topicOffset ?? 0) + slotOf(i, s.clients, s.topics);
   const confirmed = await swarm.subscribe((i) => benchTopic(topicOf(i)));
   const { groups, groupOf } = groupsFrom(Array.from({ length: s.clients }, (_x, i) => (confirmed.has(i) ? topicOf(i) : null)));
   return {

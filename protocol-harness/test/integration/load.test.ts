@@ -93,4 +93,30 @@ forEachDatabase('harness load in chat mode', (db) => {
     expect(result.stdout).to.equal('');
     expect(result.stderr).to.match(/login harness[12]@example\.test: HTTP 401/);
   });
+
+  it('exits 2 saying how many seeded users there are when more clients are asked', async () => {
+    const result = await npmRun('harness', [
+      'load', '--url', server.url, '--users-prefix', 'harness', '--password', 'load-pass',
+      '--clients', String(CLIENTS + 2), '--rooms', '1', '--rate', '1', '--duration', '1', '--json',
+    ]);
+    expect(result.code).to.equal(2);
+    expect(result.stdout).to.equal('');
+    expect(result.stderr).to.match(new RegExp(`only ${CLIENTS} users with prefix harness; ${CLIENTS + 2} asked \\(login harness${CLIENTS + 1}@example\\.test: HTTP 401`));
+  });
+
+  it('with --workers 3, a process per room, accounts for every message exactly as one process does', async () => {
+    const [{ n: before }] = await server.db('messages').whereNotNull('client_msg_id').count({ n: '*' });
+    const result = await npmRun('harness', [
+      'load', '--url', server.url, '--users-prefix', 'harness', '--password', 'load-pass',
+      '--clients', String(CLIENTS), '--rooms', String(ROOMS), '--rate', '30', '--duration', '2', '--workers', '3', '--json', '--no-progress',
+    ]);
+    const r = report(result);
+    expect(result.code, result.stderr).to.equal(0);
+    expect(r).to.include({ mode: 'chat', clients: CLIENTS, subscribed: CLIENTS, groups: ROOMS, connectionErrors: 0, ok: true });
+    expect(r.counts).to.include({ sent: 60, acknowledged: 60, expectedDeliveries: 60 * (CLIENTS / ROOMS), delivered: 60 * (CLIENTS / ROOMS), lost: 0, duplicated: 0, outOfOrder: 0, unexpected: 0 });
+    expect(r.latency.count).to.equal(r.counts.delivered);
+    const [{ n: after }] = await server.db('messages').whereNotNull('client_msg_id').count({ n: '*' });
+    expect(Number(after) - Number(before)).to.equal(60);
+  });
 });
+

@@ -170,4 +170,47 @@ describe('load accounting', () => {
       ),
     );
   });
+
+  describe('late and lost (a fake clock: times are what the driver would read)', () => {
+    /** One room {0,1}; sender 0 sends 4 messages at t = 0, 1, 2, 3 ms. */
+    function room(): { ledger: DeliveryLedger; seqs: number[] } {
+      const ledger = new DeliveryLedger();
+      const g = ledger.addGroup([0, 1]);
+      const seqs = [0, 1, 2, 3].map((ms) => ledger.recordSend(0, g, ms * 1000));
+      return { ledger, seqs };
+    }
+    const ms = (n: number) => n * 1000;
+
+    it('counts a delivery after the drain as late, with its own latency, and never as lost', () => {
+      const { ledger, seqs } = room();
+      for (const seq of seqs) ledger.recordDelivery(0, 0, seq, ms(seq + 5)); // 5 ms each, on time
+      ledger.recordDelivery(1, 0, seqs[0], ms(10)); // on time
+      ledger.endDrain(ms(1000));
+      ledger.recordDelivery(1, 0, seqs[1], ms(1500)); // late: 1499 ms
+      ledger.recordDelivery(1, 0, seqs[2], ms(3002)); // late: 3000 ms
+      const c = ledger.snapshot();
+      expect(c).to.include({ expectedDeliveries: 8, delivered: 7, late: 2, lost: 1 });
+      expect(ledger.lateLatency.summary()).to.include({ count: 2 });
+      expect(ledger.lateLatency.summary().maxMs).to.be.closeTo(3000, 3);
+      expect(ledger.latency.count, 'every delivery, late ones too').to.equal(7);
+      expect(ledger.lossDetail().worst).to.deep.equal([{ client: 1, missing: 1 }]);
+    });
+
+    it('counts a delivery exactly at the end of the drain as on time, and a duplicate after it as a duplicate only', () => {
+      const { ledger, seqs } = room();
+      ledger.recordDelivery(1, 0, seqs[0], ms(100));
+      ledger.endDrain(ms(100));
+      ledger.recordDelivery(1, 0, seqs[0], ms(200));
+      ledger.recordDelivery(0, 0, seqs[0], ms(100));
+      expect(ledger.snapshot()).to.include({ delivered: 2, late: 0, duplicated: 1 });
+    });
+
+    it('keeps everything on time while the drain has not ended', () => {
+      const { ledger, seqs } = room();
+      for (const seq of seqs) for (const r of [0, 1]) ledger.recordDelivery(r, 0, seq, ms(60_000));
+      expect(ledger.snapshot()).to.include({ delivered: 8, late: 0, lost: 0 });
+      expect(ledger.complete).to.equal(true);
+    });
+  });
 });
+
