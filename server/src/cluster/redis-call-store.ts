@@ -10,8 +10,8 @@
 // that node renews the call's TTL; when the peer is online nowhere any more (their node died),
 // it ends the call as if the peer had disconnected. A call nobody renews expires.
 import { randomBytes } from 'node:crypto';
-import type { Redis } from 'ioredis';
-import type { Call, CallStore, Phase, SharedCallStorePorts, TakeResult } from '../features/calls/call-store';
+import { ReplyError, type Redis } from 'ioredis';
+import { SharedStateUnavailableError, type Call, type CallStore, type Phase, type SharedCallStorePorts, type TakeResult } from '../features/calls/call-store';
 import type { Logger } from '../log';
 
 const TAKE = `
@@ -55,6 +55,15 @@ const RENEW_EVERY_MS = 5000;
 /** An active call lives this long without renewal. */
 const ACTIVE_TTL_MS = 30_000;
 
+/**
+ * Redis away or too slow (a command timeout, docs/architecture.md §9) becomes "try again in a
+ * moment" for the caller; Redis's own refusals (a script error) stay what they are.
+ */
+function orUnavailable(err: unknown): never {
+  if (err instanceof ReplyError) throw err;
+  throw new SharedStateUnavailableError(err);
+}
+
 type Script = 'callTake' | 'callActivate' | 'callEnd' | 'callClaimDue' | 'callRenew';
 type Scripted = Redis & Record<Script, (...args: Array<string | number>) => Promise<unknown>>;
 
@@ -84,7 +93,7 @@ export class RedisCallStore implements CallStore {
   }
 
   async of(userId: number): Promise<Call | null> {
-    const id = await this.redis.get(this.userKey(userId));
+    const id = await this.redis.get(this.userKey(userId)).catch(orUnavailable);
     return id ? this.load(id) : null;
   }
 
@@ -95,20 +104,20 @@ export class RedisCallStore implements CallStore {
     const own = (await this.redis.callTake(
       this.userKey(caller), this.userKey(callee), this.callKey(id), this.ringsKey,
       id, caller, callerName, callee, ttl, Date.now() + this.ringTimeoutMs,
-    )) as string | null;
+    ).catch(orUnavailable)) as string | null;
     if (own === null) return { kind: 'taken', call: { id, caller, callerName, callee, phase: 'ringing' } };
     return { kind: 'busy', own: own ? await this.load(own) : null };
   }
 
   async activate(call: Call): Promise<boolean> {
-    const done = (await this.redis.callActivate(this.callKey(call.id), this.userKey(call.caller), this.userKey(call.callee), this.ringsKey, call.id, ACTIVE_TTL_MS)) === 1;
+    const done = (await this.redis.callActivate(this.callKey(call.id), this.userKey(call.caller), this.userKey(call.callee), this.ringsKey, call.id, ACTIVE_TTL_MS).catch(orUnavailable)) === 1;
     if (done) call.phase = 'active';
     return done;
   }
 
   async end(call: Call, onlyIf?: Phase): Promise<boolean> {
     this.held.delete(call.id);
-    return (await this.redis.callEnd(this.callKey(call.id), this.userKey(call.caller), this.userKey(call.callee), this.ringsKey, call.id, onlyIf ?? '')) === 1;
+    return (await this.redis.callEnd(this.callKey(call.id), this.userKey(call.caller), this.userKey(call.callee), this.ringsKey, call.id, onlyIf ?? '').catch(orUnavailable)) === 1;
   }
 
   hold(call: Call, userId: number): void {
@@ -162,7 +171,7 @@ export class RedisCallStore implements CallStore {
   }
 
   private async load(id: string): Promise<Call | null> {
-    const h = await this.redis.hgetall(this.callKey(id));
+    const h = await this.redis.hgetall(this.callKey(id)).catch(orUnavailable);
     if (!h.phase) return null;
     return { id, caller: Number(h.caller), callerName: h.callerName, callee: Number(h.callee), phase: h.phase as Phase };
   }

@@ -64,6 +64,18 @@ export class TestRedis {
     await waitFor(() => portAnswers(this.port), { what: `redis-server on ${this.port}`, timeoutMs: 15_000 });
   }
 
+  /**
+   * SIGSTOP: Redis stops answering but keeps its connections open, as a partition without a
+   * reset looks to the nodes; thaw() (SIGCONT) lets it answer again, with everything it held.
+   */
+  freeze(): void {
+    this.process?.kill('SIGSTOP');
+  }
+
+  thaw(): void {
+    this.process?.kill('SIGCONT');
+  }
+
   /** kill -9: no goodbye to the clients. */
   async stop(): Promise<void> {
     const child = this.process;

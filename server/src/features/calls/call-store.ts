@@ -5,6 +5,9 @@
 // and hand a call whose ring timed out to onRingTimeout exactly once.
 import type { Logger } from '../../log';
 
+/** What a shared store's methods reject with when the state they share cannot be reached in time. */
+export { SharedStateUnavailableError } from '../errors';
+
 export type Phase = 'ringing' | 'active';
 
 export interface Call {
@@ -17,6 +20,7 @@ export interface Call {
 
 export type TakeResult = { kind: 'taken'; call: Call } | { kind: 'busy'; own: Call | null };
 
+/** A shared store's methods reject with SharedStateUnavailableError when its state is out of reach. */
 export interface CallStore {
   /** The call the user is in, or null. */
   of(userId: number): Promise<Call | null>;
