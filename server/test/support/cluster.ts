@@ -173,6 +173,12 @@ export class NodeProcess {
     return this.child.exitCode === null && this.child.signalCode === null;
   }
 
+  /** Resolves with the exit code once the process has exited (null after a signal). */
+  exited(): Promise<number | null> {
+    if (!this.alive) return Promise.resolve(this.child.exitCode);
+    return new Promise((resolve) => this.child.once('exit', (code) => resolve(code)));
+  }
+
   /** SIGTERM (a graceful stop) or SIGKILL (a crash); resolves when the process is gone. */
   async stop(signal: NodeJS.Signals = 'SIGTERM'): Promise<void> {
     if (!this.alive) return;
