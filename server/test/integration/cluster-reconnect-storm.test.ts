@@ -10,7 +10,7 @@
 // 5,000 of the issue: the test process plays every client on the same two shared cores as both
 // nodes and MariaDB, and 1,000 sessions already make the survivor take a thousand handshakes,
 // subscriptions and history catch-ups in a few seconds. STORM_SESSIONS=5000 runs the full size.
-import { performance } from 'node:perf_hooks';
+import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import { expect } from 'chai';
 import WebSocket from 'ws';
 import { api, type ChatHistoryResponse } from '@common/api';
@@ -157,7 +157,7 @@ function percentile(values: number[], p: number): number {
 
 describe('a reconnect storm: a node holding many sessions killed (MariaDB, Redis)', function () {
   this.timeout(300_000);
-  const cluster = useCluster({ nodes: 2, stopSignal: 'SIGKILL', env: { MAX_CONNECTIONS_PER_ADDRESS: String(SESSIONS + 100) } });
+  const cluster = useCluster({ nodes: 2, stopSignal: 'SIGKILL', env: { MAX_CONNECTIONS_PER_ADDRESS: String(SESSIONS + 100), METRICS_TOKEN: 'storm' } });
   const { nodes, person, connect } = cluster;
   const sessions: StormSession[] = [];
   afterEach(() => sessions.splice(0).forEach((s) => s.close()));
@@ -218,6 +218,9 @@ describe('a reconnect storm: a node holding many sessions killed (MariaDB, Redis
     })();
     await waitFor(() => receipted.length >= rooms.length, 'a first message in every room');
 
+    // Whose event loop stalled: the survivor's (its metrics) or this process, which plays every client.
+    const ownLoop = monitorEventLoopDelay({ resolution: 10 });
+    ownLoop.enable();
     const killedAt = performance.now();
     measuring = true;
     sessions.forEach((s) => s.moveTo(survivor));
@@ -226,7 +229,11 @@ describe('a reconnect storm: a node holding many sessions killed (MariaDB, Redis
     await within(allBack, 120_000, 'every session back');
     const backAfterMs = Math.max(...sessions.map((s) => s.subscribedAt)) - killedAt;
     measuring = false;
+    ownLoop.disable();
     sendingOn = false;
+    const metrics = await (await fetch(`${survivor.url}/metrics`, { headers: { authorization: 'Bearer storm' } })).text();
+    const survivorLagMax = /^nodejs_eventloop_lag_max_seconds ([0-9.e+-]+)$/m.exec(metrics)?.[1];
+    const survivorLagP99 = /^nodejs_eventloop_lag_p99_seconds ([0-9.e+-]+)$/m.exec(metrics)?.[1];
     await sendLoop;
 
     // Every receipted message is stored once, and every session holds its room's every message.
@@ -247,7 +254,8 @@ describe('a reconnect storm: a node holding many sessions killed (MariaDB, Redis
     console.log(
       `      (${SESSIONS} sessions back ${(backAfterMs / 1000).toFixed(1)} s after the kill, ${reconnects} reconnect attempts; ` +
         `survivor's own client meanwhile: ${latencies.length} messages, p50 ${percentile(latencies, 50).toFixed(0)} ms, p99 ${percentile(latencies, 99).toFixed(0)} ms, ` +
-        `max ${Math.max(...latencies).toFixed(0)} ms; ${receipted.length} receipted)`,
+        `max ${Math.max(...latencies).toFixed(0)} ms; ${receipted.length} receipted; event-loop delay max: survivor ${(Number(survivorLagMax) * 1000).toFixed(0)} ms ` +
+        `(p99 ${(Number(survivorLagP99) * 1000).toFixed(0)} ms since start), this process ${(ownLoop.max / 1e6).toFixed(0)} ms)`,
     );
   });
 });
