@@ -27,7 +27,12 @@ export interface LoadOptions {
   passcode?: string;
   vhost?: string;
   concurrency: number;
+  /** Chat mode: reopen dropped sessions with the browser's backoff and catch up (also on the server's resync). */
+  reconnect?: boolean;
 }
+
+/** The browser's reconnect base (docs/spec.md §9, docs/operations.md "Reconnecting"). */
+const BROWSER_RECONNECT_BASE_MS = 5000;
 
 /** The seeded accounts' domain (admin CLI `seed`). */
 const SEED_DOMAIN = 'example.test';
@@ -99,6 +104,7 @@ export async function runLoad(o: LoadOptions, interrupt: AbortSignal): Promise<L
           messageBytes: o.messageBytes,
           loginConcurrency: Math.min(o.concurrency, 16),
           connectConcurrency: o.concurrency,
+          ...(o.reconnect ? { reconnectBaseMs: BROWSER_RECONNECT_BASE_MS } : {}),
           progress: progress.setup,
         });
     return await drive(scenario, {
@@ -141,6 +147,7 @@ export function loadCommand(): Command {
     .option('--json', 'print the report as one JSON object on stdout', false)
     .option('--no-progress', 'no live progress on stderr')
     .option('--broker', 'pure publish/subscribe on /topic/bench.{n}: no REST, no rooms', false)
+    .option('--reconnect', 'chat: a dropped session reopens as the browser does (jittered backoff from 5 s), subscribes again and catches up from history by seq; so does a session told to resync', false)
     .addOption(new Option('--login <login>', 'STOMP CONNECT login (--broker; RabbitMQ: guest)'))
     .addOption(new Option('--passcode <passcode>', 'STOMP CONNECT passcode (--broker; RabbitMQ: guest)'))
     .addOption(new Option('--vhost <host>', 'STOMP CONNECT host header (--broker; RabbitMQ: /)'))

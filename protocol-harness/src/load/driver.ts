@@ -6,7 +6,7 @@ import { performance } from 'node:perf_hooks';
 import { DeliveryLedger } from './accounting';
 import { findMessageId, messageId, newRunTag } from './message-id';
 import type { LoadReport } from './report';
-import type { Scenario } from './scenario';
+import { seqOf, type Scenario } from './scenario';
 import { messagesDue, type Schedule } from './schedule';
 
 export interface ProgressSample {
@@ -47,6 +47,34 @@ const INTERRUPT_DRAIN_MS = 2000;
 const LATE_WINDOW_MS = 10_000;
 
 const nowUs = () => performance.now() * 1000;
+
+/**
+ * Per client, the room seqs it holds: contiguous up to `last`, and those above it. The first seq a
+ * client sees sets where it starts (older messages are no part of the run).
+ */
+class SeqsHeld {
+  private readonly lastOf = new Map<number, number>();
+  private readonly above = new Map<number, Set<number>>();
+
+  last(client: number): number {
+    return this.lastOf.get(client) ?? 0;
+  }
+
+  has(client: number, seq: number): boolean {
+    const last = this.lastOf.get(client);
+    return last !== undefined && (seq <= last || (this.above.get(client)?.has(seq) ?? false));
+  }
+
+  note(client: number, seq: number): void {
+    let last = this.lastOf.get(client) ?? seq - 1;
+    if (seq <= last) return;
+    let above = this.above.get(client);
+    if (!above) this.above.set(client, (above = new Set()));
+    above.add(seq);
+    while (above.delete(last + 1)) last++;
+    this.lastOf.set(client, last);
+  }
+}
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 export async function drive(scenario: Scenario, options: DriveOptions): Promise<LoadReport> {
@@ -67,24 +95,95 @@ export async function drive(scenario: Scenario, options: DriveOptions): Promise<
   });
   /** Set once the drain is over: deliveries of this run from then on are only counted as late. */
   let late: { count: number } | null = null;
+  const take = (client: number, body: string) => {
+    const ref = findMessageId(body, run);
+    if (late) {
+      if (ref) late.count++;
+      return;
+    }
+    if (!ref) {
+      if (body.includes('"type":"read"')) reads.eventsReceived++;
+      else foreign++; // system messages, other runs: not ours to account
+      return;
+    }
+    lastDeliveryUs = nowUs();
+    ledger.recordDelivery(client, ref.sender, ref.seq, lastDeliveryUs);
+    if (options.sendReads && ref.sender !== client) {
+      const read = scenario.read?.(client, body);
+      if (read) readThrottle.offer(client, read);
+    }
+  };
+
+  // --reconnect (scenario.history): a session opened again after a drop, or told `resync` by the
+  // server (docs/protocol.md), fetches its room after the last seq it holds, as the browser does;
+  // what history adds counts as delivered now. Live messages that come meanwhile wait for the
+  // catch-up, so each sender's messages still reach the ledger in order.
+  const held = scenario.history ? new SeqsHeld() : null;
+  const waiting = new Map<number, string[]>();
+  const again = new Set<number>();
+  const catchUp = async (client: number, first?: string) => {
+    if (!held || !scenario.history) return;
+    if (waiting.has(client)) {
+      if (first !== undefined) waiting.get(client)!.push(first);
+      again.add(client);
+      return;
+    }
+    const live: string[] = first === undefined ? [] : [first];
+    waiting.set(client, live);
+    try {
+      do {
+        again.delete(client);
+        for (;;) {
+          const page = await scenario.history(client, held.last(client));
+          for (const body of page.bodies) {
+            const seq = seqOf(body);
+            if (seq === null || held.has(client, seq)) continue;
+            held.note(client, seq);
+            take(client, body);
+          }
+          if (!page.hasMore || page.bodies.length === 0) break;
+        }
+      } while (again.has(client));
+    } catch (err) {
+      swarm.noteError(`session ${client}: catch-up: ${(err as Error).message}`);
+    } finally {
+      waiting.delete(client);
+      live.sort((a, b) => (seqOf(a) ?? 0) - (seqOf(b) ?? 0));
+      for (const body of live) {
+        const seq = seqOf(body);
+        if (seq !== null) {
+          if (held.has(client, seq)) continue; // already taken from history
+          held.note(client, seq);
+        }
+        take(client, body);
+      }
+    }
+  };
+
   swarm.handler = {
     message(client, body) {
-      const ref = findMessageId(body, run);
-      if (late) {
-        if (ref) late.count++;
-        return;
+      if (held) {
+        if (body.includes('"type":"resync"')) {
+          void catchUp(client);
+          return;
+        }
+        const live = waiting.get(client);
+        if (live) {
+          live.push(body);
+          return;
+        }
+        const seq = seqOf(body);
+        if (seq !== null && held.last(client) > 0 && seq > held.last(client) + 1 && !held.has(client, seq)) {
+          // Skipped ahead: fetch what is in between first, as the browser does.
+          void catchUp(client, body);
+          return;
+        }
+        if (seq !== null) held.note(client, seq);
       }
-      if (!ref) {
-        if (body.includes('"type":"read"')) reads.eventsReceived++;
-        else foreign++; // system messages, other runs: not ours to account
-        return;
-      }
-      lastDeliveryUs = nowUs();
-      ledger.recordDelivery(client, ref.sender, ref.seq, lastDeliveryUs);
-      if (options.sendReads && ref.sender !== client) {
-        const read = scenario.read?.(client, body);
-        if (read) readThrottle.offer(client, read);
-      }
+      take(client, body);
+    },
+    resync(client) {
+      void catchUp(client);
     },
     receipt(client, receiptId) {
       if (receiptId.startsWith('m')) ledger.recordAck(client, Number(receiptId.slice(1)));

@@ -223,14 +223,24 @@ export class RedisBus implements Bus {
     // The first time up: nothing was lost unless this node already served (and dropped) news
     // before Redis first answered (a node started during an outage).
     if (!this.lostSinceUp && this.dropped === 0) return;
-    this.log.info('cluster bus back');
-    for (const handler of this.reconnectHandlers) {
-      try {
-        handler();
-      } catch (err) {
-        this.log.error({ err }, 'bus reconnect handler failed');
-      }
-    }
+    // ioredis says ready before its SUBSCRIBEs again are answered; a PING on the same connection
+    // is answered after them, so from then on nothing published elsewhere misses this node, and
+    // the clients told to catch up (ClusterPublisher.resync) find everything in the database or
+    // on their topics.
+    this.subscriber.ping().then(
+      () => {
+        if (this.state !== 'up') return; // down again: this runs at the next comeback
+        this.log.info('cluster bus back');
+        for (const handler of this.reconnectHandlers) {
+          try {
+            handler();
+          } catch (err) {
+            this.log.error({ err }, 'bus reconnect handler failed');
+          }
+        }
+      },
+      (err: unknown) => this.failed('ping after the comeback', err),
+    );
   }
 
   private failed(what: string, err: unknown): void {
