@@ -11,6 +11,7 @@
 // nodes and MariaDB, and 1,000 sessions already make the survivor take a thousand handshakes,
 // subscriptions and history catch-ups in a few seconds. STORM_SESSIONS=5000 runs the full size.
 import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
+import { writeFileSync } from 'node:fs';
 import { expect } from 'chai';
 import WebSocket from 'ws';
 import { api, type ChatHistoryResponse } from '@common/api';
@@ -232,6 +233,7 @@ describe('a reconnect storm: a node holding many sessions killed (MariaDB, Redis
     ownLoop.disable();
     sendingOn = false;
     const metrics = await (await fetch(`${survivor.url}/metrics`, { headers: { authorization: 'Bearer storm' } })).text();
+    if (process.env.STORM_METRICS_FILE) writeFileSync(process.env.STORM_METRICS_FILE, metrics);
     const survivorLagMax = /^nodejs_eventloop_lag_max_seconds ([0-9.e+-]+)$/m.exec(metrics)?.[1];
     const survivorLagP99 = /^nodejs_eventloop_lag_p99_seconds ([0-9.e+-]+)$/m.exec(metrics)?.[1];
     await sendLoop;
