@@ -192,15 +192,21 @@ export class RedisBus implements Bus {
 
   /**
    * A connection stays 'ready' while Redis is frozen or cut off without a reset: only an answer
-   * proves it is there. Without one in COMMAND_TIMEOUT_MS both connections are dropped, so the
-   * bus is down (health says so, commands fail at once instead of waiting out their timeout)
-   * until Redis answers again, and then comes back as after any outage (reconnect handlers).
+   * proves it is there. Without one within COMMAND_TIMEOUT_MS twice in a row, both connections
+   * are dropped, so the bus is down (health says so, commands fail at once instead of waiting out
+   * their timeout) until Redis answers again, and then comes back as after any outage
+   * (reconnect handlers).
    */
   private async ping(): Promise<void> {
     if (this.pinging || this.redis.status !== 'ready') return;
     this.pinging = true;
     try {
-      await this.redis.ping();
+      await this.redis.ping().catch(() => {
+        // An event loop stalled past the timeout fails a PING whose answer had already come (the
+        // timer runs before the socket is read): one more before calling Redis gone.
+        if (this.redis.status === 'ready') return this.redis.ping();
+        return undefined;
+      });
     } catch (err) {
       if (this.redis.status !== 'ready') return;
       this.log.warn({ err: err instanceof Error ? err.message : String(err) }, `redis did not answer a PING within ${COMMAND_TIMEOUT_MS} ms: reconnecting`);
