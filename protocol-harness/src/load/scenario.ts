@@ -144,7 +144,9 @@ export async function prepareChat(s: ChatSetup): Promise<Scenario> {
   const ws = (s.urls?.length ? s.urls : [base]).map(webSocketUrl);
   done = 0;
   const reconnect = s.reconnectBaseMs === undefined ? {} : { reconnectBaseMs: s.reconnectBaseMs };
-  await swarm.connect(n, (i) => ({ url: ws[i % ws.length], headers: { cookie: users[i].cookie }, ...reconnect }), s.connectConcurrency, () => s.progress?.('connecting', ++done, n));
+  // With several nodes, a session whose node died tries the others in turn (docs/operations.md "Reconnecting").
+  const others = (i: number) => (ws.length > 1 ? { otherUrls: ws.filter((_, k) => k !== i % ws.length) } : {});
+  await swarm.connect(n, (i) => ({ url: ws[i % ws.length], headers: { cookie: users[i].cookie }, ...reconnect, ...(s.reconnectBaseMs === undefined ? {} : others(i)) }), s.connectConcurrency, () => s.progress?.('connecting', ++done, n));
   const confirmed = await swarm.subscribe((i) => topics.privateChat(roomOf[i]));
   // A client that reconnects also hears the server's `resync` there.
   if (s.roomEvents || s.reconnectBaseMs !== undefined) await swarm.subscribe((i) => topics.chatRoomEvents(roomOf[i]));

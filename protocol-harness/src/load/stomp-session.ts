@@ -21,6 +21,11 @@ export interface SessionOptions {
    * then `reconnected` is told. Unset: a drop is final (`closed(false)`).
    */
   reconnectBaseMs?: number;
+  /**
+   * With reconnectBaseMs, the other nodes of a cluster (without a load balancer in front): the
+   * n-th attempt after a drop goes to the n-th of them in turn, so a dead node's sessions fail over.
+   */
+  otherUrls?: string[];
 }
 
 /** The browser's backoff (client/src/services/stomp.ts, docs/operations.md "Reconnecting"). */
@@ -153,7 +158,9 @@ export class StompSession {
     this.reconnectsAfterConnected++;
     const timer = setTimeout(() => {
       if (this.stopped) return;
-      this.connectOnce(this.options!).then(
+      const others = this.options!.otherUrls ?? [];
+      const url = others.length === 0 ? this.options!.url : others[(attempt - 1) % others.length];
+      this.connectOnce({ ...this.options!, url }).then(
         () => {
           this.resubscribing = this.destinations.length;
           if (this.resubscribing === 0) this.events.reconnected?.();

@@ -66,6 +66,26 @@ describe('the load session', () => {
     }
   });
 
+  it('with otherUrls moves to another node after a drop (no load balancer in front)', async () => {
+    const [dead, alive] = [fakeBroker(), fakeBroker()];
+    await Promise.all([dead, alive].map((b) => new Promise((r) => b.server.once('listening', r))));
+    const session = new StompSession();
+    let reconnected = 0;
+    session.events = { message() {}, receipt() {}, error() {}, closed() {}, reconnected: () => reconnected++ };
+    try {
+      await session.connect({ url: dead.url(), reconnectBaseMs: 20, otherUrls: [alive.url()] });
+      session.subscribe('/topic/a');
+      await until('subscribed', () => dead.subscribes.length === 1);
+      dead.sockets[0].terminate();
+      await until('reconnected', () => reconnected === 1);
+      expect(alive.subscribes.map((s) => s.destination)).to.deep.equal(['/topic/a']);
+      expect(dead.sockets).to.have.length(1);
+    } finally {
+      await session.close();
+      await Promise.all([dead.close(), alive.close()]);
+    }
+  });
+
   it('without it reports the drop and stays closed', async () => {
     const broker = fakeBroker();
     await new Promise((r) => broker.server.once('listening', r));
