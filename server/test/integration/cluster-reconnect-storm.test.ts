@@ -9,7 +9,8 @@
 // Size: STORM_SESSIONS (default 1,000 = 50 users × 20 sessions, the per-user cap) rather than the
 // 5,000 of the issue: the test process plays every client on the same two shared cores as both
 // nodes and MariaDB, and 1,000 sessions already make the survivor take a thousand handshakes,
-// subscriptions and history catch-ups in a few seconds. STORM_SESSIONS=5000 runs the full size.
+// subscriptions and history catch-ups in a few seconds. STORM_SESSIONS=5000 runs the full size;
+// STORM_METRICS_FILE=path keeps the survivor's /metrics text from right after the storm.
 import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import { writeFileSync } from 'node:fs';
 import { expect } from 'chai';
