@@ -148,6 +148,7 @@ export function decodeRoomEvent(value: unknown, chatRoomId: number): RoomEvent |
   if (value.type === 'edited' || value.type === 'deleted' || value.type === 'reaction') {
     return value.chatRoomId === chatRoomId ? decodeMessageChange(value, chatRoomId) : null;
   }
+  if (value.type === 'resync') return value.chatRoomId === chatRoomId ? { type: 'resync', chatRoomId } : null;
   const userId = toPositiveId(value.userId);
   if (userId === null) return null;
   if (value.type === 'presence') return typeof value.online === 'boolean' ? { type: 'presence', userId, online: value.online } : null;

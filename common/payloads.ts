@@ -86,7 +86,9 @@ export type RoomEvent =
   | { type: 'presence'; userId: number; online: boolean }
   | { type: 'edited'; chatRoomId: number; messageId: number; content: string; editedAt: string; changeSeq: number }
   | { type: 'deleted'; chatRoomId: number; messageId: number; changeSeq: number }
-  | { type: 'reaction'; chatRoomId: number; messageId: number; userId: number; emoji: Reaction; on: boolean; changeSeq: number };
+  | { type: 'reaction'; chatRoomId: number; messageId: number; userId: number; emoji: Reaction; on: boolean; changeSeq: number }
+  /** News may have been lost (the cluster bus was down): catch up as after a reconnect (docs/protocol.md). */
+  | { type: 'resync'; chatRoomId: number };
 
 /**
  * What the server delivers on /topic/private-chat/{id}: the message as chat history lists it

@@ -2,6 +2,7 @@
 // (cluster/workers.ts), or one of those workers; SIGTERM and SIGINT stop it within a deadline.
 import { LISTENING, runWorkers, WORKER_FLAG } from './cluster/workers';
 import { loadConfig, type Config } from './config';
+import { checkPortFree } from './transport/listen';
 
 /** What the entry needs of a started server. */
 export interface Started {
@@ -35,8 +36,18 @@ export function runProcess(script: string, start: Start): void {
   }
   const isWorker = process.argv.includes(WORKER_FLAG);
   if (config.workers > 1 && !isWorker) {
-    process.stdout.write(`${startupLine(config)}\n`);
-    runWorkers(config, script, (line) => process.stdout.write(`${line}\n`));
+    // The workers share the port with each other (SO_REUSEPORT), which would let them share it
+    // with any other server too: the supervisor refuses a taken port as one process does.
+    checkPortFree(config.host, config.port).then(
+      () => {
+        process.stdout.write(`${startupLine(config)}\n`);
+        runWorkers(config, script, (line) => process.stdout.write(`${line}\n`));
+      },
+      (err: unknown) => {
+        console.error(`Let's Chat could not start: ${err instanceof Error ? err.message : String(err)}`);
+        process.exit(1);
+      },
+    );
     return;
   }
   // Handlers first, so no signal finds the process without one. A signal may come twice (npm

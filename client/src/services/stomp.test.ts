@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { WebSocketServer, type WebSocket as ServerSocket } from 'ws';
 import type { AddressInfo } from 'node:net';
-import { createStompService, defaultWebSocketUrl, type StompService } from './stomp';
+import { createStompService, defaultWebSocketUrl, MAX_RECONNECT_DELAY_MS, reconnectDelay, type StompService } from './stomp';
 
 interface Frame { command: string; headers: Record<string, string>; body: string }
 
@@ -176,5 +176,22 @@ describe('the STOMP service', () => {
     await eventually(() => kept === 2);
     expect(broker.subscriptions('/topic/private-chat/5')).to.have.length(1);
     expect(broker.subscriptions('/topic/toggle-refresh/1')).to.have.length(2);
+  });
+});
+
+describe('the reconnect backoff', () => {
+  it('waits between half and all of base·2^(n−1) before the n-th attempt, at most 30 s, so a dead node\'s clients spread out', () => {
+    const low = () => 0;
+    const high = () => 1;
+    expect([1, 2, 3, 4].map((n) => [reconnectDelay(5000, n, low), reconnectDelay(5000, n, high)])).to.deep.equal([
+      [2500, 5000],
+      [5000, 10_000],
+      [10_000, 20_000],
+      [15_000, 30_000],
+    ]);
+    expect(reconnectDelay(5000, 20, high)).to.equal(MAX_RECONNECT_DELAY_MS);
+    // Real randomness: a thousand clients' first attempts do not all fall in one instant.
+    const first = new Set(Array.from({ length: 1000 }, () => Math.floor(reconnectDelay(5000, 1) / 100)));
+    expect(first.size).to.be.greaterThan(20);
   });
 });

@@ -7,6 +7,20 @@ import type { Client, IMessage, StompSubscription } from '@stomp/stompjs';
 import { WEBSOCKET_PATH } from '@common/destinations';
 
 export const DEFAULT_RECONNECT_DELAY_MS = 5000;
+/** The longest wait between two attempts (docs/operations.md "Reconnecting"). */
+export const MAX_RECONNECT_DELAY_MS = 30_000;
+
+/**
+ * Jittered exponential backoff (docs/operations.md "Reconnecting"): the n-th attempt in a row
+ * (n ≥ 1) waits base·2^(n−1), at most MAX_RECONNECT_DELAY_MS, times a random factor in [½, 1].
+ * When a node dies, its clients' next attempts spread over half the delay instead of all
+ * arriving at the surviving nodes in the same instant, and a server that keeps refusing is
+ * asked less and less often.
+ */
+export function reconnectDelay(baseMs: number, attempt: number, random: () => number = Math.random): number {
+  const ceiling = Math.min(MAX_RECONNECT_DELAY_MS, baseMs * 2 ** Math.max(0, attempt - 1));
+  return Math.round(ceiling * (0.5 + random() / 2));
+}
 const HEARTBEAT_MS = 10000;
 /** How long to wait for a SUBSCRIBE receipt before trusting the subscription anyway. */
 const RECEIPT_WAIT_MS = 3000;
@@ -14,7 +28,7 @@ const RECEIPT_WAIT_MS = 3000;
 export interface StompServiceOptions {
   /** ws:// or wss:// address; defaults to /websocket on the page's own origin. */
   url?: string;
-  /** docs/spec.md §9: 5 s for the app, 3 s for the call listener. */
+  /** docs/spec.md §9: 5 s for the app, 3 s for the call listener; the base of reconnectDelay(). */
   reconnectDelayMs?: number;
 }
 
@@ -70,6 +84,8 @@ export function createStompService(options: StompServiceOptions = {}): StompServ
   let wanted = false;
   let client: Client | null = null;
   let loading: Promise<Client> | null = null;
+  /** Connections lost (or never made) since the last CONNECTED; a deactivate() starts afresh. */
+  let failures = 0;
 
   function setConnected(value: boolean) {
     if (connected === value) return;
@@ -105,9 +121,14 @@ export function createStompService(options: StompServiceOptions = {}): StompServ
 
   async function createClient(): Promise<Client> {
     const { Client: StompClient, TickerStrategy } = await import(/* webpackChunkName: "signed-in" */ '@stomp/stompjs');
+    const base = options.reconnectDelayMs ?? DEFAULT_RECONNECT_DELAY_MS;
     const stomp = new StompClient({
       brokerURL: options.url ?? defaultWebSocketUrl(),
-      reconnectDelay: options.reconnectDelayMs ?? DEFAULT_RECONNECT_DELAY_MS,
+      // The library's own delay is fixed: it only schedules the attempt, and beforeConnect
+      // waits the jittered, growing one (reconnectDelay()). A deactivate() meanwhile still
+      // stops it (the library checks after beforeConnect).
+      reconnectDelay: 1,
+      beforeConnect: () => (failures > 0 ? new Promise<void>((resolve) => setTimeout(resolve, reconnectDelay(base, failures))) : undefined),
       heartbeatIncoming: HEARTBEAT_MS,
       heartbeatOutgoing: HEARTBEAT_MS,
       // Chrome runs a long-hidden tab's timers about once a minute; the server closes a client
@@ -117,10 +138,12 @@ export function createStompService(options: StompServiceOptions = {}): StompServ
       debug: () => {},
     });
     stomp.onConnect = () => {
+      failures = 0;
       for (const registration of registrations) establish(stomp, registration);
       setConnected(true);
     };
     stomp.onWebSocketClose = () => {
+      failures += 1;
       for (const registration of registrations) registration.live = null;
       setConnected(false);
     };
@@ -176,6 +199,7 @@ export function createStompService(options: StompServiceOptions = {}): StompServ
     async deactivate() {
       wanted = false;
       if (client) await client.deactivate();
+      failures = 0;
       for (const registration of registrations) registration.live = null;
       setConnected(false);
     },

@@ -19,6 +19,9 @@ import { evaluateThresholds, parseThreshold, THRESHOLD_METRICS, type Threshold }
 
 export type { LoadOptions } from './options';
 
+/** The browser's reconnect base (docs/spec.md §9, docs/operations.md "Reconnecting"). */
+const BROWSER_RECONNECT_BASE_MS = 5000;
+
 /** The seeded accounts' domain (admin CLI `seed`). */
 const SEED_DOMAIN = 'example.test';
 
@@ -176,6 +179,7 @@ export async function runScenarioLoad(
         messageBytes: o.messageBytes,
         loginConcurrency: Math.min(o.concurrency, 16),
         connectConcurrency: o.concurrency,
+        ...(o.reconnect ? { reconnectBaseMs: BROWSER_RECONNECT_BASE_MS } : {}),
         progress: progress.setup,
       });
   // A session set up after a signal still has to be closed.
@@ -336,6 +340,7 @@ export function loadCommand(): Command {
     .option('--metrics-host <host>', 'address for --metrics-port', '127.0.0.1')
     .option('--no-progress', 'no live progress on stderr')
     .option('--broker', 'pure publish/subscribe on /topic/bench.{n}: no REST, no rooms', false)
+    .option('--reconnect', 'chat: a dropped session reopens as the browser does (jittered backoff from 5 s), subscribes again and catches up from history by seq; so does a session told to resync', false)
     .addOption(new Option('--login <login>', 'STOMP CONNECT login (--broker; RabbitMQ: guest)'))
     .addOption(new Option('--passcode <passcode>', 'STOMP CONNECT passcode (--broker; RabbitMQ: guest)'))
     .addOption(new Option('--vhost <host>', 'STOMP CONNECT host header (--broker; RabbitMQ: /)'))

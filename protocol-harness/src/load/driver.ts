@@ -8,7 +8,7 @@ import { findMessageId, messageId, newRunTag } from './message-id';
 import type { LoadReport } from './report';
 import type { RunSample } from './samples';
 import { LatencyHistogram } from './latency';
-import type { Scenario } from './scenario';
+import { seqOf, type Scenario } from './scenario';
 import { averageRate, messagesDue, messagesOffered, scheduleSeconds, type Schedule } from './schedule';
 
 export interface ProgressSample {
@@ -71,6 +71,34 @@ const OVERRUN_FLOOR_S = 1;
 const MIN_RATE_SHARE = 0.95;
 
 const nowUs = () => performance.now() * 1000;
+
+/**
+ * Per client, the room seqs it holds: contiguous up to `last`, and those above it. The first seq a
+ * client sees sets where it starts (older messages are no part of the run).
+ */
+class SeqsHeld {
+  private readonly lastOf = new Map<number, number>();
+  private readonly above = new Map<number, Set<number>>();
+
+  last(client: number): number {
+    return this.lastOf.get(client) ?? 0;
+  }
+
+  has(client: number, seq: number): boolean {
+    const last = this.lastOf.get(client);
+    return last !== undefined && (seq <= last || (this.above.get(client)?.has(seq) ?? false));
+  }
+
+  note(client: number, seq: number): void {
+    let last = this.lastOf.get(client) ?? seq - 1;
+    if (seq <= last) return;
+    let above = this.above.get(client);
+    if (!above) this.above.set(client, (above = new Set()));
+    above.add(seq);
+    while (above.delete(last + 1)) last++;
+    this.lastOf.set(client, last);
+  }
+}
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 export async function drive(scenario: Scenario, options: DriveOptions): Promise<LoadReport> {
@@ -91,24 +119,101 @@ export async function drive(scenario: Scenario, options: DriveOptions): Promise<
     swarm.sessions[client]?.send(read.destination, read.body);
     reads.sent++;
   });
+  const take = (client: number, body: string) => {
+    const ref = findMessageId(body, run);
+    if (!ref) {
+      if (body.includes('"type":"read"')) reads.eventsReceived++;
+      else foreign++; // system messages, other runs: not ours to account
+      return;
+    }
+    lastDeliveryUs = nowUs();
+    const latencyUs = ledger.recordDelivery(client, ref.sender, ref.seq, lastDeliveryUs);
+    if (latencyUs !== null && sampling) {
+      intervalLatency.record(latencyUs);
+      options.onLatency?.(latencyUs);
+    }
+    if (options.sendReads && ref.sender !== client) {
+      const read = scenario.read?.(client, body);
+      if (read) readThrottle.offer(client, read);
+    }
+  };
+
+  // --reconnect (scenario.history): a session opened again after a drop, or told `resync` by the
+  // server (docs/protocol.md), fetches its room after the last seq it holds, as the browser does;
+  // what history adds counts as delivered now. Live messages that come meanwhile wait for the
+  // catch-up, so each sender's messages still reach the ledger in order.
+  const held = scenario.history ? new SeqsHeld() : null;
+  /** Seqs a client took from history whose live copy may still come (bus order differs between nodes): not a duplicate then. */
+  const fetched = new Map<number, Set<number>>();
+  const waiting = new Map<number, string[]>();
+  const again = new Set<number>();
+  const catchUp = async (client: number, first?: string) => {
+    if (!held || !scenario.history) return;
+    if (waiting.has(client)) {
+      if (first !== undefined) waiting.get(client)!.push(first);
+      again.add(client);
+      return;
+    }
+    const live: string[] = first === undefined ? [] : [first];
+    waiting.set(client, live);
+    try {
+      do {
+        again.delete(client);
+        for (;;) {
+          const page = await scenario.history(client, held.last(client));
+          for (const body of page.bodies) {
+            const seq = seqOf(body);
+            if (seq === null || held.has(client, seq)) continue;
+            held.note(client, seq);
+            let mine = fetched.get(client);
+            if (!mine) fetched.set(client, (mine = new Set()));
+            mine.add(seq);
+            take(client, body);
+          }
+          if (!page.hasMore || page.bodies.length === 0) break;
+        }
+      } while (again.has(client));
+    } catch (err) {
+      swarm.noteError(`session ${client}: catch-up: ${(err as Error).message}`);
+    } finally {
+      waiting.delete(client);
+      live.sort((a, b) => (seqOf(a) ?? 0) - (seqOf(b) ?? 0));
+      for (const body of live) {
+        const seq = seqOf(body);
+        if (seq !== null) {
+          if (fetched.get(client)?.delete(seq)) continue; // already taken from history
+          held.note(client, seq);
+        }
+        take(client, body);
+      }
+    }
+  };
+
   swarm.handler = {
     message(client, body) {
-      const ref = findMessageId(body, run);
-      if (!ref) {
-        if (body.includes('"type":"read"')) reads.eventsReceived++;
-        else foreign++; // system messages, other runs: not ours to account
-        return;
+      if (held) {
+        if (body.includes('"type":"resync"')) {
+          void catchUp(client);
+          return;
+        }
+        const live = waiting.get(client);
+        if (live) {
+          live.push(body);
+          return;
+        }
+        const seq = seqOf(body);
+        if (seq !== null && fetched.get(client)?.delete(seq)) return; // its copy from history was counted
+        if (seq !== null && held.last(client) > 0 && seq > held.last(client) + 1 && !held.has(client, seq)) {
+          // Skipped ahead: fetch what is in between first, as the browser does.
+          void catchUp(client, body);
+          return;
+        }
+        if (seq !== null) held.note(client, seq);
       }
-      lastDeliveryUs = nowUs();
-      const latencyUs = ledger.recordDelivery(client, ref.sender, ref.seq, lastDeliveryUs);
-      if (latencyUs !== null && sampling) {
-        intervalLatency.record(latencyUs);
-        options.onLatency?.(latencyUs);
-      }
-      if (options.sendReads && ref.sender !== client) {
-        const read = scenario.read?.(client, body);
-        if (read) readThrottle.offer(client, read);
-      }
+      take(client, body);
+    },
+    resync(client) {
+      void catchUp(client);
     },
     receipt(client, receiptId) {
       if (receiptId.startsWith('m')) ledger.recordAck(client, Number(receiptId.slice(1)));

@@ -37,4 +37,6 @@ export interface LoadOptions {
   passcode?: string;
   vhost?: string;
   concurrency: number;
+  /** Chat mode: reopen dropped sessions with the browser's backoff and catch up (also on the server's resync). */
+  reconnect?: boolean;
 }

@@ -2,6 +2,7 @@
 // member sends, every member of its group (the sender included) receives. Built once, it can
 // be driven several times (make bench raises the rate in steps on one set of sessions).
 import type { ReadFrame } from './read-throttle';
+import { api, type ChatHistoryResponse } from '@common/api';
 import { app, topics, WEBSOCKET_PATH } from '@common/destinations';
 import { InfrastructureError, UsageError } from '../shared/outcome';
 import { addUser, createRoom, login, mapLimit, RestError, type Credentials, type LoggedInUser } from './chat-rest';
@@ -22,6 +23,11 @@ export interface Scenario {
    * body that is no chat message.
    */
   read?(client: number, delivered: string): ReadFrame | null;
+  /**
+   * The client's room after `afterSeq`, as the browser catches up after a reconnect or a
+   * `resync` (docs/protocol.md): each message as a body like a delivery's, oldest first.
+   */
+  history?(client: number, afterSeq: number): Promise<{ bodies: string[]; hasMore: boolean }>;
   close(): Promise<void>;
 }
 
@@ -51,6 +57,14 @@ export function seqOf(body: string): number | null {
     seq = seq * 10 + digit;
   }
   return i === at + 6 || seq === 0 ? null : seq;
+}
+
+/** The room after `afterSeq`, each message as a body like a delivery's. */
+async function historyAfter(base: string, cookie: string, chatRoomId: number, afterSeq: number): Promise<{ bodies: string[]; hasMore: boolean }> {
+  const res = await fetch(`${base}${api.chatHistory}?chatRoomId=${chatRoomId}&afterSeq=${afterSeq}`, { headers: { cookie } });
+  if (!res.ok) throw new Error(`history of room ${chatRoomId}: HTTP ${res.status}`);
+  const page = (await res.json()) as ChatHistoryResponse;
+  return { bodies: page.messages.map((m) => JSON.stringify({ ...m, chatRoomId })), hasMore: page.hasMore === true };
 }
 
 function pad(text: string, size: number): string {
@@ -95,6 +109,8 @@ export interface ChatSetup {
   roomEvents?: boolean;
   /** The seeded users' prefix (--users-prefix), to say how many of them exist when some are missing. */
   usersPrefix?: string;
+  /** `--reconnect`: sessions reopen after a drop with the browser's backoff from this base (and hear `resync`). */
+  reconnectBaseMs?: number;
   progress?: SetupProgress;
 }
 
@@ -173,9 +189,13 @@ export async function prepareChat(s: ChatSetup): Promise<Scenario> {
   // the first URL and only the WebSockets are spread.
   const ws = (s.urls?.length ? s.urls : [base]).map(webSocketUrl);
   done = 0;
-  await swarm.connect(n, (i) => ({ url: ws[i % ws.length], headers: { cookie: users[i].cookie } }), s.connectConcurrency, () => s.progress?.('connecting', ++done, n));
+  const reconnect = s.reconnectBaseMs === undefined ? {} : { reconnectBaseMs: s.reconnectBaseMs };
+  // With several nodes, a session whose node died tries the others in turn (docs/operations.md "Reconnecting").
+  const others = (i: number) => (ws.length > 1 ? { otherUrls: ws.filter((_, k) => k !== i % ws.length) } : {});
+  await swarm.connect(n, (i) => ({ url: ws[i % ws.length], headers: { cookie: users[i].cookie }, ...reconnect, ...(s.reconnectBaseMs === undefined ? {} : others(i)) }), s.connectConcurrency, () => s.progress?.('connecting', ++done, n));
   const confirmed = await swarm.subscribe((i) => topics.privateChat(roomOf[i]));
-  if (s.roomEvents) await swarm.subscribe((i) => topics.chatRoomEvents(roomOf[i]));
+  // A client that reconnects also hears the server's `resync` there.
+  if (s.roomEvents || s.reconnectBaseMs !== undefined) await swarm.subscribe((i) => topics.chatRoomEvents(roomOf[i]));
   // Two groups of users that map to the same room id (a server reusing a room) merge: each
   // member receives what the other group sends.
   const { groups, groupOf } = groupsFrom(roomOf.map((room, i) => (confirmed.has(i) ? room : null)));
@@ -190,6 +210,8 @@ export async function prepareChat(s: ChatSetup): Promise<Scenario> {
       const seq = seqOf(delivered);
       return seq === null ? null : { destination: app.read, body: `{"chatRoomId":${roomOf[client]},"seq":${seq}}`, seq };
     },
+    // Only with --reconnect: the driver then tracks every delivery's seq to catch up from.
+    ...(s.reconnectBaseMs === undefined ? {} : { history: (client: number, afterSeq: number) => historyAfter(base, users[client].cookie, roomOf[client], afterSeq) }),
     close: () => swarm.close(),
   };
 }

@@ -15,7 +15,26 @@ export interface SessionOptions {
   connectTimeoutMs?: number;
   /** See RECONNECTS_BEFORE_CONNECTED (shared/stomp.ts), the default; 0 turns reconnecting off. */
   reconnectsBeforeConnected?: number;
+  /**
+   * `harness load --reconnect`: a socket that drops once CONNECTED is opened again as the browser
+   * client does (reconnectDelay below, from this base) and subscribed again to everything it was;
+   * then `reconnected` is told. Unset: a drop is final (`closed(false)`).
+   */
+  reconnectBaseMs?: number;
+  /**
+   * With reconnectBaseMs, the other nodes of a cluster (without a load balancer in front): the
+   * n-th attempt after a drop goes to the n-th of them in turn, so a dead node's sessions fail over.
+   */
+  otherUrls?: string[];
 }
+
+/** The browser's backoff (client/src/services/stomp.ts, docs/operations.md "Reconnecting"). */
+export const MAX_RECONNECT_DELAY_MS = 30_000;
+export function reconnectDelay(baseMs: number, attempt: number, random: () => number = Math.random): number {
+  return Math.round(Math.min(MAX_RECONNECT_DELAY_MS, baseMs * 2 ** Math.max(0, attempt - 1)) * (0.5 + random() / 2));
+}
+
+const RESUBSCRIBE_RECEIPT = 'resub:';
 
 export interface SessionEvents {
   message(frame: StompFrame): void;
@@ -23,6 +42,8 @@ export interface SessionEvents {
   /** An ERROR frame after CONNECTED (receiptId: the refused frame's receipt), or a socket error. */
   error(reason: string, receiptId?: string): void;
   closed(expected: boolean): void;
+  /** With reconnectBaseMs: open again and subscribed again (every SUBSCRIBE receipted) after a drop. */
+  reconnected?(): void;
 }
 
 /** How often we promise the server an EOL; the server may ask for more often (never less). */
@@ -33,6 +54,14 @@ export class StompSession {
   private heartbeat: NodeJS.Timeout | null = null;
   private closing = false;
   private subscriptions = 0;
+  /** Destinations by subscription id, to subscribe again after a reconnect. */
+  private readonly destinations: string[] = [];
+  private options: SessionOptions | null = null;
+  /** close() was called: no reconnect any more. */
+  private stopped = false;
+  private resubscribing = 0;
+  /** Sockets opened again after a drop once CONNECTED (reconnectBaseMs). */
+  reconnectsAfterConnected = 0;
   events: SessionEvents = { message() {}, receipt() {}, error() {}, closed() {} };
   /** Why each socket of this session that dropped before CONNECTED ended (then opened again). */
   readonly reconnects: string[] = [];
@@ -44,6 +73,7 @@ export class StompSession {
    * for the report. Nothing is ever retried once CONNECTED arrived.
    */
   connect(options: SessionOptions): Promise<void> {
+    this.options = options;
     return withReconnects(() => this.connectOnce(options), options.reconnectsBeforeConnected ?? RECONNECTS_BEFORE_CONNECTED, (reason) =>
       this.reconnects.push(reason),
     );
@@ -87,9 +117,12 @@ export class StompSession {
             case 'MESSAGE':
               this.events.message(frame);
               break;
-            case 'RECEIPT':
-              this.events.receipt(frame.headers['receipt-id'] ?? '');
+            case 'RECEIPT': {
+              const id = frame.headers['receipt-id'] ?? '';
+              if (!id.startsWith(RESUBSCRIBE_RECEIPT)) this.events.receipt(id);
+              else if (--this.resubscribing === 0) this.events.reconnected?.();
               break;
+            }
             case 'CONNECTED':
               if (!connected) {
                 connected = true;
@@ -114,9 +147,33 @@ export class StompSession {
         this.stopHeartbeat();
         // 1006: no close frame came; a server that refuses says so with ERROR and a close frame.
         if (!connected) fail(`closed before CONNECTED (${code}${reason.length ? ` ${reason.toString()}` : ''}${socketEnd ? `: ${socketEnd}` : ''})`, opened && code === 1006);
+        else if (!this.closing && !this.stopped && options.reconnectBaseMs !== undefined) this.reopen(options.reconnectBaseMs, 1);
         else this.events.closed(this.closing);
       });
     });
+  }
+
+  /** After a drop once CONNECTED: the browser's backoff, then CONNECT and every SUBSCRIBE again. */
+  private reopen(baseMs: number, attempt: number): void {
+    this.reconnectsAfterConnected++;
+    const timer = setTimeout(() => {
+      if (this.stopped) return;
+      const others = this.options!.otherUrls ?? [];
+      const url = others.length === 0 ? this.options!.url : others[(attempt - 1) % others.length];
+      this.connectOnce({ ...this.options!, url }).then(
+        () => {
+          this.resubscribing = this.destinations.length;
+          if (this.resubscribing === 0) this.events.reconnected?.();
+          this.destinations.forEach((destination, i) =>
+            this.write(encodeFrame('SUBSCRIBE', { id: `sub-${i}`, destination, ack: 'auto', receipt: `${RESUBSCRIBE_RECEIPT}${i}` })),
+          );
+        },
+        () => {
+          if (!this.stopped) this.reopen(baseMs, attempt + 1);
+        },
+      );
+    }, reconnectDelay(baseMs, attempt));
+    timer.unref();
   }
 
   private startHeartbeat(negotiated: string | undefined): void {
@@ -146,6 +203,7 @@ export class StompSession {
   /** Subscribes with ids sub-0, sub-1, … like our web client; returns the id. */
   subscribe(destination: string, receipt?: string): string {
     const id = `sub-${this.subscriptions++}`;
+    this.destinations.push(destination);
     const headers: Record<string, string> = { id, destination, ack: 'auto' };
     if (receipt) headers.receipt = receipt;
     this.write(encodeFrame('SUBSCRIBE', headers));
@@ -168,6 +226,7 @@ export class StompSession {
   /** DISCONNECT, then close; the socket is terminated if the server does not close it soon. */
   async close(): Promise<void> {
     const ws = this.ws;
+    this.stopped = true;
     if (!ws || ws.readyState === WebSocket.CLOSED) return;
     this.closing = true;
     this.stopHeartbeat();

@@ -8,6 +8,8 @@ export interface SwarmHandler {
   receipt(client: number, receiptId: string): void;
   /** The server refused a frame with ERROR (receiptId when the frame asked for one). */
   refused(client: number, receiptId: string | undefined): void;
+  /** The session was opened and subscribed again after a drop (`--reconnect`): it may have missed messages. */
+  resync?(client: number): void;
 }
 
 const MAX_ERROR_SAMPLES = 5;
@@ -76,6 +78,7 @@ export class Swarm {
       closed: (expected) => {
         if (!expected) this.noteError(`session ${client}: closed by the server`);
       },
+      reconnected: () => this.handler?.resync?.(client),
     };
   }
 

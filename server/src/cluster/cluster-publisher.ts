@@ -7,6 +7,7 @@
 // for one user's connections (call queues, the end of a subscription), listened to while the
 // user is connected here; `all` carries what every node must do (a login session ended, a
 // feature's signal such as a room's members changing).
+import { parseSubscriptionDestination } from '@common/destinations';
 import type { Broker, LocalInterest } from '../stomp/broker';
 import { SerializedJson, type Publisher, type StompPrincipal } from '../stomp/api';
 import type { Logger } from '../log';
@@ -17,7 +18,7 @@ type UserNews =
   | { op: 'deliver'; d: string; t: 's' | 'j'; b: string; x?: string }
   | { op: 'unsub'; d: string };
 
-type NodeNews = { op: 'close-session'; id: string } | { op: 'signal'; name: string; data: string };
+type NodeNews = { op: 'close-session'; id: string } | { op: 'signal'; name: string; data: string } | { op: 'resync' };
 
 const ALL = 'all';
 const destinationChannel = (destination: string) => `d:${destination}`;
@@ -46,6 +47,8 @@ function decodeBody(kind: string, text: string): string | SerializedJson {
 
 export class ClusterPublisher implements Publisher, Signals {
   private readonly signalHandlers = new Map<string, Array<(data: string) => void>>();
+  /** The bus's drop count when this node last told clients to catch up. */
+  private droppedAtResync = 0;
 
   constructor(
     private readonly broker: Broker,
@@ -54,6 +57,13 @@ export class ClusterPublisher implements Publisher, Signals {
   ) {
     bus.listen(ALL);
     bus.onMessage((channel, message) => this.received(channel, message));
+    // In the same turn as the features' onLost handlers and the re-check of sessions: a client
+    // told to catch up asks over HTTP, which comes after them.
+    bus.onReconnect(() => {
+      const droppedHere = bus.dropped > this.droppedAtResync;
+      this.droppedAtResync = bus.dropped;
+      this.resync(droppedHere);
+    });
   }
 
   publish(destination: string, body: string | object): void {
@@ -111,6 +121,31 @@ export class ClusterPublisher implements Publisher, Signals {
     this.signalHandlers.set(name, list);
   }
 
+  // ---- healing after a bus outage (docs/protocol.md "Catching up after a bus outage") ----
+
+  /**
+   * News may have been lost while the bus was down: every client of this node is told to catch
+   * up on the topics it already holds (`true` on its chat-list refresh topic, `{type: "resync"}`
+   * on each room-events topic), and, when this node dropped news of its own meanwhile
+   * (`everywhere`), so is every client of every other node.
+   */
+  resync(everywhere: boolean): void {
+    this.resyncHere();
+    if (everywhere) this.toAll({ op: 'resync' });
+  }
+
+  private resyncHere(): void {
+    let told = 0;
+    for (const destination of this.broker.heldDestinations()) {
+      const parsed = parseSubscriptionDestination(destination);
+      if (parsed.kind === 'toggleRefresh') this.broker.publish(destination, 'true');
+      else if (parsed.kind === 'chatRoomEvents') this.broker.publish(destination, { type: 'resync', chatRoomId: parsed.chatRoomId });
+      else continue;
+      told++;
+    }
+    this.log.info({ destinations: told }, 'told clients to catch up after the bus was down');
+  }
+
   // ---- from other nodes ----
 
   private toUser(userId: number, news: UserNews): void {
@@ -132,6 +167,7 @@ export class ClusterPublisher implements Publisher, Signals {
     } else if (channel === ALL) {
       const news = JSON.parse(message) as NodeNews;
       if (news.op === 'close-session') this.broker.closeAuthSession(news.id);
+      else if (news.op === 'resync') this.resyncHere();
       else for (const handler of this.signalHandlers.get(news.name) ?? []) handler(news.data);
     } else {
       this.log.warn({ channel }, 'bus message on an unknown channel');

@@ -54,6 +54,8 @@ export class RedisPresence implements Presence {
 
   async isOnline(userId: number): Promise<boolean> {
     if (this.local.has(userId)) return true;
+    // The bus down: answer at once from what this node knows rather than wait out a timeout.
+    if (this.redis.status !== 'ready') return false;
     try {
       return (await this.redis.zcount(this.prefix + userId, Date.now(), '+inf')) > 0;
     } catch (err) {
@@ -66,7 +68,7 @@ export class RedisPresence implements Presence {
   async onlineAmong(userIds: readonly number[]): Promise<Set<number>> {
     const online = new Set(userIds.filter((id) => this.local.has(id)));
     const elsewhere = userIds.filter((id) => !online.has(id));
-    if (elsewhere.length === 0) return online;
+    if (elsewhere.length === 0 || this.redis.status !== 'ready') return online;
     const now = Date.now();
     const batch = this.redis.pipeline();
     for (const id of elsewhere) batch.zcount(this.prefix + id, now, '+inf');

@@ -35,6 +35,15 @@ export function redisOptions(extra: RedisOptions = {}): RedisOptions {
   return { retryStrategy, maxRetriesPerRequest: 1, connectTimeout: 2000, ...extra };
 }
 
+/**
+ * A command to Redis fails after this (docs/architecture.md §9): a Redis that stopped answering
+ * without closing its connections (frozen, or a partition with no reset) must not hang the
+ * requests that ask it, so they fall back to what this node knows or answer 503 within it.
+ */
+export const COMMAND_TIMEOUT_MS = 1000;
+/** The bus is PINGed this often; an answer later than COMMAND_TIMEOUT_MS counts it down. */
+export const PING_EVERY_MS = 1000;
+
 export class RedisBus implements Bus {
   readonly nodeId = randomBytes(6).toString('base64url');
   /** Commands: PUBLISH, and the call and session keys of the stores that share it. */
@@ -48,6 +57,8 @@ export class RedisBus implements Bus {
   private flushScheduled = false;
   private wasUp = false;
   private lostSinceUp = false;
+  private readonly pingTimer: NodeJS.Timeout;
+  private pinging = false;
   dropped = 0;
 
   constructor(
@@ -57,9 +68,13 @@ export class RedisBus implements Bus {
   ) {
     // Publishing while Redis is away fails at once instead of queueing: the bus is lossy, and a
     // queue of unsent fan-out would grow without bound during an outage.
-    this.redis = new Redis(url, redisOptions({ enableOfflineQueue: false, enableAutoPipelining: true, connectionName: `letschat-${this.nodeId}` }));
+    // Commands time out (COMMAND_TIMEOUT_MS): whoever awaits one gets an answer or an error in time.
+    this.redis = new Redis(url, redisOptions({
+      enableOfflineQueue: false, enableAutoPipelining: true, commandTimeout: COMMAND_TIMEOUT_MS, connectionName: `letschat-${this.nodeId}`,
+    }));
     // The listener keeps its queue: SUBSCRIBE and UNSUBSCRIBE wait for the connection, and
-    // ioredis subscribes again to every channel after a reconnect.
+    // ioredis subscribes again to every channel after a reconnect. No command timeout here: it
+    // would also fail the SUBSCRIBEs queued during an outage, and they must wait.
     this.subscriber = new Redis(url, redisOptions({ maxRetriesPerRequest: null, connectionName: `letschat-${this.nodeId}-sub` }));
     this.subscriber.on('message', (channel: string, message: string) => this.received(channel, message));
     for (const connection of [this.redis, this.subscriber]) {
@@ -69,6 +84,7 @@ export class RedisBus implements Bus {
       // ioredis logs unhandled connection errors itself; these are expected while Redis is down.
       connection.on('error', (err: Error) => this.log.debug({ err: err.message }, 'redis connection error'));
     }
+    this.pingTimer = setInterval(() => void this.ping(), PING_EVERY_MS).unref();
   }
 
   get state(): BusState {
@@ -135,6 +151,7 @@ export class RedisBus implements Bus {
   }
 
   async close(): Promise<void> {
+    clearInterval(this.pingTimer);
     this.flush();
     await Promise.allSettled([this.redis.quit(), this.subscriber.quit()]);
     this.redis.disconnect();
@@ -173,6 +190,33 @@ export class RedisBus implements Bus {
     }
   }
 
+  /**
+   * A connection stays 'ready' while Redis is frozen or cut off without a reset: only an answer
+   * proves it is there. Without one within COMMAND_TIMEOUT_MS twice in a row, both connections
+   * are dropped, so the bus is down (health says so, commands fail at once instead of waiting out
+   * their timeout) until Redis answers again, and then comes back as after any outage
+   * (reconnect handlers).
+   */
+  private async ping(): Promise<void> {
+    if (this.pinging || this.redis.status !== 'ready') return;
+    this.pinging = true;
+    try {
+      await this.redis.ping().catch(() => {
+        // An event loop stalled past the timeout fails a PING whose answer had already come (the
+        // timer runs before the socket is read): one more before calling Redis gone.
+        if (this.redis.status === 'ready') return this.redis.ping();
+        return undefined;
+      });
+    } catch (err) {
+      if (this.redis.status !== 'ready') return;
+      this.log.warn({ err: err instanceof Error ? err.message : String(err) }, `redis did not answer a PING within ${COMMAND_TIMEOUT_MS} ms: reconnecting`);
+      // destroy(), not end(): a frozen peer never finishes a graceful close.
+      for (const connection of [this.redis, this.subscriber]) connection.stream?.destroy();
+    } finally {
+      this.pinging = false;
+    }
+  }
+
   private changed(): void {
     const up = this.state === 'up';
     if (up === this.wasUp) return;
@@ -182,15 +226,27 @@ export class RedisBus implements Bus {
       this.log.warn('cluster bus down: serving local clients only until Redis is back');
       return;
     }
-    if (!this.lostSinceUp) return;
-    this.log.info('cluster bus back');
-    for (const handler of this.reconnectHandlers) {
-      try {
-        handler();
-      } catch (err) {
-        this.log.error({ err }, 'bus reconnect handler failed');
-      }
-    }
+    // The first time up: nothing was lost unless this node already served (and dropped) news
+    // before Redis first answered (a node started during an outage).
+    if (!this.lostSinceUp && this.dropped === 0) return;
+    // ioredis says ready before its SUBSCRIBEs again are answered; a PING on the same connection
+    // is answered after them, so from then on nothing published elsewhere misses this node, and
+    // the clients told to catch up (ClusterPublisher.resync) find everything in the database or
+    // on their topics.
+    this.subscriber.ping().then(
+      () => {
+        if (this.state !== 'up') return; // down again: this runs at the next comeback
+        this.log.info('cluster bus back');
+        for (const handler of this.reconnectHandlers) {
+          try {
+            handler();
+          } catch (err) {
+            this.log.error({ err }, 'bus reconnect handler failed');
+          }
+        }
+      },
+      (err: unknown) => this.failed('ping after the comeback', err),
+    );
   }
 
   private failed(what: string, err: unknown): void {

@@ -15,9 +15,9 @@
 // (their node died), it tells the service, which starts their grace. A call nobody renews expires,
 // but never before the grace of an away party has run out.
 import { randomBytes } from 'node:crypto';
-import type { Redis } from 'ioredis';
+import { ReplyError, type Redis } from 'ioredis';
 import type { CallMedia } from '@common/api';
-import { acceptedPhase, type Call, type CallStore, type EndCondition, type Phase, type SharedCallStorePorts, type TakeResult } from '../features/calls/call-store';
+import { acceptedPhase, SharedStateUnavailableError, type Call, type CallStore, type EndCondition, type Phase, type SharedCallStorePorts, type TakeResult } from '../features/calls/call-store';
 import type { Logger } from '../log';
 
 const TAKE = `
@@ -84,6 +84,15 @@ const RENEW_EVERY_MS = 5000;
 /** An active call lives this long without renewal. */
 const ACTIVE_TTL_MS = 30_000;
 
+/**
+ * Redis away or too slow (a command timeout, docs/architecture.md §9) becomes "try again in a
+ * moment" for the caller; Redis's own refusals (a script error) stay what they are.
+ */
+function orUnavailable(err: unknown): never {
+  if (err instanceof ReplyError) throw err;
+  throw new SharedStateUnavailableError(err);
+}
+
 type Script = 'callTake' | 'callActivate' | 'callEnd' | 'callLeave' | 'callBack' | 'callClaimDue' | 'callRenew';
 type Scripted = Redis & Record<Script, (...args: Array<string | number>) => Promise<unknown>>;
 
@@ -121,7 +130,7 @@ export class RedisCallStore implements CallStore {
   }
 
   async of(userId: number): Promise<Call | null> {
-    const id = await this.redis.get(this.userKey(userId));
+    const id = await this.redis.get(this.userKey(userId)).catch(orUnavailable);
     return id ? this.load(id) : null;
   }
 
@@ -132,7 +141,7 @@ export class RedisCallStore implements CallStore {
     const own = (await this.redis.callTake(
       this.userKey(caller), this.userKey(callee), this.callKey(id), this.ringsKey,
       id, caller, callerName, callee, ttl, Date.now() + this.ringTimeoutMs, media, nowMs,
-    )) as string | null;
+    ).catch(orUnavailable)) as string | null;
     if (own === null) {
       return { kind: 'taken', call: { id, caller, callerName, callee, media, phase: 'ringing', startedAtMs: nowMs, answeredAtMs: null, callerAwayMs: null, calleeAwayMs: null } };
     }
@@ -140,7 +149,7 @@ export class RedisCallStore implements CallStore {
   }
 
   async activate(call: Call, nowMs: number): Promise<boolean> {
-    const done = (await this.redis.callActivate(this.callKey(call.id), this.userKey(call.caller), this.userKey(call.callee), this.ringsKey, call.id, ACTIVE_TTL_MS, nowMs)) === 1;
+    const done = (await this.redis.callActivate(this.callKey(call.id), this.userKey(call.caller), this.userKey(call.callee), this.ringsKey, call.id, ACTIVE_TTL_MS, nowMs).catch(orUnavailable)) === 1;
     if (done) Object.assign(call, { phase: 'active', answeredAtMs: nowMs });
     return done;
   }
@@ -150,7 +159,7 @@ export class RedisCallStore implements CallStore {
     const fields = (await this.redis.callEnd(
       this.callKey(call.id), this.userKey(call.caller), this.userKey(call.callee), this.ringsKey, this.gracesKey,
       call.id, condition.phase ?? '', away, call.caller, call.callee,
-    )) as string[];
+    ).catch(orUnavailable)) as string[];
     if (fields.length === 0) return null;
     this.held.delete(call.id);
     const hash: Record<string, string> = {};
@@ -164,12 +173,12 @@ export class RedisCallStore implements CallStore {
     return (await this.redis.callLeave(
       this.callKey(call.id), this.userKey(call.caller), this.userKey(call.callee), this.gracesKey,
       this.awayField(call, userId), nowMs, Date.now() + graceMs, this.graceMember(call.id, userId), ttl,
-    )) === 1;
+    ).catch(orUnavailable)) === 1;
   }
 
   async back(call: Call, userId: number): Promise<Call | null> {
     const other = userId === call.caller ? call.callee : call.caller;
-    const done = (await this.redis.callBack(this.callKey(call.id), this.gracesKey, this.awayField(call, userId), this.graceMember(call.id, userId), this.awayField(call, other))) === 1;
+    const done = (await this.redis.callBack(this.callKey(call.id), this.gracesKey, this.awayField(call, userId), this.graceMember(call.id, userId), this.awayField(call, other)).catch(orUnavailable)) === 1;
     return done ? this.load(call.id) : null;
   }
 
@@ -232,7 +241,7 @@ export class RedisCallStore implements CallStore {
   }
 
   private async load(id: string): Promise<Call | null> {
-    const h = await this.redis.hgetall(this.callKey(id));
+    const h = await this.redis.hgetall(this.callKey(id)).catch(orUnavailable);
     return h.phase ? this.fromHash(id, h) : null;
   }
 

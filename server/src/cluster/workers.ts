@@ -15,17 +15,26 @@ const STOP_DEADLINE_MS = 12_000;
 export function runWorkers(config: Config, script: string, print: (line: string) => void): void {
   const workers = new Map<number, ChildProcess>();
   let stopping = false;
+  /** Until the first worker listens, its failure is the deployment's (a port taken since, a bad database): no restart loop. */
+  let firstListened = false;
 
   const startWorker = (index: number): Promise<void> =>
     new Promise((resolve) => {
       const child = fork(script, [WORKER_FLAG], { env: { ...process.env, WORKER_INDEX: String(index) } });
       workers.set(index, child);
       child.on('message', (message) => {
-        if (message === LISTENING) resolve();
+        if (message === LISTENING) {
+          firstListened = true;
+          resolve();
+        }
       });
       child.on('exit', (code, signal) => {
         workers.delete(index);
         resolve();
+        if (!firstListened && !stopping) {
+          // The worker said why on its own stderr ("Let's Chat could not start: …").
+          process.exit(1);
+        }
         if (stopping) {
           if (workers.size === 0) process.exit(0);
           return;

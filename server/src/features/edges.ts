@@ -8,7 +8,7 @@ import { HttpError } from '../transport/errors';
 import type { Route } from '../transport/route';
 import {
   ConflictError, DomainError, EmailTakenError, ForbiddenError, InvalidError, NotConfiguredError, NotFoundError,
-  QuotaExceededError, RateLimitedError, UnauthenticatedError, UpstreamFailedError,
+  QuotaExceededError, RateLimitedError, SharedStateUnavailableError, UnauthenticatedError, UpstreamFailedError,
 } from './errors';
 
 type ErrorClass = abstract new (...args: never[]) => DomainError;
@@ -41,6 +41,7 @@ export function restEdge(route: Route): Route {
         return await route.handle(ctx);
       } catch (err) {
         if (isDatabaseUnavailable(err)) throw new HttpError(503, 'unavailable', DATABASE_UNAVAILABLE, { 'Retry-After': '2' });
+        if (err instanceof SharedStateUnavailableError) throw new HttpError(503, err.code, err.message, { 'Retry-After': '2' });
         throw err instanceof DomainError ? toHttpError(err) : err;
       }
     },
@@ -52,7 +53,7 @@ const DATABASE_UNAVAILABLE = 'the database is unavailable; try again in a moment
 /**
  * Every domain refusal and every undecodable payload answers an ERROR frame carrying its
  * message; a database out of reach answers a retryable one (nothing was stored, the client
- * sends again after reconnecting); anything else stays an internal error.
+ * sends again after reconnecting), and so does the cluster bus out of reach; anything else stays an internal error.
  */
 export function stompEdge(handler: AppHandler): AppHandler {
   return async (user, body) => {
@@ -61,6 +62,7 @@ export function stompEdge(handler: AppHandler): AppHandler {
     } catch (err) {
       if (err instanceof DomainError || err instanceof PayloadError) throw new StompHandlerError(err.message);
       if (isDatabaseUnavailable(err)) throw new StompUnavailableError(DATABASE_UNAVAILABLE);
+      if (err instanceof SharedStateUnavailableError) throw new StompUnavailableError(err.message);
       throw err;
     }
   };

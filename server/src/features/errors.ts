@@ -106,3 +106,16 @@ export class NotConfiguredError extends DomainError {
     super(message);
   }
 }
+
+/**
+ * State shared between nodes (the cluster bus) could not be reached in time: not a refusal but
+ * "try again in a moment", like a database out of reach (REST 503 with Retry-After, STOMP a
+ * retryable ERROR). Not a DomainError: nothing about the request was wrong.
+ */
+export class SharedStateUnavailableError extends Error {
+  readonly code = 'unavailable';
+  constructor(cause?: unknown) {
+    super('the cluster bus is unavailable; try again in a moment', { cause });
+    this.name = 'SharedStateUnavailableError';
+  }
+}

@@ -214,6 +214,11 @@ export class Broker implements Publisher, SessionHost {
     for (const session of this.byUser.get(userId)) session.dropDestination(destination);
   }
 
+  /** The destinations some client of this node subscribes to (a snapshot). */
+  heldDestinations(): string[] {
+    return [...this.subscriptions.destinations()];
+  }
+
   revocationEpoch(userId: number): number {
     return this.revocations.get(userId) ?? 0;
   }

@@ -153,6 +153,11 @@ export class SubscriptionRegistry {
     return this.held.has(destination);
   }
 
+  /** Every destination some session on this node subscribes to. */
+  destinations(): IterableIterator<string> {
+    return this.held.keys();
+  }
+
   private release(destination: string): void {
     this.held.delete(destination);
     this.onHeld(destination, false);

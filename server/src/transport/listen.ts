@@ -33,3 +33,14 @@ export function listen(app: uWS.TemplatedApp, host: string, port: number, share 
     );
   });
 }
+
+/**
+ * Rejects with listen()'s ListenError when the port cannot be taken alone: WORKERS=N's supervisor
+ * asks before starting its workers, since they share the port (SO_REUSEPORT) and would otherwise
+ * share it with another deployment too. Taken and let go at once; a process that takes the port
+ * between this and the workers' listen is not seen.
+ */
+export async function checkPortFree(host: string, port: number): Promise<void> {
+  const socket = await listen(uWS.App(), host, port);
+  uWS.us_listen_socket_close(socket);
+}

@@ -7,6 +7,7 @@ import { app, topics } from '@common/destinations';
 import type { ChatMessageEvent } from '@common/payloads';
 import { freePort, HaproxyProcess, NodeProcess, useCluster } from '../support/cluster';
 import { IN_CI } from '../support/databases';
+import { within } from '../support/wait';
 
 /** Which node answers a fresh connection's /healthz. */
 function nodeBehind(url: string): Promise<string> {
@@ -58,6 +59,27 @@ describe('running several nodes (MariaDB, Redis)', function () {
     }
     const refused = await fetch(`http://127.0.0.1:${port}${api.healthz}`).then(() => false, () => true);
     expect(refused).to.equal(true);
+  });
+
+  it('a second WORKERS=2 on a port the first holds exits 1 with the message one process gives, and the first keeps serving alone', async () => {
+    const port = await freePort();
+    const env = { ...cluster.env, PORT: String(port), WORKERS: '2' };
+    const first = await NodeProcess.start(env);
+    try {
+      // The port answers at once (the first holds it): start() returns, or the second has exited already.
+      const second = await NodeProcess.start(env).then(
+        async (node) => ({ code: await within(node.exited(), 60_000, 'the second supervisor to exit'), output: node.output.join('') }),
+        (err: Error) => ({ code: /exited with ([0-9]+)/.exec(err.message)?.[1] === '1' ? 1 : -1, output: err.message }),
+      );
+      expect(second.code, second.output).to.equal(1);
+      expect(second.output).to.include(`Let's Chat could not start: cannot listen on 127.0.0.1:${port}: the port is in use or not allowed`);
+      // Only the first deployment's two workers answer on the port.
+      const seen = new Set<string>();
+      for (let i = 0; i < 40; i++) seen.add(await nodeBehind(first.url));
+      expect(seen.size).to.be.at.most(2);
+    } finally {
+      await first.stop('SIGTERM');
+    }
   });
 
   it('HAProxy with deploy/haproxy.cfg spreads users over three nodes that serve each other’s messages', async function () {

@@ -64,6 +64,18 @@ export class TestRedis {
     await waitFor(() => portAnswers(this.port), { what: `redis-server on ${this.port}`, timeoutMs: 15_000 });
   }
 
+  /**
+   * SIGSTOP: Redis stops answering but keeps its connections open, as a partition without a
+   * reset looks to the nodes; thaw() (SIGCONT) lets it answer again, with everything it held.
+   */
+  freeze(): void {
+    this.process?.kill('SIGSTOP');
+  }
+
+  thaw(): void {
+    this.process?.kill('SIGCONT');
+  }
+
   /** kill -9: no goodbye to the clients. */
   async stop(): Promise<void> {
     const child = this.process;
@@ -159,6 +171,12 @@ export class NodeProcess {
 
   get alive(): boolean {
     return this.child.exitCode === null && this.child.signalCode === null;
+  }
+
+  /** Resolves with the exit code once the process has exited (null after a signal). */
+  exited(): Promise<number | null> {
+    if (!this.alive) return Promise.resolve(this.child.exitCode);
+    return new Promise((resolve) => this.child.once('exit', (code) => resolve(code)));
   }
 
   /** SIGTERM (a graceful stop) or SIGKILL (a crash); resolves when the process is gone. */

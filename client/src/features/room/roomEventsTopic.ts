@@ -1,5 +1,6 @@
 // The room-events topic (docs/protocol.md /topic/chat-room-events/{id}) while a room is open:
-// read positions, typing, presence, and edits, deletions and reactions. Decoded through common/
+// read positions, typing, presence, edits, deletions and reactions, and the server's request to
+// catch up after its cluster bus was down. Decoded through common/
 // before they reach a slice; events of types this client does not know are ignored.
 import { buffers, eventChannel, type EventChannel } from 'redux-saga';
 import { call, fork, put, select, take, type SagaGenerator } from 'typed-redux-saga';
@@ -9,7 +10,7 @@ import type { RoomEvent } from '@common/payloads';
 import { service } from '../../kernel/sagaContext';
 import type { StompService } from '../../services/stomp';
 import { presenceChanged, typingSeen } from './liveSlice';
-import { messageDeleted, messageDeletedInRoom, messageEdited, reactionChanged, selectMessageSeq } from './roomSlice';
+import { messageDeleted, messageDeletedInRoom, messageEdited, reactionChanged, roomResyncRequested, selectMessageSeq } from './roomSlice';
 import { readEventReceived } from './readsSlice';
 import { expireTyping } from './roomTypingSaga';
 
@@ -55,6 +56,9 @@ export function* watchRoomEventsTopic(chatRoomId: number, myId: number): SagaGen
         if (seq !== undefined) yield* put(messageDeletedInRoom({ chatRoomId, seq }));
       } else if (event.type === 'reaction') {
         yield* put(reactionChanged(event));
+      } else if (event.type === 'resync') {
+        // The room topic's saga catches up (roomLiveSaga.ts followRoomTopic).
+        yield* put(roomResyncRequested({ chatRoomId }));
       }
     }
   } finally {

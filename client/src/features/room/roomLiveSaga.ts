@@ -1,7 +1,7 @@
 // The room topic while the room is open (docs/protocol.md /topic/private-chat/{id}): every
 // message in order with none missing (a seq that skips ahead fills the gap first), the
 // connection's state, and after every (re)subscription presence again, the catch-up, the
-// changes made while away and the outbox sent again.
+// changes made while away and the outbox sent again; the same catch-up when the server asks.
 import type { Channel, EventChannel } from 'redux-saga';
 import { call, delay, put, race, select, take, type SagaGenerator } from 'typed-redux-saga';
 import { service } from '../../kernel/sagaContext';
@@ -12,7 +12,14 @@ import type { RoomEvent } from './roomEvents';
 import { catchUp, fetchAfter } from './roomHistorySaga';
 import { resendAll } from './roomOutboxSaga';
 import { noteRead, publishPresence } from './roomReadsSaga';
-import { disconnected, messageReceived, selectNewestSeq, selectRoomActive, subscribed, type RoomOpening } from './roomSlice';
+import { disconnected, messageReceived, roomResyncRequested, selectNewestSeq, selectRoomActive, subscribed, type RoomOpening } from './roomSlice';
+
+/**
+ * A catch-up the server asks for (`resync`) starts after a random delay below this: every client
+ * of every node is asked at the same moment, and their requests then spread over it instead of
+ * arriving at once (docs/operations.md "Reconnecting").
+ */
+export const RESYNC_JITTER_MS = 500;
 
 /**
  * The first history page waits this long for the room's subscription: read after the
@@ -53,8 +60,22 @@ export function* announceSubscribed(session: RoomOpening): SagaGenerator<void> {
 export function* followRoomTopic(session: RoomOpening, events: EventChannel<RoomEvent>, reads: Channel<number>): SagaGenerator<void> {
   const logError = yield* service('logError');
   for (;;) {
-    const event = yield* take(events);
-    if (event.type === 'disconnected') {
+    const { event } = yield* race({
+      event: take(events),
+      resync: take((action: unknown) => roomResyncRequested.match(action) && action.payload.chatRoomId === session.chatRoomId),
+    });
+    if (!event) {
+      // The server's bus was down: messages and changes may not have reached us. The same
+      // catch-up as after a reconnect; nothing to send again (the connection never dropped).
+      yield* delay(Math.random() * RESYNC_JITTER_MS);
+      try {
+        yield* call(catchUp, session);
+        yield* call(fetchChanges, session);
+      } catch (error) {
+        if (isHttpStatus(error, 403)) return;
+        yield* call(logError, 'room: catch up after resync', error);
+      }
+    } else if (event.type === 'disconnected') {
       yield* put(disconnected());
     } else if (event.type === 'subscribed') {
       yield* call(announceSubscribed, session);

@@ -195,6 +195,21 @@ describe('the room session saga', () => {
     expect(h.room().connection).to.equal('live');
   });
 
+  it('catches up when the server asks (resync after its cluster bus was down), with the connection never lost', async () => {
+    h = open(30);
+    await openRoom(h);
+    // Stored on another node while the bus between the nodes was down: never published here.
+    for (let id = 31; id <= 33; id += 1) h.server.add(message(id));
+    const requestsBefore = h.http.requests.length;
+    h.stomp.deliver(topics.chatRoomEvents(ROOM), { type: 'resync', chatRoomId: ROOM });
+    await eventually(() => h.ids().at(-1) === 33, 'caught up');
+    expect(h.http.requests.slice(requestsBefore).map((r) => r.query)).to.deep.equal([
+      { chatRoomId: ROOM, page: 0 },
+      { chatRoomId: ROOM, changedSince: 0 },
+    ]);
+    expect(h.room().connection).to.equal('live');
+  });
+
   it('fetches history page 0 once when the subscription is active first, and still loads it when no connection comes', async () => {
     h = open(5);
     await openRoom(h);

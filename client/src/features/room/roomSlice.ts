@@ -330,6 +330,12 @@ export const {
  */
 export const messageDeletedInRoom = createAction<{ chatRoomId: number; seq: number }>('room/messageDeletedInRoom');
 
+/**
+ * The server says news may have been lost while its cluster bus was down (docs/protocol.md
+ * "Catching up after a bus outage"): the open room catches up as after a reconnect.
+ */
+export const roomResyncRequested = createAction<{ chatRoomId: number }>('room/resyncRequested');
+
 export const roomReducer = roomSlice.reducer;
 
 type WithRoom = { room: RoomState };

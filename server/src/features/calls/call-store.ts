@@ -7,6 +7,9 @@
 import type { CallMedia } from '@common/api';
 import type { Logger } from '../../log';
 
+/** What a shared store's methods reject with when the state they share cannot be reached in time. */
+export { SharedStateUnavailableError } from '../errors';
+
 /**
  * ringing → active (accepted) → reconnecting (a party's last connection closed; back to active
  * when they return within the grace) → ended (the call is gone from the store).
@@ -36,6 +39,7 @@ export interface EndCondition {
   away?: number;
 }
 
+/** A shared store's methods reject with SharedStateUnavailableError when its state is out of reach. */
 export interface CallStore {
   /** The call the user is in, or null. */
   of(userId: number): Promise<Call | null>;

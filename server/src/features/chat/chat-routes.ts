@@ -6,6 +6,7 @@ import { userOf, type Route } from '../../transport/route';
 import { idField, objectBody, pageField, stringField } from '../request-fields';
 import { InvalidError } from '../errors';
 import type { ChatDeps } from './chat-deps';
+import { CatchUpSlots } from './catch-up-slots';
 import { chatList } from './chat-list';
 import { createRoom } from './create-room';
 import { chatHistory } from './history';
@@ -40,6 +41,7 @@ function historyPage(query: URLSearchParams): HistoryQuery {
 }
 
 export function chatRoutes(chat: ChatDeps, notifications: NotificationMail): Route[] {
+  const catchUps = new CatchUpSlots();
   const keyword = (raw: string | null) => raw ?? '';
   return [
     {
@@ -82,7 +84,10 @@ export function chatRoutes(chat: ChatDeps, notifications: NotificationMail): Rou
       handle: async (ctx) => {
         const user = userOf(ctx);
         const chatRoomId = idField(ctx.query.get('chatRoomId'), 'chatRoomId');
-        return { json: await chatHistory(chat, user.userId, chatRoomId, historyPage(ctx.query)) };
+        const asked = historyPage(ctx.query);
+        const read = () => chatHistory(chat, user.userId, chatRoomId, asked);
+        // A catch-up waits for a slot (catch-up-slots.ts); opening a room never does.
+        return { json: await ('afterSeq' in asked || 'changedSince' in asked ? catchUps.run(read) : read()) };
       },
     },
     {
