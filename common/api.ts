@@ -30,6 +30,8 @@ export const api = {
   attachment: (attachmentId: number) => `/api/attachments/${attachmentId}`,
   attachmentThumbnail: (attachmentId: number) => `/api/attachments/${attachmentId}/thumbnail`,
   iceServers: '/api/call/ice-servers',
+  /** Ours: the user's call history, paged by callId (docs/protocol.md). */
+  calls: '/api/calls',
   pushPublicKey: '/api/push/public-key',
   pushSubscriptions: '/api/push/subscriptions',
   healthz: '/healthz',
@@ -81,9 +83,12 @@ export interface ChatSummary {
  * exact Korean text (its client parses it); our client renders from these fields instead.
  * renamed: actor renamed the room to newName. added: actor added target. left: actor left.
  */
-export type SystemEventType = 'renamed' | 'added' | 'left';
+export type SystemEventType = 'renamed' | 'added' | 'left' | 'call';
+/** How a call ended (docs/protocol.md call record): missed covers rang out, busy and unavailable. */
+export type CallOutcome = 'answered' | 'missed' | 'rejected' | 'cancelled';
 export interface SystemEvent {
   type: SystemEventType;
+  /** call: the caller (the record names no actor). */
   actorUserId: number;
   actorName: string;
   /** added: the user who was added. */
@@ -91,6 +96,27 @@ export interface SystemEvent {
   targetName?: string;
   /** renamed: the room's new name. */
   newName?: string;
+  /** call: the record of one call (docs/protocol.md "Call records"). */
+  media?: 'audio' | 'video';
+  outcome?: CallOutcome;
+  durationSec?: number;
+  callerUserId?: number;
+}
+
+/** GET /api/calls: one of the user's calls, newest first (docs/protocol.md). */
+export interface CallHistoryEntry {
+  callId: number;
+  peerUserId: number;
+  peerName: string;
+  media: 'audio' | 'video';
+  direction: 'outgoing' | 'incoming';
+  outcome: CallOutcome;
+  startedAt: string;
+  durationSec: number;
+}
+export interface CallHistoryPage {
+  calls: CallHistoryEntry[];
+  hasMore: boolean;
 }
 
 /** One chat message in history; on the room topic it is payloads.ts ChatMessageEvent. */

@@ -2,7 +2,14 @@
 // out as literals.
 
 export const CALL_SIGNALS = ['incoming', 'accepted', 'rejected', 'offer', 'answer', 'ice-candidate', 'hangup'] as const;
-export type CallSignal = (typeof CALL_SIGNALS)[number];
+/**
+ * Ours (docs/protocol.md "Call events"): the callee's device rings, the peer's microphone/camera/
+ * screen, the peer's connection dropped, the call resumes after a reconnect. New queues, so the
+ * original client (subscribed to CALL_SIGNALS only) never sees them.
+ */
+export const EXTRA_CALL_SIGNALS = ['ringing', 'media-state', 'peer-reconnecting', 'resume'] as const;
+export const ALL_CALL_SIGNALS = [...CALL_SIGNALS, ...EXTRA_CALL_SIGNALS] as const;
+export type CallSignal = (typeof ALL_CALL_SIGNALS)[number];
 
 export const WEBSOCKET_PATH = '/websocket';
 
@@ -38,6 +45,8 @@ export const app = {
   callAnswer: '/app/call/answer',
   callIceCandidate: '/app/call/ice-candidate',
   callHangup: '/app/call/hangup',
+  /** Ours: this side's microphone, camera and screen share, relayed to the peer as media-state. */
+  callMediaState: '/app/call/media-state',
 } as const;
 
 const ID = '([1-9][0-9]{0,15})';
@@ -45,7 +54,7 @@ export const patterns = {
   privateChat: new RegExp(`^/topic/private-chat/${ID}$`),
   toggleRefresh: new RegExp(`^/topic/toggle-refresh/${ID}$`),
   chatRoomEvents: new RegExp(`^/topic/chat-room-events/${ID}$`),
-  callQueue: new RegExp(`^/queue/call/(${CALL_SIGNALS.join('|')})/${ID}$`),
+  callQueue: new RegExp(`^/queue/call/(${ALL_CALL_SIGNALS.join('|')})/${ID}$`),
 };
 
 export type ParsedDestination =

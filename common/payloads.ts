@@ -90,8 +90,21 @@ export interface CallEvent {
   targetUserId?: number;
   sdp?: unknown;
   candidate?: unknown;
-  reason?: 'busy' | 'timeout' | 'rejected' | 'disconnected' | 'answered-elsewhere' | 'unavailable';
+  reason?: 'busy' | 'timeout' | 'rejected' | 'disconnected' | 'answered-elsewhere' | 'unavailable' | 'connection-lost';
+  /** Ours: incoming, accepted, resume: what the call was started with (absent: audio). */
+  media?: CallMedia;
+  /** Ours: incoming, accepted, ringing, resume. */
+  callId?: number;
+  /** Ours: media-state. */
+  muted?: boolean;
+  camera?: boolean;
+  screen?: boolean;
+  /** Ours: resume: which side this user is (the caller sends the new offer). */
+  role?: 'caller' | 'callee';
 }
+
+/** A call's media as started (docs/protocol.md): a voice call may still turn video on later. */
+export type CallMedia = 'audio' | 'video';
 
 /**
  * Whether a parsed JSON value nests deeper than maxDepth, found without recursion: a body of

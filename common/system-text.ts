@@ -1,13 +1,37 @@
 // The exact Korean texts of docs/spec.md's system messages (rename, add, leave). The server stores
 // them as a system message's `content` (the original client parses them); our client renders
 // the same text from the message's structured `systemEvent`, never by parsing Korean.
-import type { SystemEvent } from './api';
+import type { CallOutcome, SystemEvent } from './api';
 
 export const systemText = {
   renamed: (who: string, newName: string) => `"${who}"님이 채팅 이름을 "${newName}" (으)로 변경하였습니다`,
   added: (inviter: string, added: string) => `"${inviter}" 님이 "${added}" 님을 추가했습니다`,
   left: (who: string) => `"${who}"님이 채팅에서 나갔습니다`,
 };
+
+/** mm:ss, or h:mm:ss from an hour on (a call record's duration). */
+export function formatRecordDuration(totalSeconds: number): string {
+  const s = Math.max(0, Math.floor(totalSeconds));
+  const pad = (n: number) => String(n).padStart(2, '0');
+  const h = Math.floor(s / 3600);
+  const m = Math.floor((s % 3600) / 60);
+  return h > 0 ? `${h}:${pad(m)}:${pad(s % 60)}` : `${pad(m)}:${pad(s % 60)}`;
+}
+
+/** A call record's neutral content (docs/spec.md call records), the same for both people. */
+export function callRecordText(media: 'audio' | 'video', outcome: CallOutcome, durationSec: number): string {
+  const kind = media === 'video' ? '영상통화' : '음성통화';
+  switch (outcome) {
+    case 'answered':
+      return `${kind} ${formatRecordDuration(durationSec)}`;
+    case 'missed':
+      return `${kind} (응답 없음)`;
+    case 'rejected':
+      return `${kind} (거절됨)`;
+    case 'cancelled':
+      return `${kind} (취소됨)`;
+  }
+}
 
 /** What a message deleted for everyone reads as: in the chat list, in reply quotes, in the room. */
 export const DELETED_MESSAGE_TEXT = '삭제된 메시지입니다.';
@@ -21,5 +45,7 @@ export function systemEventText(event: SystemEvent): string {
       return systemText.added(event.actorName, event.targetName ?? '');
     case 'left':
       return systemText.left(event.actorName);
+    case 'call':
+      return callRecordText(event.media ?? 'audio', event.outcome ?? 'missed', event.durationSec ?? 0);
   }
 }
