@@ -60,6 +60,8 @@ export interface MediaElements {
   remoteVideo?: HTMLVideoElement | null;
   /** This side's own video, small. */
   localVideo?: HTMLVideoElement | null;
+  /** The call bar's live thumbnail of the peer. */
+  thumbnail?: HTMLVideoElement | null;
 }
 export type AudioElements = MediaElements;
 
@@ -81,7 +83,7 @@ export function bindCallAudio(audio: Pick<MediaElements, 'local' | 'remote'>): v
 }
 
 /** The call screen's two video elements (remote large, own preview small), or nulls when it closes. */
-export function bindCallVideo(video: Pick<MediaElements, 'remoteVideo' | 'localVideo'>): void {
+export function bindCallVideo(video: Pick<MediaElements, 'remoteVideo' | 'localVideo' | 'thumbnail'>): void {
   elements = { ...elements, ...video };
   renderMedia();
 }
@@ -221,6 +223,7 @@ export function createBrowserRtc(): RtcService {
     setSource(elements.remote, remoteStream);
     setSource(elements.remoteVideo, remoteStream);
     setSource(elements.localVideo, localPreview);
+    setSource(elements.thumbnail, remoteStream);
   }
 
   renderMedia = render;

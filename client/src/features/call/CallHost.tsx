@@ -8,10 +8,13 @@ import { useAppDispatch, useAppSelector } from '../../kernel/hooks';
 import { useSignedInUser } from '../../kernel/useSignedInUser';
 import { bindCallAudio } from '../../services/rtc';
 import { CallBar } from './CallBar';
+import { CallEndScreen } from './CallEndScreen';
+import { callStatus, showsPeerVideo } from './callRules';
 import { callActions, selectCall } from './callSlice';
 import { InCallOverlay } from './InCallOverlay';
 import { IncomingCallOverlay } from './IncomingCallOverlay';
 import { MissedCallLine } from './MissedCallLine';
+import './call.css';
 
 /** Heights of the strip's parts (call.css), so full-height screens can leave room for them. */
 const CALL_BAR_HEIGHT_PX = 48;
@@ -33,11 +36,17 @@ function CallAudio() {
   );
 }
 
+/** Screen sharing is offered where the browser has getDisplayMedia (not on most phones). */
+function canShareScreen(): boolean {
+  return typeof navigator !== 'undefined' && typeof navigator.mediaDevices?.getDisplayMedia === 'function';
+}
+
 export function CallHost() {
   const uid = useSignedInUser();
   const { pathname } = useLocation();
   const dispatch = useAppDispatch();
-  const { phase, peer, elapsedSeconds, muted, expanded, ring } = useAppSelector(selectCall);
+  const state = useAppSelector(selectCall);
+  const { phase, peer, elapsedSeconds, muted, expanded, ring } = state;
   const inCall = phase !== 'idle' && phase !== 'incoming';
 
   useEffect(() => {
@@ -66,6 +75,7 @@ export function CallHost() {
           onAccept={() => dispatch(callActions.acceptClicked())}
           onReject={() => dispatch(callActions.rejectClicked())}
           ring={ring}
+          media={state.media}
         />
       )}
       {inCall && peer && expanded && (
@@ -78,8 +88,18 @@ export function CallHost() {
           onToggleMute={() => dispatch(callActions.muteToggled())}
           onCollapse={() => dispatch(callActions.overlayCollapsed())}
           ring={ring}
+          status={callStatus(phase, state.peerRinging, state.peerReconnecting)}
+          camera={state.camera}
+          screen={state.screen}
+          cameraCount={state.cameraCount}
+          peerMedia={state.peerMedia}
+          peerVideo={showsPeerVideo(state.media, state.peerMedia)}
+          onToggleCamera={() => dispatch(callActions.cameraToggled())}
+          onSwitchCamera={() => dispatch(callActions.cameraSwitched())}
+          onToggleScreen={canShareScreen() ? () => dispatch(callActions.screenShareToggled()) : undefined}
         />
       )}
+      {phase === 'idle' && state.ended && <CallEndScreen summary={state.ended} onDismiss={() => dispatch(callActions.endScreenDismissed())} />}
     </>
   );
 }
@@ -88,7 +108,7 @@ export function CallHost() {
 export function CallStrip() {
   const uid = useSignedInUser();
   const dispatch = useAppDispatch();
-  const { phase, peer, elapsedSeconds, muted, expanded, missedCall } = useAppSelector(selectCall);
+  const { phase, peer, elapsedSeconds, muted, expanded, missedCall, media, peerMedia } = useAppSelector(selectCall);
   const showBar = uid !== null && phase !== 'idle' && phase !== 'incoming' && peer !== null && !expanded;
   const showMissed = uid !== null && missedCall !== null;
   const height = (showBar ? CALL_BAR_HEIGHT_PX : 0) + (showMissed ? MISSED_CALL_HEIGHT_PX : 0);
@@ -113,6 +133,7 @@ export function CallStrip() {
           onExpand={() => dispatch(callActions.overlayExpanded())}
           onToggleMute={() => dispatch(callActions.muteToggled())}
           onHangUp={() => dispatch(callActions.hangUpClicked())}
+          video={showsPeerVideo(media, peerMedia)}
         />
       )}
       {showMissed && missedCall && <MissedCallLine callerName={missedCall.name} onDismiss={() => dispatch(callActions.missedCallDismissed())} />}

@@ -9,6 +9,7 @@ import { Avatar } from '../../components/Avatar';
 import { WithPresence } from '../../components/PresenceDot';
 import { AddPersonIcon, CloseIcon, LeaveIcon, MailIcon } from '../../components/icons';
 import type { NotificationState } from './roomSlice';
+import { CallButtons } from '../call';
 
 export interface RoomSidebarProps {
   users: UserSummary[];
@@ -78,6 +79,7 @@ export function RoomSidebar({ users, myId, invitePath, notification, onNotify, o
                   </span>
                   <span className="member__email">{user.email}</span>
                 </span>
+                {user.userId !== myId && <CallButtons peer={{ userId: user.userId, name: user.name }} />}
               </li>
             ))}
           </ul>
