@@ -205,6 +205,7 @@ export const ko = {
   chatList: {
     title: '채팅',
     call: '음성 통화',
+    callHistory: '통화 기록',
     findUser: '대화상대 검색',
     greeting: (name: string) => `${name}님`,
     settings: '내 정보 수정',
