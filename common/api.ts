@@ -30,7 +30,7 @@ export const api = {
   attachment: (attachmentId: number) => `/api/attachments/${attachmentId}`,
   attachmentThumbnail: (attachmentId: number) => `/api/attachments/${attachmentId}/thumbnail`,
   iceServers: '/api/call/ice-servers',
-  /** Ours: the user's call history, paged by callId (docs/protocol.md). */
+  /** Ours: the signed-in user's call record, newest first (?before={callId}&limit={n}). */
   calls: '/api/calls',
   pushPublicKey: '/api/push/public-key',
   pushSubscriptions: '/api/push/subscriptions',
@@ -78,17 +78,27 @@ export interface ChatSummary {
   memberCount?: number;
 }
 
+/** Ours: what a call sends and receives: voice only, or voice and video. */
+export type CallMedia = 'audio' | 'video';
+export const CALL_MEDIA: readonly CallMedia[] = ['audio', 'video'];
+/**
+ * Ours: how a call ended. answered: it was accepted (however it ended after). missed: it rang
+ * out, or the callee was busy or unavailable. rejected: the callee turned it down. cancelled: the
+ * caller hung up while it rang.
+ */
+export type CallOutcome = 'answered' | 'missed' | 'rejected' | 'cancelled';
+export const CALL_OUTCOMES: readonly CallOutcome[] = ['answered', 'missed', 'rejected', 'cancelled'];
+
 /**
  * The structured form of a system message. The stored `content` keeps the original product's
  * exact Korean text (its client parses it); our client renders from these fields instead.
  * renamed: actor renamed the room to newName. added: actor added target. left: actor left.
+ * call (ours): a call between the room's two people ended (CallSystemEvent).
  */
 export type SystemEventType = 'renamed' | 'added' | 'left' | 'call';
-/** How a call ended (docs/protocol.md call record): missed covers rang out, busy and unavailable. */
-export type CallOutcome = 'answered' | 'missed' | 'rejected' | 'cancelled';
-export interface SystemEvent {
-  type: SystemEventType;
-  /** call: the caller (the record names no actor). */
+export type SystemEvent = MemberSystemEvent | CallSystemEvent;
+export interface MemberSystemEvent {
+  type: 'renamed' | 'added' | 'left';
   actorUserId: number;
   actorName: string;
   /** added: the user who was added. */
@@ -96,27 +106,21 @@ export interface SystemEvent {
   targetName?: string;
   /** renamed: the room's new name. */
   newName?: string;
-  /** call: the record of one call (docs/protocol.md "Call records"). */
-  media?: 'audio' | 'video';
-  outcome?: CallOutcome;
-  durationSec?: number;
-  callerUserId?: number;
 }
-
-/** GET /api/calls: one of the user's calls, newest first (docs/protocol.md). */
-export interface CallHistoryEntry {
-  callId: number;
-  peerUserId: number;
-  peerName: string;
-  media: 'audio' | 'video';
-  direction: 'outgoing' | 'incoming';
+/**
+ * Ours: the record of a call in the two people's room. durationSec counts from the accept to
+ * the end (0 when never answered); callerUserId tells each viewer which way it went. The actor
+ * is the caller too (the message's author, who has read up to it), so code that reads any system
+ * event's actor keeps working.
+ */
+export interface CallSystemEvent {
+  type: 'call';
+  actorUserId: number;
+  actorName: string;
+  media: CallMedia;
   outcome: CallOutcome;
-  startedAt: string;
   durationSec: number;
-}
-export interface CallHistoryPage {
-  calls: CallHistoryEntry[];
-  hasMore: boolean;
+  callerUserId: number;
 }
 
 /** One chat message in history; on the room topic it is payloads.ts ChatMessageEvent. */
@@ -215,3 +219,19 @@ export interface MessageSearchResult {
 
 /** Ours: a page of found messages, newest first; `hasMore` when older ones follow (ask with beforeId). */
 export interface MessageSearchResponse { results: MessageSearchResult[]; hasMore: boolean }
+
+/** Ours: one call of GET /api/calls, seen from the signed-in user (direction, peer). */
+export interface CallRecord {
+  callId: number;
+  peerUserId: number;
+  peerName: string;
+  media: CallMedia;
+  direction: 'outgoing' | 'incoming';
+  outcome: CallOutcome;
+  /** When the call was initiated (ISO). */
+  startedAt: string;
+  durationSec: number;
+}
+
+/** Ours: a page of the user's calls, newest first; `hasMore` when older ones follow (ask with before). */
+export interface CallsResponse { calls: CallRecord[]; hasMore: boolean }

@@ -1,15 +1,14 @@
 // Every STOMP destination of docs/spec.md §7: builders and patterns. No other file spells these
 // out as literals.
 
-export const CALL_SIGNALS = ['incoming', 'accepted', 'rejected', 'offer', 'answer', 'ice-candidate', 'hangup'] as const;
+/** The original product's call signals (docs/spec.md §7); its client subscribes to these alone. */
+export const ORIGINAL_CALL_SIGNALS = ['incoming', 'accepted', 'rejected', 'offer', 'answer', 'ice-candidate', 'hangup'] as const;
 /**
- * Ours (docs/protocol.md "Call events"): the callee's device rings, the peer's microphone/camera/
- * screen, the peer's connection dropped, the call resumes after a reconnect. New queues, so the
- * original client (subscribed to CALL_SIGNALS only) never sees them.
+ * Every call signal: the original ones, then ours (docs/protocol.md "Call events"): ringing,
+ * media-state, peer-reconnecting, resume. A client that never subscribes to ours sees no change.
  */
-export const EXTRA_CALL_SIGNALS = ['ringing', 'media-state', 'peer-reconnecting', 'resume'] as const;
-export const ALL_CALL_SIGNALS = [...CALL_SIGNALS, ...EXTRA_CALL_SIGNALS] as const;
-export type CallSignal = (typeof ALL_CALL_SIGNALS)[number];
+export const CALL_SIGNALS = [...ORIGINAL_CALL_SIGNALS, 'ringing', 'media-state', 'peer-reconnecting', 'resume'] as const;
+export type CallSignal = (typeof CALL_SIGNALS)[number];
 
 export const WEBSOCKET_PATH = '/websocket';
 
@@ -45,7 +44,7 @@ export const app = {
   callAnswer: '/app/call/answer',
   callIceCandidate: '/app/call/ice-candidate',
   callHangup: '/app/call/hangup',
-  /** Ours: this side's microphone, camera and screen share, relayed to the peer as media-state. */
+  /** Ours: the sender's microphone, camera and screen share, relayed to the peer of an active call. */
   callMediaState: '/app/call/media-state',
 } as const;
 
@@ -54,7 +53,7 @@ export const patterns = {
   privateChat: new RegExp(`^/topic/private-chat/${ID}$`),
   toggleRefresh: new RegExp(`^/topic/toggle-refresh/${ID}$`),
   chatRoomEvents: new RegExp(`^/topic/chat-room-events/${ID}$`),
-  callQueue: new RegExp(`^/queue/call/(${ALL_CALL_SIGNALS.join('|')})/${ID}$`),
+  callQueue: new RegExp(`^/queue/call/(${CALL_SIGNALS.join('|')})/${ID}$`),
 };
 
 export type ParsedDestination =

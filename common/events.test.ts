@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import { decodeCallEvent, decodeChatMessage, decodeRoomEvent, decodeSystemEvent, isRefreshSignal, parseJson } from './events';
+import { callRecordText, systemEventText } from './system-text';
 
 describe('decoding what the server sends', () => {
   describe('a call event', () => {
@@ -22,6 +23,52 @@ describe('decoding what the server sends', () => {
       expect(decodeCallEvent('answer', { userId: 2 })).to.equal(null);
       expect(decodeCallEvent('ice-candidate', { userId: 2, candidate: null })).to.equal(null);
       expect(decodeCallEvent('ice-candidate', { userId: 2, candidate: { candidate: 'c' } })).to.deep.equal({ userId: 2, candidate: { candidate: 'c' } });
+    });
+  });
+
+  describe('our call events', () => {
+    it('keeps media and callId on incoming and accepted, and ignores an unknown media', () => {
+      expect(decodeCallEvent('incoming', { userId: 2, name: 'Kim', media: 'video', callId: 'c1' })).to.deep.equal({ userId: 2, name: 'Kim', media: 'video', callId: 'c1' });
+      expect(decodeCallEvent('accepted', { userId: 2, media: 'hologram', callId: '' })).to.deep.equal({ userId: 2 });
+    });
+
+    it('needs callId and role on resume, and the three flags on media-state', () => {
+      expect(decodeCallEvent('resume', { userId: 2, callId: 'c1', media: 'audio', role: 'caller' })).to.deep.equal({ userId: 2, callId: 'c1', media: 'audio', role: 'caller' });
+      expect(decodeCallEvent('resume', { userId: 2, callId: 'c1', role: 'boss' })).to.equal(null);
+      expect(decodeCallEvent('media-state', { userId: 2, muted: true, camera: false, screen: false })).to.deep.equal({ userId: 2, muted: true, camera: false, screen: false });
+      expect(decodeCallEvent('media-state', { userId: 2, muted: 'yes', camera: false, screen: false })).to.equal(null);
+    });
+
+    it('knows the reason connection-lost', () => {
+      expect(decodeCallEvent('hangup', { userId: 2, targetUserId: 2, reason: 'connection-lost' })).to.deep.include({ reason: 'connection-lost' });
+    });
+  });
+
+  describe('a call record', () => {
+    const record = { type: 'call', media: 'video', outcome: 'answered', durationSec: 38, callerUserId: 3, actorUserId: 3, actorName: 'Kim' };
+
+    it('decodes the record with its caller as the actor', () => {
+      expect(decodeSystemEvent(record)).to.deep.equal(record);
+      const { actorUserId: _id, actorName: _name, ...bare } = record;
+      expect(decodeSystemEvent(bare)).to.deep.equal({ ...bare, actorUserId: 3, actorName: '' });
+    });
+
+    it('refuses a record with an unknown outcome, media or a bad duration', () => {
+      expect(decodeSystemEvent({ ...record, outcome: 'dropped' })).to.equal(undefined);
+      expect(decodeSystemEvent({ ...record, media: 'fax' })).to.equal(undefined);
+      expect(decodeSystemEvent({ ...record, durationSec: -1 })).to.equal(undefined);
+      expect(decodeSystemEvent({ ...record, callerUserId: 0 })).to.equal(undefined);
+    });
+
+    it('reads as the neutral Korean text of docs/spec.md', () => {
+      const text = (media: 'audio' | 'video', outcome: 'answered' | 'missed' | 'rejected' | 'cancelled', durationSec = 0) =>
+        callRecordText({ media, outcome, durationSec });
+      expect(text('audio', 'answered', 38)).to.equal('음성통화 00:38');
+      expect(text('video', 'answered', 3723)).to.equal('영상통화 01:02:03');
+      expect(text('audio', 'missed')).to.equal('음성통화 (응답 없음)');
+      expect(text('audio', 'rejected')).to.equal('음성통화 (거절됨)');
+      expect(text('video', 'cancelled')).to.equal('영상통화 (취소됨)');
+      expect(systemEventText({ ...record, type: 'call', media: 'video', outcome: 'answered' })).to.equal('영상통화 00:38');
     });
   });
 

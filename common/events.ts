@@ -2,9 +2,9 @@
 // docs/protocol.md). Clients trust the shape of nothing they did not check: each decoder takes
 // a MESSAGE body already parsed as JSON and answers the typed event, or null when the body is
 // not one. Unknown extra fields are ignored. Used by the browser client and the harness alike.
-import { api, type Attachment, type ChatMessage, type ReactionSummary, type ReplyQuote, type CallOutcome, type SystemEvent, type SystemEventType } from './api';
+import { api, CALL_MEDIA, CALL_OUTCOMES, type Attachment, type CallMedia, type CallOutcome, type ChatMessage, type ReactionSummary, type ReplyQuote, type SystemEvent, type SystemEventType } from './api';
 import type { CallSignal } from './destinations';
-import type { CallEvent, ChatMessageEvent, RoomEvent } from './payloads';
+import { HANGUP_REASONS, type CallEvent, type ChatMessageEvent, type RoomEvent } from './payloads';
 import { isReaction, toPositiveId } from './rules';
 
 type Json = Record<string, unknown>;
@@ -22,23 +22,12 @@ export function parseJson(body: string): unknown {
 }
 
 const SYSTEM_EVENT_TYPES: readonly SystemEventType[] = ['renamed', 'added', 'left', 'call'];
-const CALL_OUTCOMES: readonly CallOutcome[] = ['answered', 'missed', 'rejected', 'cancelled'];
-
-/** A call record's fields (docs/protocol.md): it names the caller, not an actor; the caller stands in as one. */
-function decodeCallRecord(value: Json): SystemEvent | undefined {
-  const callerUserId = toPositiveId(value.callerUserId);
-  const outcome = value.outcome as CallOutcome;
-  const durationSec = value.durationSec;
-  if (callerUserId === null || !CALL_OUTCOMES.includes(outcome) || typeof durationSec !== 'number' || !(durationSec >= 0)) return undefined;
-  const media = value.media === 'video' ? 'video' : 'audio';
-  return { type: 'call', actorUserId: callerUserId, actorName: optionalString(value.actorName) ?? '', callerUserId, media, outcome, durationSec: Math.floor(durationSec) };
-}
 
 /** The structured form of a system message; undefined when absent or malformed. */
 export function decodeSystemEvent(value: unknown): SystemEvent | undefined {
   if (!isObject(value)) return undefined;
   const type = value.type as SystemEventType;
-  if (type === 'call') return decodeCallRecord(value);
+  if (type === 'call') return decodeCallSystemEvent(value);
   const actorUserId = toPositiveId(value.actorUserId);
   if (!SYSTEM_EVENT_TYPES.includes(type) || actorUserId === null || typeof value.actorName !== 'string') return undefined;
   const event: SystemEvent = { type, actorUserId, actorName: value.actorName };
@@ -53,6 +42,17 @@ export function decodeSystemEvent(value: unknown): SystemEvent | undefined {
     event.newName = value.newName;
   }
   return event;
+}
+
+/** A call's record in its room (ours); undefined when malformed. */
+function decodeCallSystemEvent(value: Json): SystemEvent | undefined {
+  const callerUserId = toPositiveId(value.callerUserId);
+  const { media, outcome, durationSec } = value;
+  if (callerUserId === null || !CALL_MEDIA.includes(media as CallMedia) || !CALL_OUTCOMES.includes(outcome as CallOutcome)) return undefined;
+  if (typeof durationSec !== 'number' || !Number.isSafeInteger(durationSec) || durationSec < 0) return undefined;
+  // The actor is the caller; a record without one still reads.
+  const actorName = typeof value.actorName === 'string' ? value.actorName : '';
+  return { type: 'call', actorUserId: callerUserId, actorName, media: media as CallMedia, outcome: outcome as CallOutcome, durationSec, callerUserId };
 }
 
 /** A sender or leaver id: a number, or null/absent (system messages have no sender; 0 in older data). */
@@ -183,8 +183,6 @@ export function isRefreshSignal(value: unknown): boolean {
   return value === true;
 }
 
-const HANGUP_REASONS: ReadonlyArray<NonNullable<CallEvent['reason']>> = ['busy', 'timeout', 'rejected', 'disconnected', 'answered-elsewhere', 'unavailable', 'connection-lost'];
-
 /**
  * A message on /queue/call/{signal}/{uid}, or null when it names no valid sender. Ids may be
  * numeric strings (the original server's Java longs sometimes were); sdp and candidate are
@@ -209,16 +207,15 @@ export function decodeCallEvent(signal: CallSignal, value: unknown): CallEvent |
   }
   const reason = value.reason as CallEvent['reason'];
   if (reason !== undefined && HANGUP_REASONS.includes(reason)) event.reason = reason;
-  if (value.media === 'audio' || value.media === 'video') event.media = value.media;
-  const callId = toPositiveId(value.callId);
-  if (callId !== null) event.callId = callId;
+  if (CALL_MEDIA.includes(value.media as CallMedia)) event.media = value.media as CallMedia;
+  if (typeof value.callId === 'string' && value.callId !== '') event.callId = value.callId;
+  if (value.role === 'caller' || value.role === 'callee') event.role = value.role;
+  if (signal === 'resume' && (event.callId === undefined || event.role === undefined)) return null;
   if (signal === 'media-state') {
     if (typeof value.muted !== 'boolean' || typeof value.camera !== 'boolean' || typeof value.screen !== 'boolean') return null;
-    Object.assign(event, { muted: value.muted, camera: value.camera, screen: value.screen });
-  }
-  if (signal === 'resume') {
-    if (value.role !== 'caller' && value.role !== 'callee') return null;
-    event.role = value.role;
+    event.muted = value.muted;
+    event.camera = value.camera;
+    event.screen = value.screen;
   }
   return event;
 }

@@ -24,6 +24,23 @@ describe('decoding call signals', () => {
   });
 });
 
+describe('decoding our call payloads', () => {
+  it('takes an initiate without media as audio, and refuses any media but audio or video', () => {
+    expect(decode.callInitiate('{"targetUserId":2}')).to.deep.equal({ targetUserId: 2, userId: undefined, media: 'audio' });
+    expect(decode.callInitiate('{"targetUserId":2,"media":"video"}')).to.include({ media: 'video' });
+    expect(() => decode.callInitiate('{"targetUserId":2,"media":"smell"}')).to.throw(PayloadError, 'media must be one of audio video');
+    // null is absent, as for every optional field of a payload.
+    expect(decode.callInitiate('{"targetUserId":2,"media":null}')).to.include({ media: 'audio' });
+    expect(() => decode.callInitiate('{"targetUserId":2,"media":"VIDEO"}')).to.throw(PayloadError, 'media');
+  });
+
+  it('needs the three flags of a media state as booleans', () => {
+    expect(decode.mediaState('{"targetUserId":2,"muted":true,"camera":false,"screen":false}')).to.deep.equal({ targetUserId: 2, muted: true, camera: false, screen: false });
+    expect(() => decode.mediaState('{"targetUserId":2,"muted":1,"camera":false,"screen":false}')).to.throw(PayloadError, 'muted must be true or false');
+    expect(() => decode.mediaState('{"targetUserId":2,"muted":true,"camera":false}')).to.throw(PayloadError, 'screen');
+  });
+});
+
 describe('decoding reads and typing', () => {
   it('needs a room and a positive seq to read up to', () => {
     expect(decode.read('{"chatRoomId":"3","seq":12}')).to.deep.equal({ chatRoomId: 3, seq: 12 });

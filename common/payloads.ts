@@ -1,6 +1,6 @@
 // STOMP payload types (docs/spec.md §3, §7) and their runtime decoders. A decoder returns the typed
 // payload or throws PayloadError with a message fit for a STOMP ERROR frame.
-import type { ChatMessage } from './api';
+import { CALL_MEDIA, type CallMedia, type ChatMessage } from './api';
 import { isReaction, REACTIONS, toPositiveId, type Reaction } from './rules';
 
 export class PayloadError extends Error {}
@@ -54,6 +54,10 @@ const CONTENT_MAX_RAW = 16 * 1024;
 export interface PrivateMessagePayload { chatRoomId: number; senderId?: number; content: string; clientMsgId?: string; replyToMessageId?: number; attachmentId?: number }
 export interface PresencePayload { chatRoomId: number; userId?: number }
 export interface CallPartyPayload { targetUserId: number; userId?: number }
+/** /app/call/initiate: media is ours; absent means "audio" (the original client sends none). */
+export interface CallInitiatePayload extends CallPartyPayload { media: CallMedia }
+/** Ours: /app/call/media-state, what the sender's side sends now. */
+export interface MediaStatePayload { targetUserId: number; muted: boolean; camera: boolean; screen: boolean }
 export interface SdpPayload { targetUserId: number; sdp: unknown }
 export interface IceCandidatePayload { targetUserId: number; candidate: unknown }
 export interface HangupPayload { targetUserId: number }
@@ -83,28 +87,29 @@ export type RoomEvent =
  */
 export type ChatMessageEvent = ChatMessage & { chatRoomId: number };
 
-/** What the server delivers on /queue/call/{signal}/{uid}. */
+export type HangupReason = 'busy' | 'timeout' | 'rejected' | 'disconnected' | 'answered-elsewhere' | 'unavailable' | 'connection-lost';
+export const HANGUP_REASONS: readonly HangupReason[] = ['busy', 'timeout', 'rejected', 'disconnected', 'answered-elsewhere', 'unavailable', 'connection-lost'];
+
+/**
+ * What the server delivers on /queue/call/{signal}/{uid}. Ours (docs/protocol.md "Call events"):
+ * `media` and `callId` on incoming, accepted and resume (callId is opaque: it names the live call,
+ * not a row of GET /api/calls); `role` on resume (the "caller" sends the new offer); muted,
+ * camera and screen on media-state; the reason connection-lost.
+ */
 export interface CallEvent {
   userId: number;
   name?: string;
   targetUserId?: number;
   sdp?: unknown;
   candidate?: unknown;
-  reason?: 'busy' | 'timeout' | 'rejected' | 'disconnected' | 'answered-elsewhere' | 'unavailable' | 'connection-lost';
-  /** Ours: incoming, accepted, resume: what the call was started with (absent: audio). */
+  reason?: HangupReason;
   media?: CallMedia;
-  /** Ours: incoming, accepted, ringing, resume. */
-  callId?: number;
-  /** Ours: media-state. */
+  callId?: string;
+  role?: 'caller' | 'callee';
   muted?: boolean;
   camera?: boolean;
   screen?: boolean;
-  /** Ours: resume: which side this user is (the caller sends the new offer). */
-  role?: 'caller' | 'callee';
 }
-
-/** A call's media as started (docs/protocol.md): a voice call may still turn video on later. */
-export type CallMedia = 'audio' | 'video';
 
 /**
  * Whether a parsed JSON value nests deeper than maxDepth, found without recursion: a body of
@@ -149,6 +154,20 @@ export const decode = {
   callParty(body: string): CallPartyPayload {
     const o = object(body);
     return { targetUserId: id(o, 'targetUserId'), userId: optionalId(o, 'userId') };
+  },
+  callInitiate(body: string): CallInitiatePayload {
+    const o = object(body);
+    const media = o.media ?? 'audio';
+    if (!CALL_MEDIA.includes(media as CallMedia)) throw new PayloadError(`media must be one of ${CALL_MEDIA.join(' ')}`);
+    return { targetUserId: id(o, 'targetUserId'), userId: optionalId(o, 'userId'), media: media as CallMedia };
+  },
+  mediaState(body: string): MediaStatePayload {
+    const o = object(body);
+    const flag = (key: string): boolean => {
+      if (typeof o[key] !== 'boolean') throw new PayloadError(`${key} must be true or false`);
+      return o[key];
+    };
+    return { targetUserId: id(o, 'targetUserId'), muted: flag('muted'), camera: flag('camera'), screen: flag('screen') };
   },
   sdp(body: string): SdpPayload {
     const o = object(body);

@@ -1,7 +1,7 @@
 // The exact Korean texts of docs/spec.md's system messages (rename, add, leave). The server stores
 // them as a system message's `content` (the original client parses them); our client renders
 // the same text from the message's structured `systemEvent`, never by parsing Korean.
-import type { CallOutcome, SystemEvent } from './api';
+import type { CallSystemEvent, SystemEvent } from './api';
 
 export const systemText = {
   renamed: (who: string, newName: string) => `"${who}"님이 채팅 이름을 "${newName}" (으)로 변경하였습니다`,
@@ -9,21 +9,15 @@ export const systemText = {
   left: (who: string) => `"${who}"님이 채팅에서 나갔습니다`,
 };
 
-/** mm:ss, or h:mm:ss from an hour on (a call record's duration). */
-export function formatRecordDuration(totalSeconds: number): string {
-  const s = Math.max(0, Math.floor(totalSeconds));
-  const pad = (n: number) => String(n).padStart(2, '0');
-  const h = Math.floor(s / 3600);
-  const m = Math.floor((s % 3600) / 60);
-  return h > 0 ? `${h}:${pad(m)}:${pad(s % 60)}` : `${pad(m)}:${pad(s % 60)}`;
-}
-
-/** A call record's neutral content (docs/spec.md call records), the same for both people. */
-export function callRecordText(media: 'audio' | 'video', outcome: CallOutcome, durationSec: number): string {
-  const kind = media === 'video' ? '영상통화' : '음성통화';
-  switch (outcome) {
+/**
+ * Ours: a call's record as its stored `content` reads, neutral for both people (docs/spec.md,
+ * call record): "음성통화 00:38", "영상통화 01:02:03", "음성통화 (응답 없음)", (거절됨), (취소됨).
+ */
+export function callRecordText(event: Pick<CallSystemEvent, 'media' | 'outcome' | 'durationSec'>): string {
+  const kind = event.media === 'video' ? '영상통화' : '음성통화';
+  switch (event.outcome) {
     case 'answered':
-      return `${kind} ${formatRecordDuration(durationSec)}`;
+      return `${kind} ${callDuration(event.durationSec)}`;
     case 'missed':
       return `${kind} (응답 없음)`;
     case 'rejected':
@@ -31,6 +25,15 @@ export function callRecordText(media: 'audio' | 'video', outcome: CallOutcome, d
     case 'cancelled':
       return `${kind} (취소됨)`;
   }
+}
+
+/** A call's length: mm:ss, or hh:mm:ss from an hour on. */
+export function callDuration(totalSec: number): string {
+  const s = Math.max(0, Math.floor(totalSec));
+  const two = (n: number) => String(n).padStart(2, '0');
+  const h = Math.floor(s / 3600);
+  const mmss = `${two(Math.floor((s % 3600) / 60))}:${two(s % 60)}`;
+  return h > 0 ? `${two(h)}:${mmss}` : mmss;
 }
 
 /** What a message deleted for everyone reads as: in the chat list, in reply quotes, in the room. */
@@ -46,6 +49,6 @@ export function systemEventText(event: SystemEvent): string {
     case 'left':
       return systemText.left(event.actorName);
     case 'call':
-      return callRecordText(event.media ?? 'audio', event.outcome ?? 'missed', event.durationSec ?? 0);
+      return callRecordText(event);
   }
 }

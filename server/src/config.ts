@@ -33,6 +33,11 @@ export interface Config {
   turnTtlSeconds: number;
   /** How long a call may ring unanswered (CALL_RING_TIMEOUT_MS; tests shorten it). */
   callRingTimeoutMs?: number;
+  /**
+   * How long an accepted call waits for a party whose last connection closed
+   * (CALL_RECONNECT_GRACE_MS, 30 s; tests shorten it).
+   */
+  callReconnectGraceMs?: number;
   /** Open WebSockets one user, and one client address, may hold. */
   maxConnectionsPerUser: number;
   maxConnectionsPerAddress: number;
@@ -152,6 +157,7 @@ export function loadConfig(env: Env = process.env): Config {
     turnSecret: env.TURN_SECRET || null,
     turnTtlSeconds: int(env, 'TURN_TTL', 3600, 60, 7 * 24 * 3600),
     callRingTimeoutMs: int(env, 'CALL_RING_TIMEOUT_MS', 60_000, 100, 3_600_000),
+    callReconnectGraceMs: int(env, 'CALL_RECONNECT_GRACE_MS', 30_000, 100, 3_600_000),
     maxConnectionsPerUser: int(env, 'MAX_CONNECTIONS_PER_USER', 20, 1, 10_000),
     maxConnectionsPerAddress: int(env, 'MAX_CONNECTIONS_PER_ADDRESS', 200, 1, 1_000_000),
     connectTimeoutMs: int(env, 'STOMP_CONNECT_TIMEOUT_MS', 10_000, 100, 600_000),

@@ -32,15 +32,16 @@ export function createFeatures(input: Omit<Deps, 'mailer'> & { mailer?: Mailer; 
   const deps: Deps = { ...input, mailer: input.mailer ?? createMailer(input.config, input.log) };
   const accounts = createAccounts(deps);
   const { push, feature: pushFeature } = createPush(deps, input.pushSender);
-  const calls = createCalls(deps, accounts.users, {
-    canRingElsewhere: (userId) => push.hasSubscription(userId),
-    ringElsewhere: (callee, caller) => push.incomingCall(callee, caller),
-  });
   const attachments = createAttachments(deps);
   const chat = createChat(deps, accounts.users, ({ id, roomId, senderId, senderName, content }, members) => {
     if (senderId !== null) push.newMessage({ id, roomId, senderId, senderName, content }, members.map((m) => m.id));
   }, attachments.service);
-  // Chat before push: its stop() lets accepted messages be stored, which may still push.
-  const list = [accounts.feature, createOAuth(deps, accounts), calls, chat, attachments.feature, pushFeature];
+  const calls = createCalls(deps, accounts.users, {
+    canRingElsewhere: (userId) => push.hasSubscription(userId),
+    ringElsewhere: (callee, caller) => push.incomingCall(callee, caller),
+  }, chat.callRecords);
+  // Calls before chat: their stop() lets call records be posted. Chat before push: its stop()
+  // lets accepted messages be stored, which may still push.
+  const list = [accounts.feature, createOAuth(deps, accounts), calls, chat.feature, attachments.feature, pushFeature];
   return { authenticator: accounts.sessions, list: list.map(withEdges) };
 }

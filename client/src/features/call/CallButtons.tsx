@@ -6,7 +6,6 @@ import { ko } from '../../i18n/ko';
 import type { CallPeer } from './callRules';
 import { callActions, type CallState } from './callSlice';
 import { PhoneIcon, VideoIcon } from './icons';
-import './call.css';
 
 const t = ko.call;
 

@@ -2,8 +2,8 @@
 // each with who, 발신/수신, 음성/영상, how it ended and when, and 음성통화/영상통화 buttons to call
 // back; the missed calls among those loaded are counted at the top. Reached from the chat list's header.
 import { useEffect } from 'react';
-import type { CallHistoryEntry } from '@common/api';
-import { formatRecordDuration } from '@common/system-text';
+import type { CallRecord } from '@common/api';
+import { callDuration } from '@common/system-text';
 import { useAppDispatch, useAppSelector } from '../../kernel/hooks';
 import { paths } from '../../kernel/paths';
 import { BackButton } from '../../components/BackButton';
@@ -13,13 +13,12 @@ import { ko } from '../../i18n/ko';
 import { CallButtons } from './CallButtons';
 import { callHistoryActions, selectCallHistory, selectMissedCallCount } from './callHistorySlice';
 import { isMissedCall } from './callRules';
-import './call.css';
 
 const t = ko.call;
 
-function outcomeText(entry: CallHistoryEntry): string {
+function outcomeText(entry: CallRecord): string {
   const kind = entry.media === 'video' ? t.videoCall : t.voiceCall;
-  if (entry.outcome === 'answered') return `${entry.direction === 'outgoing' ? t.record.outgoing : t.record.incoming} ${kind} ${formatRecordDuration(entry.durationSec)}`;
+  if (entry.outcome === 'answered') return `${entry.direction === 'outgoing' ? t.record.outgoing : t.record.incoming} ${kind} ${callDuration(entry.durationSec)}`;
   if (isMissedCall(entry)) return `${t.record.missed} · ${kind}`;
   if (entry.outcome === 'missed') return `${t.record.noAnswer} · ${kind}`;
   if (entry.outcome === 'cancelled') return `${t.record.cancelled} · ${kind}`;

@@ -14,7 +14,6 @@ import { callActions, selectCall } from './callSlice';
 import { InCallOverlay } from './InCallOverlay';
 import { IncomingCallOverlay } from './IncomingCallOverlay';
 import { MissedCallLine } from './MissedCallLine';
-import './call.css';
 
 /** Heights of the strip's parts (call.css), so full-height screens can leave room for them. */
 const CALL_BAR_HEIGHT_PX = 48;

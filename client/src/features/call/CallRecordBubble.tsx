@@ -1,7 +1,7 @@
 // A call record in a room (docs/spec.md call records): the system message of a call, drawn as a
 // bubble worded for the viewer (발신 음성통화 00:38, 부재중 전화, 취소된 통화, 거절된 통화 …) on
 // the caller's side of the conversation, with a button to call back with the same media.
-import type { SystemEvent } from '@common/api';
+import type { CallSystemEvent } from '@common/api';
 import { useAppDispatch } from '../../kernel/hooks';
 import { ko } from '../../i18n/ko';
 import { callRecordView, type CallPeer } from './callRules';
@@ -11,7 +11,7 @@ import { PhoneIcon, VideoIcon } from './icons';
 const t = ko.call;
 const kinds = { audio: t.voiceCall, video: t.videoCall } as const;
 
-export function CallRecordBubble({ event, me, peer }: { event: SystemEvent; me: number; peer: CallPeer | null }) {
+export function CallRecordBubble({ event, me, peer }: { event: CallSystemEvent; me: number; peer: CallPeer | null }) {
   const dispatch = useAppDispatch();
   const view = callRecordView(event, me, t.record, kinds);
   return (

@@ -1,11 +1,11 @@
 // 통화 기록 (docs/spec.md §2 Call history): the user's calls from GET /api/calls, newest first,
 // a page at a time, and how many of the loaded ones were missed.
 import { createSelector, createSlice, type PayloadAction } from '@reduxjs/toolkit';
-import type { CallHistoryEntry, CallHistoryPage } from '@common/api';
+import type { CallRecord, CallsResponse } from '@common/api';
 import { isMissedCall } from './callRules';
 
 export interface CallHistoryState {
-  entries: CallHistoryEntry[];
+  entries: CallRecord[];
   hasMore: boolean;
   loading: boolean;
   failed: boolean;
@@ -24,7 +24,7 @@ const callHistorySlice = createSlice({
     historyMoreRequested(state) {
       if (state.hasMore && !state.loading) state.loading = true;
     },
-    historyPageLoaded(state, action: PayloadAction<{ page: CallHistoryPage; first: boolean }>) {
+    historyPageLoaded(state, action: PayloadAction<{ page: CallsResponse; first: boolean }>) {
       const { page, first } = action.payload;
       const known = new Set(first ? [] : state.entries.map((entry) => entry.callId));
       state.entries = [...(first ? [] : state.entries), ...page.calls.filter((entry) => !known.has(entry.callId))];

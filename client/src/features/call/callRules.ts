@@ -3,10 +3,10 @@
 // then, what a connection state means for the call, and the timer text. Which signal applies in
 // which RTC signalling state is common/signalling.ts, shared with the harness.
 // No I/O here: the sagas ask, these functions answer.
-import type { CallHistoryEntry, CallHistoryPage, CallOutcome, SystemEvent } from '@common/api';
+import type { CallMedia, CallOutcome, CallRecord, CallsResponse, CallSystemEvent } from '@common/api';
 import type { CallSignal } from '@common/destinations';
-import type { CallEvent, CallMedia } from '@common/payloads';
-import { formatRecordDuration } from '@common/system-text';
+import type { CallEvent } from '@common/payloads';
+import { callDuration } from '@common/system-text';
 
 /** Where this user's call stands. `outgoing`: initiated, waiting for the peer's answer. */
 export type CallPhase = 'idle' | 'outgoing' | 'incoming' | 'connecting' | 'connected';
@@ -213,7 +213,7 @@ export function endSummary(ending: Ending, peerName: string, connectedOnce: bool
   if (ending === QUIET_END) return null;
   const reason = ending.reason ?? ending.alert;
   if (reason) return { peerName, text: texts[reason] };
-  return { peerName, text: connectedOnce ? `${texts.ended} · ${formatRecordDuration(elapsedSeconds)}` : texts.ended };
+  return { peerName, text: connectedOnce ? `${texts.ended} · ${callDuration(elapsedSeconds)}` : texts.ended };
 }
 
 /** How long the end screen shows before the user is back where they were. */
@@ -284,15 +284,13 @@ export interface CallRecordView {
   missed: boolean;
 }
 
-export function callRecordView(event: SystemEvent, me: number, texts: Record<'outgoing' | 'incoming' | 'missed' | 'noAnswer' | 'cancelled' | 'rejectedByPeer' | 'rejectedByMe', string>, kind: Record<CallMedia, string>): CallRecordView {
-  const media = event.media ?? 'audio';
+export function callRecordView(event: CallSystemEvent, me: number, texts: Record<'outgoing' | 'incoming' | 'missed' | 'noAnswer' | 'cancelled' | 'rejectedByPeer' | 'rejectedByMe', string>, kind: Record<CallMedia, string>): CallRecordView {
+  const { media, outcome, durationSec } = event;
   const outgoing = event.callerUserId === me;
-  const outcome: CallOutcome = event.outcome ?? 'missed';
-  const durationSec = event.durationSec ?? 0;
   const view = (title: string, missed = false, duration: string | null = null): CallRecordView => ({ title, duration, media, outgoing, missed });
   switch (outcome) {
     case 'answered':
-      return view(`${outgoing ? texts.outgoing : texts.incoming} ${kind[media]}`, false, formatRecordDuration(durationSec));
+      return view(`${outgoing ? texts.outgoing : texts.incoming} ${kind[media]}`, false, callDuration(durationSec));
     case 'missed':
       return outgoing ? view(texts.noAnswer) : view(texts.missed, true);
     case 'cancelled':
@@ -313,13 +311,13 @@ export function parseActiveCall(stored: string | null): CallPeer | null {
 }
 
 /** GET /api/calls's body, its entries checked one by one (a malformed one is left out). */
-export function decodeCallHistory(value: unknown): CallHistoryPage {
+export function decodeCallHistory(value: unknown): CallsResponse {
   const body = (typeof value === 'object' && value !== null ? value : {}) as { calls?: unknown; hasMore?: unknown };
   const calls = Array.isArray(body.calls) ? body.calls : [];
   const outcomes: readonly CallOutcome[] = ['answered', 'missed', 'rejected', 'cancelled'];
-  const valid = calls.filter((c): c is CallHistoryEntry => {
+  const valid = calls.filter((c): c is CallRecord => {
     if (typeof c !== 'object' || c === null) return false;
-    const e = c as Partial<Record<keyof CallHistoryEntry, unknown>>;
+    const e = c as Partial<Record<keyof CallRecord, unknown>>;
     return (
       typeof e.callId === 'number' &&
       typeof e.peerUserId === 'number' &&

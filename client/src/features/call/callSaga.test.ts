@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { ALL_CALL_SIGNALS, app, queues } from '@common/destinations';
+import { CALL_SIGNALS, app, queues } from '@common/destinations';
 import { eventually, settle } from '../../app/fakeServices';
 import { ko } from '../../i18n/ko';
 import { createCallTestStore } from '../../app/callFakes.test-support';
@@ -14,7 +14,7 @@ type Harness = ReturnType<typeof createCallTestStore>;
 
 async function listening(harness: Harness): Promise<void> {
   harness.store.dispatch(callActions.listenRequested({ userId: ME }));
-  await eventually(() => harness.stomp.subscriptions.size === ALL_CALL_SIGNALS.length, 'subscribed to every call queue');
+  await eventually(() => harness.stomp.subscriptions.size === CALL_SIGNALS.length, 'subscribed to every call queue');
 }
 
 const phase = (h: Harness) => h.store.getState().call.phase;

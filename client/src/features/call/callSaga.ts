@@ -8,7 +8,7 @@
 import type { EventChannel, Task } from 'redux-saga';
 import { call, cancel, cancelled, delay, fork, put, race, select, take, takeLatest, type SagaGenerator } from 'typed-redux-saga';
 import { app } from '@common/destinations';
-import type { CallMedia } from '@common/payloads';
+import type { CallMedia } from '@common/api';
 import { service } from '../../kernel/sagaContext';
 import { ko } from '../../i18n/ko';
 import type { LocalMedia, Peer } from '../../services/rtc';

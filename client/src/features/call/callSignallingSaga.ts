@@ -4,7 +4,7 @@
 // What each signal means in each phase is callRules.ts.
 import { buffers, eventChannel, type EventChannel } from 'redux-saga';
 import { call, put, race, take, type SagaGenerator } from 'typed-redux-saga';
-import { ALL_CALL_SIGNALS, queues, type CallSignal } from '@common/destinations';
+import { CALL_SIGNALS, queues, type CallSignal } from '@common/destinations';
 import { decodeCallEvent } from '@common/events';
 import type { CallEvent } from '@common/payloads';
 import { service } from '../../kernel/sagaContext';
@@ -20,7 +20,7 @@ export interface SignalMessage {
 /** Every signal on the user's call queues (the spec's seven and ours), in arrival order, none dropped while busy. */
 export function callSignalChannel(stomp: StompService, userId: number, logError: (context: string, error: unknown) => void): EventChannel<SignalMessage> {
   return eventChannel<SignalMessage>((emit) => {
-    const unsubscribes = ALL_CALL_SIGNALS.map((signal) =>
+    const unsubscribes = CALL_SIGNALS.map((signal) =>
       stomp.subscribe(queues.call(signal, userId), {
         message(body) {
           const event = decodeCallEvent(signal, body);

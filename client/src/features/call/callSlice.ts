@@ -2,7 +2,7 @@
 // the timer. The /call screen's name search is the user search (features/userSearch). The RTC
 // objects live in services/rtc.ts.
 import { createSlice, type PayloadAction } from '@reduxjs/toolkit';
-import type { CallMedia } from '@common/payloads';
+import type { CallMedia } from '@common/api';
 import type { RingTone } from '../../services/ringer';
 import { canStartCall, isCallActive, type CallEndSummary, type CallPeer, type CallPhase, type PeerMediaState } from './callRules';
 

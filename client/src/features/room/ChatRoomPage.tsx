@@ -257,6 +257,7 @@ function RoomSidebarPiece({ ready, chatRoomId, myId, onClose }: { ready: boolean
   const notification = useAppSelector(selectNotification);
   return (
     <RoomSidebar
+      memberActions={(user) => <CallButtons peer={{ userId: user.userId, name: user.name }} />}
       users={ready ? members : NO_MEMBERS}
       myId={myId}
       invitePath={invitePath(chatRoomId)}

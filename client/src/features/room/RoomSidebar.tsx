@@ -1,6 +1,6 @@
 // The room's side panel: participants with their count, (You) and e-mails; invite, e-mail
 // notification (confirm; idle, sending, done) and leave (confirm); the renaming tip.
-import { useEffect, useRef } from 'react';
+import { useEffect, useRef, type ReactNode } from 'react';
 import { Link } from 'react-router-dom';
 import type { UserSummary } from '@common/api';
 import { useDialog } from '../../components/dialogs';
@@ -9,11 +9,12 @@ import { Avatar } from '../../components/Avatar';
 import { WithPresence } from '../../components/PresenceDot';
 import { AddPersonIcon, CloseIcon, LeaveIcon, MailIcon } from '../../components/icons';
 import type { NotificationState } from './roomSlice';
-import { CallButtons } from '../call';
 
 export interface RoomSidebarProps {
   users: UserSummary[];
   myId: number;
+  /** What can be done with another member (the 음성통화/영상통화 buttons). */
+  memberActions?(user: UserSummary): ReactNode;
   invitePath: string;
   notification: NotificationState;
   onNotify(): void;
@@ -27,7 +28,7 @@ const notifyLabel: Record<NotificationState, string> = {
   done: ko.room.notifyDone,
 };
 
-export function RoomSidebar({ users, myId, invitePath, notification, onNotify, onLeave, onClose }: RoomSidebarProps) {
+export function RoomSidebar({ users, myId, invitePath, notification, onNotify, onLeave, onClose, memberActions }: RoomSidebarProps) {
   const panelRef = useRef<HTMLElement>(null);
   // Opening moves focus into the panel (keyboard and screen-reader users land in it); closing
   // gives focus back to what opened it (the menu button).
@@ -79,7 +80,7 @@ export function RoomSidebar({ users, myId, invitePath, notification, onNotify, o
                   </span>
                   <span className="member__email">{user.email}</span>
                 </span>
-                {user.userId !== myId && <CallButtons peer={{ userId: user.userId, name: user.name }} />}
+                {user.userId !== myId && memberActions?.(user)}
               </li>
             ))}
           </ul>

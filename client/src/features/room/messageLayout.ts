@@ -3,13 +3,13 @@
 // the open room's list laid out (selectMessageItems). Kept here, not in roomSlice.ts, so the
 // layout ships with the room screen rather than with every signed-in screen that reads the slice.
 import { createSelector } from '@reduxjs/toolkit';
-import type { Attachment, ChatMessage, ReactionSummary, ReplyQuote, SystemEvent } from '@common/api';
+import type { Attachment, ChatMessage, ReactionSummary, ReplyQuote, CallSystemEvent } from '@common/api';
 import { isSystemMessage, systemMessageText, type PendingMessage } from './messages';
 import { selectMessages, selectPending, selectRoomUserId } from './roomSlice';
 
 export type MessageItem =
   | { kind: 'day'; key: string; label: string }
-  | { kind: 'system'; key: string; content: string; messageId: number | null; callRecord?: SystemEvent }
+  | { kind: 'system'; key: string; content: string; messageId: number | null; callRecord?: CallSystemEvent }
   | {
       kind: 'message';
       key: string;
@@ -53,7 +53,7 @@ export function timeLabel(date: Date): string {
 interface Entry {
   key: string;
   system: boolean;
-  callRecord?: SystemEvent;
+  callRecord?: CallSystemEvent;
   senderId: number | null;
   senderName: string;
   content: string;

@@ -10,7 +10,10 @@ import type { CallService } from './calls-service';
 
 /** initiate, accept and reject carry the sender's userId (docs/spec.md §7): it must be the session's. */
 function party(user: StompPrincipal, body: string): number {
-  const { targetUserId, userId } = decode.callParty(body);
+  return checkedParty(user, decode.callParty(body));
+}
+
+function checkedParty(user: StompPrincipal, { targetUserId, userId }: { targetUserId: number; userId?: number }): number {
   if (userId !== undefined && userId !== user.userId) throw new ForbiddenError('userId is not the signed-in user');
   if (targetUserId === user.userId) throw new InvalidError('targetUserId is the signed-in user');
   return targetUserId;
@@ -22,7 +25,8 @@ export function callHandlers(calls: CallService, log: Logger): Record<string, Ap
 
   return {
     async [app.callInitiate](user, body) {
-      await calls.ring(user.userId, party(user, body));
+      const initiate = decode.callInitiate(body);
+      await calls.ring(user.userId, checkedParty(user, initiate), initiate.media);
     },
     async [app.callAccept](user, body) {
       const caller = party(user, body);
@@ -43,6 +47,10 @@ export function callHandlers(calls: CallService, log: Logger): Record<string, Ap
     async [app.callIceCandidate](user, body) {
       const { targetUserId, candidate } = decode.iceCandidate(body);
       if (!(await calls.relay(user.userId, targetUserId, 'ice-candidate', { candidate }))) dropped('ice-candidate', user, targetUserId);
+    },
+    async [app.callMediaState](user, body) {
+      const state = decode.mediaState(body);
+      if (!(await calls.mediaState(user.userId, state))) dropped('media-state', user, state.targetUserId);
     },
     async [app.callHangup](user, body) {
       const { targetUserId } = decode.hangup(body);

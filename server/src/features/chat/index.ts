@@ -5,6 +5,7 @@ import { parseSubscriptionDestination } from '@common/destinations';
 import type { StompPrincipal } from '../../stomp/api';
 import type { UsersRepository } from '../accounts/users-repository';
 import type { Deps, ServerFeature } from '../types';
+import { callRecordRooms, type CallRecordRooms } from './call-record';
 import type { AttachmentPort, ChatDeps } from './chat-deps';
 import { chatHandlers } from './chat-handlers';
 import { chatRoutes } from './chat-routes';
@@ -68,9 +69,12 @@ export function assembleChat(deps: Deps, users: UsersRepository, published?: Mes
   return { chat, notifications, writer, indexer, roomEvents, refresh };
 }
 
-export function createChat(deps: Deps, users: UsersRepository, published?: MessagePublished, attachments?: AttachmentPort): ServerFeature {
+/** Chat's feature, and where calls post their records (the two people's room). */
+export function createChat(
+  deps: Deps, users: UsersRepository, published?: MessagePublished, attachments?: AttachmentPort,
+): { feature: ServerFeature; callRecords: CallRecordRooms } {
   const { chat, notifications, writer, indexer, roomEvents, refresh } = assembleChat(deps, users, published, attachments);
-  return {
+  const feature: ServerFeature = {
     routes: chatRoutes(chat, notifications),
     stomp: {
       handlers: chatHandlers(chat),
@@ -93,4 +97,5 @@ export function createChat(deps: Deps, users: UsersRepository, published?: Messa
       refresh.stop();
     },
   };
+  return { feature, callRecords: callRecordRooms(chat) };
 }

@@ -56,7 +56,10 @@ export interface NewMessage {
   attachmentId?: number | null;
 }
 
-/** Who wrote a message: its sender, or the member whose act a system message tells of. */
+/**
+ * Who wrote a message: its sender, or the member whose act a system message tells of (a call's
+ * record: its caller, so the callee has it unread, as a missed call should be).
+ */
 export function authorOf(m: Pick<NewMessage, 'senderId' | 'systemEvent'>): number | null {
   return m.senderId ?? m.systemEvent?.actorUserId ?? null;
 }

@@ -1,8 +1,8 @@
 // The kernel's system messages: what the room is told when it is renamed, someone is added or
-// someone leaves. Each carries the original product's exact Korean text (its client parses
+// someone leaves, and (ours) the record of a call between its two people. Each carries the original product's exact Korean text (its client parses
 // it) and the same facts as structured fields (systemEvent) that our client renders from.
-import type { SystemEvent } from '@common/api';
-import { systemText } from '@common/system-text';
+import type { CallSystemEvent, SystemEvent } from '@common/api';
+import { callRecordText, systemText } from '@common/system-text';
 import type { ChatUser } from './rooms-repository';
 
 export interface SystemMessage {
@@ -37,5 +37,9 @@ export const systemMessages = {
       systemEvent: { type: 'left', actorUserId: actor.id, actorName: actor.name },
       leftUserId: actor.id,
     };
+  },
+  /** Ours: a neutral text for the original client (docs/spec.md, call record), the facts for ours. */
+  call(event: CallSystemEvent, roomName: string): SystemMessage {
+    return { roomName, content: callRecordText(event), systemEvent: event };
   },
 };
