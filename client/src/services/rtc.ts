@@ -3,11 +3,12 @@
 // hands it this. RTCPeerConnection and MediaStream are not serialisable, so they live here and
 // never in Redux.
 //
-// Video (docs/architecture.md §5 "Calls"): every peer connection negotiates one video transceiver
-// from its first offer, even for a voice call. Turning the camera on or off, switching cameras,
-// upgrading a voice call and sharing the screen then only replace the track it sends
-// (RTCRtpSender.replaceTrack); the session itself is renegotiated over offer/answer for ICE
-// restarts and after a resume.
+// Video (docs/architecture.md §5 "Calls"): the offerer puts one video transceiver in the session
+// from its first offer, even for a voice call, and the answerer takes it up. Turning the camera on
+// or off, switching cameras, upgrading a voice call and sharing the screen then only replace the
+// track it sends (RTCRtpSender.replaceTrack). A session without video (the original client's or
+// the harness's offer) is renegotiated over offer/answer when video starts; ICE restarts and
+// resumes renegotiate too.
 
 /** This side's media for one call: the microphone always, the camera or the screen when asked. */
 export interface LocalMedia {
@@ -36,7 +37,9 @@ export type Microphone = LocalMedia;
 export type PeerEvent =
   | { type: 'candidate'; candidate: RTCIceCandidateInit }
   | { type: 'connectionState'; state: RTCPeerConnectionState }
-  | { type: 'iceConnectionState'; state: RTCIceConnectionState };
+  | { type: 'iceConnectionState'; state: RTCIceConnectionState }
+  /** The session must be renegotiated (video added to a session that had none). */
+  | { type: 'negotiationNeeded' };
 
 /** One call's peer connection, with the offer/answer steps the call saga needs. */
 export interface Peer {
@@ -245,15 +248,26 @@ export function createBrowserRtc(): RtcService {
 
     createPeer(iceServers, local) {
       if (!(local instanceof BrowserMedia)) throw new Error('media was not opened by this service');
-      const pc = new RTCPeerConnection({ iceServers });
-      for (const track of local.stream.getAudioTracks()) pc.addTrack(track, local.stream);
-      // The video transceiver is there from the first offer, so video starts and stops without renegotiating.
-      const video = pc.addTransceiver(local.videoTrack ?? 'video', { direction: 'sendrecv', streams: [local.stream] });
-      const stopFollowing = local.onVideoChange(() => {
-        video.sender.replaceTrack(local.videoTrack).catch(() => undefined);
-      });
       const listeners = new Set<(event: PeerEvent) => void>();
       const emit = (event: PeerEvent) => listeners.forEach((l) => l(event));
+      const pc = new RTCPeerConnection({ iceServers });
+      for (const track of local.stream.getAudioTracks()) pc.addTrack(track, local.stream);
+      const videoTransceiver = () => pc.getTransceivers().find((t) => t.receiver.track.kind === 'video' && t.currentDirection !== 'stopped') ?? null;
+      /** The video transceiver, made sendrecv and sending this side's current video (or nothing yet). */
+      const sendVideo = (transceiver: RTCRtpTransceiver): void => {
+        if (transceiver.direction !== 'sendrecv') transceiver.direction = 'sendrecv';
+        if (transceiver.sender.track !== local.videoTrack) transceiver.sender.replaceTrack(local.videoTrack).catch(() => undefined);
+        transceiver.sender.setStreams?.(local.stream);
+      };
+      const stopFollowing = local.onVideoChange(() => {
+        const transceiver = videoTransceiver();
+        if (transceiver) sendVideo(transceiver);
+        else {
+          // The session has no video yet (the peer offered none): add it and renegotiate.
+          pc.addTransceiver(local.videoTrack ?? 'video', { direction: 'sendrecv', streams: [local.stream] });
+          emit({ type: 'negotiationNeeded' });
+        }
+      });
       const remote = new MediaStream();
       let open = true;
 
@@ -281,6 +295,10 @@ export function createBrowserRtc(): RtcService {
           return pc.remoteDescription !== null;
         },
         async createOffer(options) {
+          // The offerer puts video in the session from the first offer, so video needs no new round later.
+          const transceiver = videoTransceiver();
+          if (transceiver) sendVideo(transceiver);
+          else pc.addTransceiver(local.videoTrack ?? 'video', { direction: 'sendrecv', streams: [local.stream] });
           const offer = await pc.createOffer(options?.iceRestart ? { iceRestart: true } : undefined);
           await pc.setLocalDescription(offer);
           return { type: 'offer', sdp: pc.localDescription?.sdp ?? offer.sdp };
@@ -290,7 +308,12 @@ export function createBrowserRtc(): RtcService {
           await pc.setLocalDescription(answer);
           return { type: 'answer', sdp: pc.localDescription?.sdp ?? answer.sdp };
         },
-        setRemoteDescription: (description) => pc.setRemoteDescription(description),
+        async setRemoteDescription(description) {
+          await pc.setRemoteDescription(description);
+          // The answerer takes up the video the offer brought (a transceiver of its own would not match it).
+          const transceiver = description.type === 'offer' ? videoTransceiver() : null;
+          if (transceiver) sendVideo(transceiver);
+        },
         addIceCandidate: (candidate) => pc.addIceCandidate(candidate),
         onEvent(listener) {
           listeners.add(listener);

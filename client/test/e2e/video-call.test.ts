@@ -64,14 +64,31 @@ describe('video calls in the browser', function () {
 
   /** The peer's video plays on this page: decoded frames with a width. */
   async function playsRemoteVideo(page: Page): Promise<void> {
-    await page.waitForFunction(
-      () => {
+    try {
+      await page.waitForFunction(
+        () => {
+          const video = document.querySelector<HTMLVideoElement>('[data-testid="remote-video"]');
+          return video !== null && !video.hidden && video.videoWidth > 0 && video.readyState >= 2;
+        },
+        undefined,
+        WAIT,
+      );
+    } catch (error) {
+      // Say what the element held, for whoever reads the failure.
+      const state = await page.evaluate(() => {
         const video = document.querySelector<HTMLVideoElement>('[data-testid="remote-video"]');
-        return video !== null && !video.hidden && video.videoWidth > 0 && video.readyState >= 2;
-      },
-      undefined,
-      WAIT,
-    );
+        const stream = video?.srcObject instanceof MediaStream ? video.srcObject : null;
+        return {
+          present: video !== null,
+          hidden: video?.hidden,
+          width: video?.videoWidth,
+          readyState: video?.readyState,
+          paused: video?.paused,
+          tracks: stream?.getTracks().map((t) => `${t.kind}:${t.readyState}:${t.muted ? 'muted' : 'live'}`),
+        };
+      });
+      throw new Error(`the remote video does not play: ${JSON.stringify(state)} (${String(error)})`);
+    }
   }
 
   /** The peer's sound reaches this page: the remote audio carries a signal above silence. */

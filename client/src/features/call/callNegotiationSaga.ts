@@ -113,6 +113,13 @@ function* restartIceLater(n: Negotiation): SagaGenerator<void> {
   yield* publish(app.callOffer, { targetUserId: n.target.userId, sdp: offer });
 }
 
+/** Video added to a session that had none: a new offer, once the last round is over (docs/protocol.md renegotiation). */
+function* renegotiate(n: Negotiation): SagaGenerator<void> {
+  if (n.peer.signalingState !== 'stable') return yield* logSkipped(`renegotiation in signalling state ${n.peer.signalingState}`);
+  const offer = yield* call([n.peer, n.peer.createOffer]);
+  yield* publish(app.callOffer, { targetUserId: n.target.userId, sdp: offer });
+}
+
 /** How a negotiation ended: the call is over, or the server resumed it and the connection is rebuilt. */
 export type NegotiationEnd = { ending: Ending } | { resume: Extract<SignalDecision, { kind: 'resume' }> };
 
@@ -122,7 +129,7 @@ export type NegotiationEnd = { ending: Ending } | { resume: Extract<SignalDecisi
  */
 export function* negotiate(signals: EventChannel<SignalMessage>, peer: Peer, target: CallPeer, role: 'caller' | 'callee'): SagaGenerator<NegotiationEnd> {
   const n: Negotiation = { peer, role, target, candidates: peerEventChannel(peer, ['candidate']), pending: [], sender: null, restarts: 0 };
-  const states = peerEventChannel(peer, ['connectionState', 'iceConnectionState']);
+  const states = peerEventChannel(peer, ['connectionState', 'iceConnectionState', 'negotiationNeeded']);
   let timer: Task | null = null;
   let iceRestart: Task | null = null;
   try {
@@ -138,6 +145,10 @@ export function* negotiate(signals: EventChannel<SignalMessage>, peer: Peer, tar
         hangUp: take(callActions.hangUpClicked),
       });
       if (hangUp) return { ending: LOCAL_HANGUP };
+      if (state?.type === 'negotiationNeeded') {
+        yield* renegotiate(n);
+        continue;
+      }
       if (state) {
         const outcome = connectionOutcome(state.state);
         if (outcome === 'ended') return { ending: LOCAL_HANGUP };
