@@ -116,7 +116,7 @@ forEachDatabase('web push', (db) => {
     // Bob opens the app from the notification: the reloaded page is rung and can answer.
     const bobTab = await connect(bob);
     const incoming = await bobTab.subscribe(queues.call('incoming', bob.user.userId));
-    expect((await incoming.next()).json<CallEvent>()).to.deep.equal({ userId: alice.user.userId, name: 'Alice' });
+    expect((await incoming.next()).json<CallEvent>()).to.deep.include({ userId: alice.user.userId, name: 'Alice', media: 'audio' });
     await stomp.send(app.callHangup, { targetUserId: bob.user.userId });
   });
 

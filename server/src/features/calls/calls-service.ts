@@ -87,6 +87,8 @@ export class CallService {
   private readonly store: CallStore;
   /** Records being written: stop() waits for them before the database closes. */
   private readonly recording = new Set<Promise<void>>();
+  /** The last record of each pair of users being written, by `{lower id}-{higher id}`. */
+  private readonly lastOfPair = new Map<string, Promise<void>>();
 
   constructor(
     private readonly ports: CallPorts,
@@ -305,7 +307,18 @@ export class CallService {
       caller: call.caller, callerName: call.callerName, callee: call.callee, media: call.media, outcome,
       startedAtMs: call.startedAtMs, answeredAtMs, endedAtMs, durationSec,
     };
-    const writing: Promise<void> = this.ports.record(facts).catch(() => undefined).finally(() => this.recording.delete(writing));
+    // One pair's records are kept one after the other, in the order their calls ended: the first
+    // may be making the two people's room, which the next must find rather than make again.
+    const pair = facts.caller < facts.callee ? `${facts.caller}-${facts.callee}` : `${facts.callee}-${facts.caller}`;
+    const ports = this.ports;
+    const writing: Promise<void> = (this.lastOfPair.get(pair) ?? Promise.resolve())
+      .then(() => ports.record?.(facts))
+      .catch(() => undefined)
+      .finally(() => {
+        this.recording.delete(writing);
+        if (this.lastOfPair.get(pair) === writing) this.lastOfPair.delete(pair);
+      });
+    this.lastOfPair.set(pair, writing);
     this.recording.add(writing);
   }
 

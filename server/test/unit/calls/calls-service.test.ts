@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import type { CallSignal } from '@common/destinations';
 import type { CallEvent } from '@common/payloads';
 import { UsersRepository } from '../../../src/features/accounts/users-repository';
-import { CallService, type CallPorts } from '../../../src/features/calls/calls-service';
+import { CallService, type CallPorts, type CallRecordFacts } from '../../../src/features/calls/calls-service';
 import { memoryDatabase } from '../../support/memory-deps';
 
 interface Delivery { to: number; signal: CallSignal; event: CallEvent; except?: string }
@@ -51,7 +51,21 @@ class FakePorts implements CallPorts {
     this.deliveries = [];
     return d;
   }
+
+  /** The records kept, and the time the records read. */
+  records: CallRecordFacts[] = [];
+  nowMs = 1_000_000;
+  now(): number {
+    return this.nowMs;
+  }
+  record(facts: CallRecordFacts): Promise<void> {
+    this.records.push(facts);
+    return Promise.resolve();
+  }
 }
+
+/** The id of the call a delivery names (each store makes its own). */
+const callIdOf = (d: Delivery | undefined): string => d?.event.callId ?? '';
 
 const ALICE = 1;
 const BOB = 2;
@@ -68,28 +82,35 @@ describe('the call state machine', () => {
     calls = new CallService(ports, 60_000);
   });
 
-  async function ring(): Promise<void> {
+  async function ring(): Promise<string> {
     await calls.initiate(ALICE, 'Alice', BOB);
-    ports.take();
+    return callIdOf(ports.take()[0]);
   }
 
-  async function connect(): Promise<void> {
-    await ring();
+  async function connect(): Promise<string> {
+    const callId = await ring();
     await calls.accept(BOB, ALICE, TAB);
     ports.take();
+    return callId;
   }
 
-  it('rings the callee with the caller’s id and name', async () => {
-    expect(await calls.initiate(ALICE, 'Alice', BOB)).to.equal('ringing');
-    expect(ports.take()).to.deep.equal([{ to: BOB, signal: 'incoming', event: { userId: ALICE, name: 'Alice' } }]);
+  it('rings the callee with the caller’s id, name, media and the call’s id, and tells the caller it rings', async () => {
+    expect(await calls.initiate(ALICE, 'Alice', BOB, 'video')).to.equal('ringing');
+    const delivered = ports.take();
+    const callId = callIdOf(delivered[0]);
+    expect(callId).to.not.equal('');
+    expect(delivered).to.deep.equal([
+      { to: BOB, signal: 'incoming', event: { userId: ALICE, name: 'Alice', media: 'video', callId } },
+      { to: ALICE, signal: 'ringing', event: { userId: BOB, callId } },
+    ]);
     expect(ports.timers.map((t) => t.ms)).to.deep.equal([60_000]);
   });
 
   it('tells the caller when the callee accepts, and stops the ring timer', async () => {
-    await ring();
+    const callId = await ring();
     expect(await calls.accept(BOB, ALICE, TAB)).to.equal(true);
     expect(ports.take()).to.deep.equal([
-      { to: ALICE, signal: 'accepted', event: { userId: BOB } },
+      { to: ALICE, signal: 'accepted', event: { userId: BOB, media: 'audio', callId } },
       // The callee's other tabs stop ringing; the tab that accepted is left out.
       { to: BOB, signal: 'hangup', event: { userId: ALICE, targetUserId: ALICE, reason: 'answered-elsewhere' }, except: TAB },
     ]);
@@ -204,11 +225,103 @@ describe('the call state machine', () => {
     expect(await calls.initiate(ALICE, 'Alice', BOB)).to.equal('busy');
   });
 
-  it('hangs up on the peer when a party’s last connection drops', async () => {
+  it('waits the grace for a party whose last connection drops, telling the peer, then ends the call with connection-lost', async () => {
     await connect();
+    ports.nowMs += 38_000;
     expect(await calls.disconnected(BOB)).to.equal(true);
-    expect(ports.take()).to.deep.equal([{ to: ALICE, signal: 'hangup', event: { userId: BOB, targetUserId: BOB, reason: 'disconnected' } }]);
-    expect(await calls.disconnected(ALICE)).to.equal(false);
+    expect(ports.take()).to.deep.equal([{ to: ALICE, signal: 'peer-reconnecting', event: { userId: BOB } }]);
+    expect(ports.timers.filter((t) => !t.cancelled).map((t) => t.ms)).to.deep.equal([30_000]);
+    // Told again (another node saw it too): nothing changes.
+    expect(await calls.disconnected(BOB)).to.equal(false);
+    // Nothing passes while Bob is away.
+    expect(await calls.relay(ALICE, BOB, 'offer', { sdp: 'x' })).to.equal(false);
+    ports.nowMs += 30_000;
+    await ports.elapse();
+    expect(ports.take()).to.deep.equal([{ to: ALICE, signal: 'hangup', event: { userId: BOB, targetUserId: BOB, reason: 'connection-lost' } }]);
+    await calls.stop();
+    expect(ports.records.map((r) => [r.outcome, r.durationSec])).to.deep.equal([['answered', 38]]);
+    expect(await calls.initiate(ALICE, 'Alice', BOB)).to.equal('ringing');
+  });
+
+  it('resumes the call for both, each with its role, when the away party subscribes again within the grace', async () => {
+    const callId = await connect();
+    await calls.disconnected(ALICE);
+    ports.take();
+    expect(await calls.returned(ALICE)).to.equal(true);
+    expect(ports.take()).to.deep.equal([
+      { to: ALICE, signal: 'resume', event: { userId: BOB, callId, media: 'audio', role: 'caller' } },
+      { to: BOB, signal: 'resume', event: { userId: ALICE, callId, media: 'audio', role: 'callee' } },
+    ]);
+    expect(ports.timers.every((t) => t.cancelled)).to.equal(true);
+    // Once: a second subscription resumes nothing, and the call goes on.
+    expect(await calls.returned(ALICE)).to.equal(false);
+    expect(await calls.relay(ALICE, BOB, 'offer', { sdp: 'x' })).to.equal(true);
+  });
+
+  it('resumes nothing for a party who was not away', async () => {
+    await connect();
+    expect(await calls.returned(BOB)).to.equal(false);
+    expect(await calls.returned(CAROL)).to.equal(false);
+    expect(ports.take()).to.deep.equal([]);
+  });
+
+  it('waits for both when both drop, and ends the call when the first grace passes', async () => {
+    await connect();
+    await calls.disconnected(ALICE);
+    await calls.disconnected(BOB);
+    expect(ports.take().map((d) => [d.to, d.signal])).to.deep.equal([[BOB, 'peer-reconnecting'], [ALICE, 'peer-reconnecting']]);
+    await ports.timers[ports.timers.length - 2].fire();
+    expect(ports.take()).to.deep.equal([{ to: BOB, signal: 'hangup', event: { userId: ALICE, targetUserId: ALICE, reason: 'connection-lost' } }]);
+    await ports.elapse();
+    expect(ports.take()).to.deep.equal([]);
+  });
+
+  it('lets the remaining party hang up while the other is away', async () => {
+    await connect();
+    await calls.disconnected(BOB);
+    ports.take();
+    expect(await calls.hangup(ALICE, BOB)).to.equal(true);
+    await ports.elapse();
+    expect(ports.take()).to.deep.equal([{ to: BOB, signal: 'hangup', event: { userId: ALICE, targetUserId: ALICE } }]);
+    await calls.stop();
+    expect(ports.records.map((r) => r.outcome)).to.deep.equal(['answered']);
+  });
+
+  it('relays a media state between the parties of an active call only', async () => {
+    await ring();
+    const state = { muted: true, camera: false, screen: true };
+    expect(await calls.mediaState(ALICE, { targetUserId: BOB, ...state })).to.equal(false);
+    await calls.accept(BOB, ALICE, TAB);
+    ports.take();
+    expect(await calls.mediaState(ALICE, { targetUserId: BOB, ...state })).to.equal(true);
+    expect(await calls.mediaState(CAROL, { targetUserId: BOB, ...state })).to.equal(false);
+    expect(ports.take()).to.deep.equal([{ to: BOB, signal: 'media-state', event: { userId: ALICE, ...state } }]);
+  });
+
+  it('keeps a record of every outcome: answered with its length, missed, rejected, cancelled, busy', async () => {
+    await connect();
+    ports.nowMs += 62_000;
+    await calls.hangup(BOB, ALICE);
+    await ring();
+    await ports.elapse();
+    await ring();
+    await calls.reject(BOB, ALICE);
+    await ring();
+    await calls.hangup(ALICE, BOB);
+    await ring();
+    await calls.hangup(BOB, ALICE);
+    await ring();
+    await calls.initiate(CAROL, 'Carol', BOB);
+    await calls.stop();
+    expect(ports.records.map((r) => [r.caller, r.callee, r.outcome, r.durationSec])).to.deep.equal([
+      [ALICE, BOB, 'answered', 62],
+      [ALICE, BOB, 'missed', 0],
+      [ALICE, BOB, 'rejected', 0],
+      [ALICE, BOB, 'cancelled', 0],
+      // The callee hanging up on a ringing call turns it down.
+      [ALICE, BOB, 'rejected', 0],
+      [CAROL, BOB, 'missed', 0],
+    ]);
   });
 
   it('hangs up on a ringing callee when the caller’s last connection drops', async () => {
@@ -221,7 +334,7 @@ describe('the call state machine', () => {
     await ring();
     expect(await calls.disconnected(BOB)).to.equal(false);
     expect(ports.take()).to.deep.equal([]);
-    expect(await calls.incomingFor(BOB)).to.deep.equal({ userId: ALICE, name: 'Alice' });
+    expect(await calls.incomingFor(BOB)).to.deep.include({ userId: ALICE, name: 'Alice', media: 'audio' });
     await ports.elapse();
     expect(ports.take().map((d) => [d.to, d.event.reason])).to.deep.equal([[ALICE, 'timeout'], [BOB, 'timeout']]);
     expect(await calls.incomingFor(BOB)).to.equal(null);
@@ -230,7 +343,7 @@ describe('the call state machine', () => {
   it('cancels every ring timer when stopped', async () => {
     await ring();
     await calls.initiate(CAROL, 'Carol', 4);
-    calls.stop();
+    await calls.stop();
     expect(ports.timers.every((t) => t.cancelled)).to.equal(true);
   });
 });
@@ -247,7 +360,7 @@ describe('ringing a user id from the wire, with names from the users table', () 
       ports.online = new Set([caller, callee]);
       const calls = new CallService(ports, 60_000);
       expect(await calls.ring(caller, callee)).to.equal('ringing');
-      expect(ports.take()).to.deep.equal([{ to: callee, signal: 'incoming', event: { userId: caller, name: '김철수' } }]);
+      expect(ports.take().map((d) => [d.to, d.signal, d.event.name])).to.deep.equal([[callee, 'incoming', '김철수'], [caller, 'ringing', undefined]]);
       expect(await calls.ring(caller, 99_999)).to.equal('unavailable');
       expect(ports.take()).to.deep.equal([{ to: caller, signal: 'hangup', event: { userId: 99_999, targetUserId: 99_999, reason: 'unavailable' } }]);
     } finally {
@@ -282,6 +395,8 @@ describe('ringing a user with no open connection but a push subscription', () =>
     const calls = new CallService(ports, 60_000);
     expect(await calls.ring(1, 2)).to.equal('ringing');
     expect(rungElsewhere).to.deep.equal([{ callee: 2, caller: { userId: 1, name: 'Alice' } }]);
+    // The push went out: the caller hears that it rings.
+    expect(ports.take().map((d) => [d.to, d.signal])).to.deep.equal([[2, 'incoming'], [1, 'ringing']]);
     expect(ports.timers.map((t) => t.ms)).to.deep.equal([60_000]);
     // A callee without a subscription is still unavailable at once.
     expect(await calls.ring(3, 99)).to.equal('unavailable');
