@@ -3,6 +3,8 @@
 // WebRTC. Both sides play the other's video; a voice call turns into a video call; a shared screen
 // reaches the other side; a mute is shown to the peer; a reload mid-call resumes the call and
 // sound flows again; and the call leaves a record worded for each side in the room.
+import fs from 'node:fs';
+import path from 'node:path';
 import { expect } from 'chai';
 import type { Page } from 'playwright-core';
 import { api } from '@common/api';
@@ -11,6 +13,13 @@ import { ko } from '../../src/i18n/ko';
 import { useE2eApp } from './support/app';
 
 const WAIT = { timeout: 30_000 };
+const SCREENSHOT_DIR = process.env.E2E_SCREENSHOTS;
+
+async function screenshot(page: Page, name: string): Promise<void> {
+  if (!SCREENSHOT_DIR) return;
+  fs.mkdirSync(SCREENSHOT_DIR, { recursive: true });
+  await page.screenshot({ path: path.join(SCREENSHOT_DIR, `${name}.png`) });
+}
 
 describe('video calls in the browser', function () {
   const app = useE2eApp({
@@ -125,15 +134,18 @@ describe('video calls in the browser', function () {
     await connect(caller, callee, 'video');
     await playsRemoteVideo(caller);
     await playsRemoteVideo(callee);
+    await screenshot(caller, 'video-call');
 
     await callee.getByTestId('in-call').getByRole('button', { name: ko.call.mute, exact: true }).click();
     await caller.getByTestId('peer-muted').waitFor(WAIT);
+    await screenshot(caller, 'video-call-peer-muted');
     await callee.getByTestId('in-call').getByRole('button', { name: ko.call.unmute, exact: true }).click();
     await caller.getByTestId('peer-muted').waitFor({ state: 'detached', ...WAIT });
 
     await hangUp(caller, callee);
     await caller.getByTestId('call-end-text').filter({ hasText: /^통화 종료 · \d\d:\d\d$/ }).waitFor(WAIT);
     await caller.getByTestId('call-record-title').filter({ hasText: '발신 영상통화' }).waitFor(WAIT);
+    await screenshot(caller, 'video-call-record');
     await callee.getByTestId('call-record-title').filter({ hasText: '수신 영상통화' }).waitFor(WAIT);
     expect(await caller.getByRole('button', { name: ko.call.record.callBack(ko.call.videoCall) }).count()).to.be.greaterThan(0);
   });
@@ -149,6 +161,7 @@ describe('video calls in the browser', function () {
     await caller.getByTestId('in-call').getByRole('button', { name: ko.call.shareScreen }).click();
     await callee.getByTestId('peer-sharing').filter({ hasText: ko.call.peerSharing }).waitFor(WAIT);
     await playsRemoteVideo(callee);
+    await screenshot(callee, 'video-call-screen-shared');
     await caller.getByTestId('in-call').getByRole('button', { name: ko.call.stopShare }).click();
     await callee.getByTestId('peer-sharing').waitFor({ state: 'detached', ...WAIT });
 
