@@ -142,6 +142,12 @@ describe('video calls in the browser', function () {
     await callee.getByTestId('in-call').getByRole('button', { name: ko.call.unmute, exact: true }).click();
     await caller.getByTestId('peer-muted').waitFor({ state: 'detached', ...WAIT });
 
+    // Collapsed to the call bar, the call shows a live thumbnail of the peer's video.
+    await caller.getByRole('button', { name: ko.call.collapse }).click();
+    await caller.waitForFunction(() => (document.querySelector<HTMLVideoElement>('[data-testid="call-bar-video"]')?.videoWidth ?? 0) > 0, undefined, WAIT);
+    await screenshot(caller, 'video-call-bar');
+    await caller.getByRole('button', { name: ko.call.expand('최화면') }).click();
+
     await hangUp(caller, callee);
     await caller.getByTestId('call-end-text').filter({ hasText: /^통화 종료 · \d\d:\d\d$/ }).waitFor(WAIT);
     await caller.getByTestId('call-record-title').filter({ hasText: '발신 영상통화' }).waitFor(WAIT);
@@ -192,5 +198,25 @@ describe('video calls in the browser', function () {
     await callee.getByTestId('incoming-call').getByRole('button', { name: ko.call.reject }).click(WAIT);
     await caller.getByTestId('call-record-title').filter({ hasText: ko.call.record.rejectedByPeer }).waitFor(WAIT);
     await callee.getByTestId('call-record-title').filter({ hasText: ko.call.record.rejectedByMe }).waitFor(WAIT);
+  });
+
+  it('records a call the caller gives up on as 취소된 통화 / 부재중 전화, and 통화 기록 from the chat list counts the missed call', async () => {
+    const { caller, callee } = await twoInARoom('조취소', '배부재');
+    await caller.getByRole('button', { name: ko.call.voiceCall, exact: true }).click();
+    await callee.getByTestId('incoming-call').waitFor(WAIT);
+    await caller.getByTestId('call-status').filter({ hasText: ko.call.ringing }).waitFor(WAIT);
+    await caller.getByTestId('in-call').getByRole('button', { name: ko.call.hangUp }).click();
+    await caller.getByTestId('call-record-title').filter({ hasText: ko.call.record.cancelled }).waitFor(WAIT);
+    await callee.getByTestId('call-record-title').filter({ hasText: ko.call.record.missed }).waitFor(WAIT);
+
+    await callee.goto(app.url('/chat-list'));
+    await callee.getByRole('link', { name: ko.chatList.callHistory }).click();
+    await callee.waitForURL('**/calls', WAIT);
+    await callee.getByTestId('missed-count').filter({ hasText: '부재중 전화 1건' }).waitFor(WAIT);
+    const entry = callee.getByTestId('call-history-entry').first();
+    await entry.filter({ hasText: '조취소' }).waitFor(WAIT);
+    await screenshot(callee, 'call-history');
+    await entry.getByRole('button', { name: ko.call.videoCall }).click();
+    await caller.getByTestId('incoming-call').getByTestId('incoming-media').filter({ hasText: '영상통화' }).waitFor(WAIT);
   });
 });
