@@ -3,7 +3,7 @@
 // Tapping the name expands the overlay again.
 import { ko } from '../../i18n/ko';
 import { formatCallDuration } from './callRules';
-import { CallThumbnail } from './CallVideo';
+import { CallThumbnail } from './CallThumbnail';
 import { MicIcon, PhoneIcon } from './icons';
 
 const t = ko.call;

@@ -4,7 +4,8 @@
 import { useAppDispatch, useAppSelector } from '../../kernel/hooks';
 import { ko } from '../../i18n/ko';
 import type { CallPeer } from './callRules';
-import { callActions, type CallState } from './callSlice';
+import { callRequested } from './callRequests';
+import type { CallState } from './callSlice';
 import { PhoneIcon, VideoIcon } from './icons';
 
 const t = ko.call;
@@ -15,7 +16,7 @@ const selectBusy = (state: { call?: CallState }) => (state.call?.phase ?? 'idle'
 export function CallButtons({ peer, className }: { peer: CallPeer; className?: string }) {
   const dispatch = useAppDispatch();
   const busy = useAppSelector(selectBusy);
-  const start = (media: 'audio' | 'video') => dispatch(callActions.callRequested({ userId: peer.userId, name: peer.name }, media));
+  const start = (media: 'audio' | 'video') => dispatch(callRequested({ userId: peer.userId, name: peer.name }, media));
   return (
     <span className={className ? `call-buttons ${className}` : 'call-buttons'} data-testid="call-buttons">
       <button type="button" className="call-buttons__button" aria-label={t.voiceCall} title={t.voiceCall} disabled={busy} onClick={() => start('audio')}>

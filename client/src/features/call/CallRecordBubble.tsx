@@ -4,8 +4,9 @@
 import type { CallSystemEvent } from '@common/api';
 import { useAppDispatch } from '../../kernel/hooks';
 import { ko } from '../../i18n/ko';
-import { callRecordView, type CallPeer } from './callRules';
-import { callActions } from './callSlice';
+import { callRecordView } from './callRecordView';
+import { callRequested } from './callRequests';
+import type { CallPeer } from './callRules';
 import { PhoneIcon, VideoIcon } from './icons';
 
 const t = ko.call;
@@ -28,7 +29,7 @@ export function CallRecordBubble({ event, me, peer }: { event: CallSystemEvent; 
             className="call-buttons__button"
             aria-label={t.record.callBack(kinds[view.media])}
             title={t.record.callBack(kinds[view.media])}
-            onClick={() => dispatch(callActions.callRequested(peer, view.media))}
+            onClick={() => dispatch(callRequested(peer, view.media))}
           >
             {view.media === 'video' ? <VideoIcon size={16} /> : <PhoneIcon size={16} />}
           </button>

@@ -1,6 +1,6 @@
 // The call's video elements: the peer's picture (large) and this side's preview (small, movable),
-// handed to the RTC service that plays the streams through them (services/rtc.ts), and the call
-// bar's live thumbnail of the peer.
+// handed to the RTC service that plays the streams through them (services/rtc.ts). In the in-call
+// overlay's chunk, loaded when a call starts.
 import { useEffect, useRef, useState, type PointerEvent } from 'react';
 import { bindCallVideo } from '../../services/rtc';
 
@@ -50,14 +50,4 @@ export function DraggablePreview({ label }: { label: string }) {
       onPointerCancel={onUp}
     />
   );
-}
-
-/** The call bar's live thumbnail of the peer's video. */
-export function CallThumbnail() {
-  const ref = useRef<HTMLVideoElement>(null);
-  useEffect(() => {
-    bindCallVideo({ thumbnail: ref.current });
-    return () => bindCallVideo({ thumbnail: null });
-  }, []);
-  return <video ref={ref} className="call-bar__thumbnail" data-testid="call-bar-video" autoPlay playsInline muted aria-hidden="true" />;
 }

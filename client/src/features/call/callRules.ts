@@ -3,7 +3,7 @@
 // then, what a connection state means for the call, and the timer text. Which signal applies in
 // which RTC signalling state is common/signalling.ts, shared with the harness.
 // No I/O here: the sagas ask, these functions answer.
-import type { CallMedia, CallOutcome, CallRecord, CallsResponse, CallSystemEvent } from '@common/api';
+import type { CallMedia, CallOutcome, CallRecord, CallsResponse } from '@common/api';
 import type { CallSignal } from '@common/destinations';
 import type { CallEvent } from '@common/payloads';
 import { callDuration } from '@common/system-text';
@@ -270,34 +270,6 @@ export function pathAfterCall(ending: Ending, currentPath: string): string | nul
 export function parseMissedCall(stored: string | null): CallPeer | null {
   const peer = JSON.parse(stored ?? 'null') as Partial<CallPeer> | null;
   return peer && typeof peer.userId === 'number' && typeof peer.name === 'string' ? { userId: peer.userId, name: peer.name } : null;
-}
-
-/** What a call record's bubble says to this viewer (docs/spec.md call records). */
-export interface CallRecordView {
-  /** 발신 음성통화, 부재중 전화, 취소된 통화 … */
-  title: string;
-  /** mm:ss of an answered call, else null. */
-  duration: string | null;
-  media: CallMedia;
-  outgoing: boolean;
-  /** A call this viewer did not pick up (shown in red). */
-  missed: boolean;
-}
-
-export function callRecordView(event: CallSystemEvent, me: number, texts: Record<'outgoing' | 'incoming' | 'missed' | 'noAnswer' | 'cancelled' | 'rejectedByPeer' | 'rejectedByMe', string>, kind: Record<CallMedia, string>): CallRecordView {
-  const { media, outcome, durationSec } = event;
-  const outgoing = event.callerUserId === me;
-  const view = (title: string, missed = false, duration: string | null = null): CallRecordView => ({ title, duration, media, outgoing, missed });
-  switch (outcome) {
-    case 'answered':
-      return view(`${outgoing ? texts.outgoing : texts.incoming} ${kind[media]}`, false, callDuration(durationSec));
-    case 'missed':
-      return outgoing ? view(texts.noAnswer) : view(texts.missed, true);
-    case 'cancelled':
-      return outgoing ? view(texts.cancelled) : view(texts.missed, true);
-    case 'rejected':
-      return view(outgoing ? texts.rejectedByPeer : texts.rejectedByMe);
-  }
 }
 
 /** Missed calls in a call-history page: incoming calls this user did not answer. */

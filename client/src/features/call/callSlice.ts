@@ -4,6 +4,7 @@
 import { createSlice, type PayloadAction } from '@reduxjs/toolkit';
 import type { CallMedia } from '@common/api';
 import type { RingTone } from '../../services/ringer';
+import { callRequested } from './callRequests';
 import { canStartCall, isCallActive, type CallEndSummary, type CallPeer, type CallPhase, type PeerMediaState } from './callRules';
 
 export type CallRole = 'caller' | 'callee';
@@ -89,10 +90,6 @@ const callSlice = createSlice({
     },
 
     // What the user did.
-    callRequested: {
-      reducer(_state, _action: PayloadAction<CallPeer & { media: CallMedia }>) {},
-      prepare: (peer: CallPeer, media: CallMedia = 'audio') => ({ payload: { ...peer, media } }),
-    },
     acceptClicked() {},
     rejectClicked() {},
     hangUpClicked() {},
@@ -174,7 +171,7 @@ const callSlice = createSlice({
   },
 });
 
-export const callActions = callSlice.actions;
+export const callActions = { ...callSlice.actions, callRequested };
 export const callReducer = callSlice.reducer;
 
 interface WithCall {

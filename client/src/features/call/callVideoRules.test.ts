@@ -3,7 +3,7 @@ import type { CallSystemEvent } from '@common/api';
 import { ko } from '../../i18n/ko';
 import {
   answerOutcome,
-  callRecordView,
+
   callStatus,
   CONNECTION_LOST,
   decideSignal,
@@ -16,6 +16,7 @@ import {
   QUIET_END,
   showsPeerVideo,
 } from './callRules';
+import { callRecordView } from './callRecordView';
 import { callActions, callReducer, initialCallState } from './callSlice';
 
 const kinds = { audio: ko.call.voiceCall, video: ko.call.videoCall };
