@@ -6,7 +6,8 @@ import { ko } from '../../i18n/ko';
 import type { CallPeer } from './callRules';
 import { callRequested } from './callRequests';
 import type { CallState } from './callSlice';
-import { PhoneIcon, VideoIcon } from './icons';
+import { PhoneIcon } from './icons';
+import { VideoIcon } from './videoIcons';
 
 const t = ko.call;
 

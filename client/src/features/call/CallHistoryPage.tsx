@@ -12,7 +12,7 @@ import { relativeTime } from '../../components/relativeTime';
 import { ko } from '../../i18n/ko';
 import { CallButtons } from './CallButtons';
 import { callHistoryActions, selectCallHistory, selectMissedCallCount } from './callHistorySlice';
-import { isMissedCall } from './callRules';
+import { isMissedCall } from './callHistoryRules';
 
 const t = ko.call;
 

@@ -7,7 +7,8 @@ import { ko } from '../../i18n/ko';
 import { callRecordView } from './callRecordView';
 import { callRequested } from './callRequests';
 import type { CallPeer } from './callRules';
-import { PhoneIcon, VideoIcon } from './icons';
+import { PhoneIcon } from './icons';
+import { VideoIcon } from './videoIcons';
 
 const t = ko.call;
 const kinds = { audio: t.voiceCall, video: t.videoCall } as const;

@@ -11,7 +11,8 @@ import { formatCallDuration, type CallStatus, type PeerMediaState } from './call
 import type { CallState } from './callSlice';
 import { CallVideo, DraggablePreview } from './CallVideo';
 import { RingStatus, ringAttribute } from './RingStatus';
-import { CameraIcon, MicIcon, PhoneIcon, ScreenIcon, SwitchCameraIcon } from './icons';
+import { MicIcon, PhoneIcon } from './icons';
+import { CameraIcon, ScreenIcon, SwitchCameraIcon } from './videoIcons';
 
 const t = ko.call;
 

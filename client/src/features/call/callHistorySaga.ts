@@ -4,7 +4,7 @@ import { call, put, select, takeLatest, type SagaGenerator } from 'typed-redux-s
 import { api } from '@common/api';
 import { service } from '../../kernel/sagaContext';
 import { callHistoryActions, selectCallHistory } from './callHistorySlice';
-import { decodeCallHistory } from './callRules';
+import { decodeCallHistory } from './callHistoryRules';
 
 /** How many calls a page holds. */
 export const CALL_HISTORY_PAGE = 30;

@@ -2,7 +2,7 @@
 // a page at a time, and how many of the loaded ones were missed.
 import { createSelector, createSlice, type PayloadAction } from '@reduxjs/toolkit';
 import type { CallRecord, CallsResponse } from '@common/api';
-import { isMissedCall } from './callRules';
+import { isMissedCall } from './callHistoryRules';
 
 export interface CallHistoryState {
   entries: CallRecord[];

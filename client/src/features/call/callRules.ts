@@ -3,7 +3,7 @@
 // then, what a connection state means for the call, and the timer text. Which signal applies in
 // which RTC signalling state is common/signalling.ts, shared with the harness.
 // No I/O here: the sagas ask, these functions answer.
-import type { CallMedia, CallOutcome, CallRecord, CallsResponse } from '@common/api';
+import type { CallMedia } from '@common/api';
 import type { CallSignal } from '@common/destinations';
 import type { CallEvent } from '@common/payloads';
 import { callDuration } from '@common/system-text';
@@ -272,34 +272,7 @@ export function parseMissedCall(stored: string | null): CallPeer | null {
   return peer && typeof peer.userId === 'number' && typeof peer.name === 'string' ? { userId: peer.userId, name: peer.name } : null;
 }
 
-/** Missed calls in a call-history page: incoming calls this user did not answer. */
-export function isMissedCall(entry: { direction: 'outgoing' | 'incoming'; outcome: CallOutcome }): boolean {
-  return entry.direction === 'incoming' && (entry.outcome === 'missed' || entry.outcome === 'cancelled');
-}
-
 /** The call the page was in, kept so a reload can name the peer on resume. Throws when the text is not JSON. */
 export function parseActiveCall(stored: string | null): CallPeer | null {
   return parseMissedCall(stored);
-}
-
-/** GET /api/calls's body, its entries checked one by one (a malformed one is left out). */
-export function decodeCallHistory(value: unknown): CallsResponse {
-  const body = (typeof value === 'object' && value !== null ? value : {}) as { calls?: unknown; hasMore?: unknown };
-  const calls = Array.isArray(body.calls) ? body.calls : [];
-  const outcomes: readonly CallOutcome[] = ['answered', 'missed', 'rejected', 'cancelled'];
-  const valid = calls.filter((c): c is CallRecord => {
-    if (typeof c !== 'object' || c === null) return false;
-    const e = c as Partial<Record<keyof CallRecord, unknown>>;
-    return (
-      typeof e.callId === 'number' &&
-      typeof e.peerUserId === 'number' &&
-      typeof e.peerName === 'string' &&
-      (e.media === 'audio' || e.media === 'video') &&
-      (e.direction === 'outgoing' || e.direction === 'incoming') &&
-      outcomes.includes(e.outcome as CallOutcome) &&
-      typeof e.startedAt === 'string' &&
-      typeof e.durationSec === 'number'
-    );
-  });
-  return { calls: valid, hasMore: body.hasMore === true };
 }

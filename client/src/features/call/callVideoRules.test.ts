@@ -7,9 +7,7 @@ import {
   callStatus,
   CONNECTION_LOST,
   decideSignal,
-  decodeCallHistory,
   endSummary,
-  isMissedCall,
   LOCAL_HANGUP,
   PEER_HANGUP,
   peerHangupEnding,
@@ -17,6 +15,7 @@ import {
   showsPeerVideo,
 } from './callRules';
 import { callRecordView } from './callRecordView';
+import { decodeCallHistory, isMissedCall } from './callHistoryRules';
 import { callActions, callReducer, initialCallState } from './callSlice';
 
 const kinds = { audio: ko.call.voiceCall, video: ko.call.videoCall };
