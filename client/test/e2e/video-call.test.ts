@@ -176,21 +176,24 @@ describe('video calls in the browser', function () {
     await callee.getByTestId('call-record-title').filter({ hasText: '수신 음성통화' }).waitFor(WAIT);
   });
 
-  it('resumes a call after the callee reloads the page: both read 통화 중 again and the sound flows both ways', async () => {
-    const { caller, callee, room } = await twoInARoom('강재접', '서새로');
-    await connect(caller, callee, 'audio');
-    await hearsPeer(caller);
+  for (const who of ['callee', 'caller'] as const) {
+    it(`resumes a call after the ${who} reloads the page: both read 통화 중 again and the sound flows both ways`, async () => {
+      const { caller, callee, room } = await twoInARoom(who === 'callee' ? '강재접' : '남재접', who === 'callee' ? '서새로' : '문새로');
+      await connect(caller, callee, 'audio');
+      await hearsPeer(caller);
+      const [reloaded, stays] = who === 'callee' ? [callee, caller] : [caller, callee];
 
-    await callee.reload();
-    await caller.getByTestId('call-status').filter({ hasText: ko.call.peerReconnecting }).or(caller.getByTestId('call-status').filter({ hasText: ko.call.connecting })).waitFor(WAIT);
-    await callee.getByTestId('call-status').filter({ hasText: ko.call.inCall }).waitFor(WAIT);
-    await caller.getByTestId('call-status').filter({ hasText: ko.call.inCall }).waitFor(WAIT);
-    await hearsPeer(caller);
-    await hearsPeer(callee);
-    expect(new URL(callee.url()).search).to.equal(`?cri=${room}`);
+      await reloaded.reload();
+      await stays.getByTestId('call-status').filter({ hasText: ko.call.peerReconnecting }).or(stays.getByTestId('call-status').filter({ hasText: ko.call.connecting })).waitFor(WAIT);
+      await reloaded.getByTestId('call-status').filter({ hasText: ko.call.inCall }).waitFor(WAIT);
+      await stays.getByTestId('call-status').filter({ hasText: ko.call.inCall }).waitFor(WAIT);
+      await hearsPeer(caller);
+      await hearsPeer(callee);
+      expect(new URL(reloaded.url()).search).to.equal(`?cri=${room}`);
 
-    await hangUp(caller, callee);
-  });
+      await hangUp(caller, callee);
+    });
+  }
 
   it('records a call the callee rejects as 거절된 통화 for the caller and 거절한 통화 for the callee', async () => {
     const { caller, callee } = await twoInARoom('임거절', '한거부');
