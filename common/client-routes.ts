@@ -10,6 +10,8 @@ export const clientPaths = {
   invite: '/add-user-to-chat',
   settings: '/user-settings',
   call: '/call',
+  /** Ours: 통화 기록, the user's calls (docs/spec.md §2). */
+  calls: '/calls',
 } as const;
 
 const ROUTES: ReadonlySet<string> = new Set(Object.values(clientPaths));

@@ -1,6 +1,7 @@
 // Every feature but auth (which the store always has), in the order their sagas used to start:
 // the tests' stores install them all at once.
 import { callFeature } from '../features/call/callFeature';
+import { callHistoryFeature } from '../features/call/callHistoryFeature';
 import { chatListFeature } from '../features/chatList/chatListFeature';
 import { messageSearchFeature } from '../features/messageSearch/messageSearchFeature';
 import { inviteFeature } from '../features/invite/inviteFeature';
@@ -15,6 +16,7 @@ export const allFeatures: readonly Feature[] = [
   signUpFeature,
   settingsFeature,
   callFeature,
+  callHistoryFeature,
   chatListFeature,
   roomFeature,
   userSearchFeature,

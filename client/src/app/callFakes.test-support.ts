@@ -4,15 +4,43 @@ import { configureStore } from '@reduxjs/toolkit';
 import createSagaMiddleware from 'redux-saga';
 import { api } from '@common/api';
 import { FakeHttp, FakeRinger, FakeStomp, memoryStorage } from './fakeServices';
-import type { Microphone, Peer, PeerEvent, RtcService } from '../services/rtc';
+import type { LocalMedia, Peer, PeerEvent, RtcService } from '../services/rtc';
 import { callSaga } from '../features/call/callSaga';
 import { callReducer } from '../features/call/callSlice';
 
-export class FakeMicrophone implements Microphone {
+export class FakeMicrophone implements LocalMedia {
   stopped = false;
   muted = false;
+  cameraOn = false;
+  screenOn = false;
+  cameras = 1;
+  cameraDenied = false;
+  switches = 0;
+  private screenEnded: (() => void) | null = null;
   setMuted(muted: boolean) {
     this.muted = muted;
+  }
+  async setCamera(on: boolean) {
+    if (on && this.cameraDenied) throw new DOMException('Permission denied', 'NotAllowedError');
+    this.cameraOn = on;
+  }
+  async cameraCount() {
+    return this.cameras;
+  }
+  async switchCamera() {
+    this.switches += 1;
+  }
+  async startScreenShare(onEnded: () => void) {
+    this.screenOn = true;
+    this.screenEnded = onEnded;
+  }
+  stopScreenShare() {
+    this.screenOn = false;
+  }
+  /** The browser's own "stop sharing" bar. */
+  endScreenShareFromBrowser() {
+    this.screenOn = false;
+    this.screenEnded?.();
   }
   stop() {
     this.stopped = true;
@@ -28,13 +56,15 @@ export class FakePeer implements Peer {
   failOffer = false;
   private readonly listeners = new Set<(event: PeerEvent) => void>();
 
-  constructor(readonly iceServers: RTCIceServer[], readonly microphone: Microphone) {}
+  constructor(readonly iceServers: RTCIceServer[], readonly microphone: LocalMedia) {}
 
   get hasRemoteDescription() {
     return this.remote !== null;
   }
-  async createOffer(): Promise<RTCSessionDescriptionInit> {
+  readonly offerOptions: Array<{ iceRestart?: boolean } | undefined> = [];
+  async createOffer(options?: { iceRestart?: boolean }): Promise<RTCSessionDescriptionInit> {
     if (this.failOffer) throw new Error('createOffer failed');
+    this.offerOptions.push(options);
     this.signalingState = 'have-local-offer';
     return { type: 'offer', sdp: 'v=0 fake-offer' };
   }
@@ -69,13 +99,16 @@ export class FakeRtc implements RtcService {
   readonly microphones: FakeMicrophone[] = [];
   readonly peers: FakePeer[] = [];
 
-  async openMicrophone(): Promise<Microphone> {
+  readonly opened: boolean[] = [];
+  async openMedia(video: boolean): Promise<LocalMedia> {
     if (this.microphoneDenied) throw new DOMException('Permission denied', 'NotAllowedError');
+    this.opened.push(video);
     const microphone = new FakeMicrophone();
+    microphone.cameraOn = video;
     this.microphones.push(microphone);
     return microphone;
   }
-  createPeer(iceServers: RTCIceServer[], microphone: Microphone): Peer {
+  createPeer(iceServers: RTCIceServer[], microphone: LocalMedia): Peer {
     const peer = new FakePeer(iceServers, microphone);
     peer.failOffer = this.failOffer;
     this.peers.push(peer);

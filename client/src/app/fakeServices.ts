@@ -219,7 +219,7 @@ export function memoryStorage(): Pick<Storage, 'getItem' | 'setItem' | 'removeIt
 /** An RTC service without a microphone: for tests that make no call. */
 export function inertRtc(): RtcService {
   return {
-    openMicrophone: () => Promise.reject(new Error('no microphone in this test')),
+    openMedia: () => Promise.reject(new Error('no microphone in this test')),
     createPeer: () => {
       throw new Error('no peer connections in this test');
     },

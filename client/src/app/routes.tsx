@@ -69,6 +69,17 @@ const CallPage = lazyWithFeatures(
   { lateServices: true },
 );
 
+// 통화 기록: its slice and saga come with the page.
+const CallHistoryPage = lazyWithFeatures(
+  () => import(/* webpackChunkName: "call-history" */ '../features/call/CallHistoryPage'),
+  () =>
+    Promise.all([
+      import(/* webpackChunkName: "signed-in" */ '../features/call/callFeature'),
+      import(/* webpackChunkName: "call-history" */ '../features/call/callHistoryFeature'),
+    ]).then(([call, history]) => [call.callFeature, history.callHistoryFeature]),
+  { lateServices: true },
+);
+
 /** A page that may still be loading: the neutral skeleton stands in until its chunk is there. */
 const page = (element: ReactNode) => <Suspense fallback={<ScreenSkeleton />}>{element}</Suspense>;
 
@@ -89,6 +100,7 @@ export const routes: RouteObject[] = [
           { path: paths.chatRoom, element: page(<ChatRoomPage />) },
           { path: paths.invite, element: page(<InvitePage />) },
           { path: paths.call, element: page(<CallPage />) },
+          { path: paths.calls, element: page(<CallHistoryPage />) },
         ],
       },
       { path: '*', element: page(<NotFoundPage />) },

@@ -5,6 +5,7 @@ import { combineSlices, configureStore, createAction, type Reducer, type Unknown
 import createSagaMiddleware from 'redux-saga';
 import { authReducer, authSaga } from '../features/auth';
 import type { callReducer } from '../features/call/callSlice';
+import type { callHistoryReducer } from '../features/call/callHistorySlice';
 import type { chatListReducer } from '../features/chatList/chatListSlice';
 import type { liveReducer } from '../features/room/liveSlice';
 import type { readsReducer } from '../features/room/readsSlice';
@@ -25,6 +26,7 @@ interface LateState {
   settings: ReturnType<typeof settingsReducer>;
   preferences: ReturnType<typeof preferencesReducer>;
   call: ReturnType<typeof callReducer>;
+  callHistory: ReturnType<typeof callHistoryReducer>;
   chatList: ReturnType<typeof chatListReducer>;
   room: ReturnType<typeof roomReducer>;
   reads: ReturnType<typeof readsReducer>;

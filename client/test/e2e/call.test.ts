@@ -74,7 +74,7 @@ describe('voice calls in the browser', function () {
     const b = await signedIn(callee);
 
     await dial(a.page, callee);
-    await a.page.getByTestId('in-call').getByText('연결 중').waitFor(WAIT);
+    await a.page.getByTestId('in-call').getByText('전화 거는 중…').waitFor(WAIT);
     expect(await a.page.getByRole('button', { name: '채팅 목록으로' }).isDisabled()).to.equal(true);
     await screenshot(a.page, 'call-connecting');
 

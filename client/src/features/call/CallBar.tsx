@@ -1,7 +1,9 @@
-// The collapsed in-call overlay: a bar above every screen with the peer's name, the mm:ss timer
-// (연결 중 until connected), mute and hang-up. Tapping the name expands the overlay again.
+// The collapsed in-call overlay: a bar above every screen with the peer's name (and a live
+// thumbnail of the peer's video), the mm:ss timer (연결 중… until connected), mute and hang-up.
+// Tapping the name expands the overlay again.
 import { ko } from '../../i18n/ko';
 import { formatCallDuration } from './callRules';
+import { CallThumbnail } from './CallThumbnail';
 import { MicIcon, PhoneIcon } from './icons';
 
 const t = ko.call;
@@ -14,11 +16,14 @@ export interface CallBarProps {
   onExpand(): void;
   onToggleMute(): void;
   onHangUp(): void;
+  /** The peer's video shows: the bar carries a live thumbnail of it. */
+  video?: boolean;
 }
 
-export function CallBar({ peerName, connected, elapsedSeconds, muted, onExpand, onToggleMute, onHangUp }: CallBarProps) {
+export function CallBar({ peerName, connected, elapsedSeconds, muted, onExpand, onToggleMute, onHangUp, video = false }: CallBarProps) {
   return (
     <aside className="call-bar" aria-label={t.callBar} data-testid="call-bar">
+      {video && <CallThumbnail />}
       <button type="button" className="call-bar__expand" onClick={onExpand} aria-label={t.expand(peerName)}>
         <span className="call-bar__name">{peerName}</span>
         <span className="call-bar__status" data-testid="call-bar-timer">

@@ -2,16 +2,20 @@
 // it keeps the call listener running, shows the incoming-call and in-call overlays and the two
 // hidden audio elements (docs/spec.md §2); CallStrip shows the call bar and the missed-call line
 // above the screen. Navigating never ends a call: the listener lives as long as the sign-in.
-import { useEffect, useLayoutEffect, useRef } from 'react';
+import { lazy, Suspense, useEffect, useLayoutEffect, useRef } from 'react';
 import { useLocation } from 'react-router-dom';
 import { useAppDispatch, useAppSelector } from '../../kernel/hooks';
 import { useSignedInUser } from '../../kernel/useSignedInUser';
 import { bindCallAudio } from '../../services/rtc';
 import { CallBar } from './CallBar';
+import { CallEndScreen } from './CallEndScreen';
+import { callStatus, showsPeerVideo } from './callRules';
 import { callActions, selectCall } from './callSlice';
-import { InCallOverlay } from './InCallOverlay';
 import { IncomingCallOverlay } from './IncomingCallOverlay';
 import { MissedCallLine } from './MissedCallLine';
+
+/** The in-call overlay (video, controls) loads in a chunk of its own when a call starts: no screen carries it before. */
+const InCallOverlay = lazy(() => import(/* webpackChunkName: "in-call" */ './InCallOverlay').then((m) => ({ default: m.InCallOverlay })));
 
 /** Heights of the strip's parts (call.css), so full-height screens can leave room for them. */
 const CALL_BAR_HEIGHT_PX = 48;
@@ -33,11 +37,17 @@ function CallAudio() {
   );
 }
 
+/** Screen sharing is offered where the browser has getDisplayMedia (not on most phones). */
+function canShareScreen(): boolean {
+  return typeof navigator !== 'undefined' && typeof navigator.mediaDevices?.getDisplayMedia === 'function';
+}
+
 export function CallHost() {
   const uid = useSignedInUser();
   const { pathname } = useLocation();
   const dispatch = useAppDispatch();
-  const { phase, peer, elapsedSeconds, muted, expanded, ring } = useAppSelector(selectCall);
+  const state = useAppSelector(selectCall);
+  const { phase, peer, elapsedSeconds, muted, expanded, ring } = state;
   const inCall = phase !== 'idle' && phase !== 'incoming';
 
   useEffect(() => {
@@ -47,6 +57,11 @@ export function CallHost() {
       dispatch(callActions.listenStopped());
     };
   }, [dispatch, uid]);
+
+  // The in-call chunk starts loading as soon as a call rings, so the overlay is there on accept.
+  useEffect(() => {
+    if (phase !== 'idle') void import(/* webpackChunkName: "in-call" */ './InCallOverlay');
+  }, [phase]);
 
   // Moving to another screen during a call (the browser's back button) shows that screen, with the call bar.
   const shownPath = useRef(pathname);
@@ -66,20 +81,33 @@ export function CallHost() {
           onAccept={() => dispatch(callActions.acceptClicked())}
           onReject={() => dispatch(callActions.rejectClicked())}
           ring={ring}
+          media={state.media}
         />
       )}
       {inCall && peer && expanded && (
-        <InCallOverlay
-          peerName={peer.name}
-          connected={phase === 'connected'}
-          elapsedSeconds={elapsedSeconds}
-          muted={muted}
-          onHangUp={() => dispatch(callActions.hangUpClicked())}
-          onToggleMute={() => dispatch(callActions.muteToggled())}
-          onCollapse={() => dispatch(callActions.overlayCollapsed())}
-          ring={ring}
-        />
+        <Suspense fallback={null}>
+          <InCallOverlay
+            peerName={peer.name}
+            connected={phase === 'connected'}
+            elapsedSeconds={elapsedSeconds}
+            muted={muted}
+            onHangUp={() => dispatch(callActions.hangUpClicked())}
+            onToggleMute={() => dispatch(callActions.muteToggled())}
+            onCollapse={() => dispatch(callActions.overlayCollapsed())}
+            ring={ring}
+            status={callStatus(phase, state.peerRinging, state.peerReconnecting)}
+            camera={state.camera}
+            screen={state.screen}
+            cameraCount={state.cameraCount}
+            peerMedia={state.peerMedia}
+            peerVideo={showsPeerVideo(state.media, state.peerMedia)}
+            onToggleCamera={() => dispatch(callActions.cameraToggled())}
+            onSwitchCamera={() => dispatch(callActions.cameraSwitched())}
+            onToggleScreen={canShareScreen() ? () => dispatch(callActions.screenShareToggled()) : undefined}
+          />
+        </Suspense>
       )}
+      {phase === 'idle' && state.ended && <CallEndScreen summary={state.ended} onDismiss={() => dispatch(callActions.endScreenDismissed())} />}
     </>
   );
 }
@@ -88,7 +116,7 @@ export function CallHost() {
 export function CallStrip() {
   const uid = useSignedInUser();
   const dispatch = useAppDispatch();
-  const { phase, peer, elapsedSeconds, muted, expanded, missedCall } = useAppSelector(selectCall);
+  const { phase, peer, elapsedSeconds, muted, expanded, missedCall, media, peerMedia } = useAppSelector(selectCall);
   const showBar = uid !== null && phase !== 'idle' && phase !== 'incoming' && peer !== null && !expanded;
   const showMissed = uid !== null && missedCall !== null;
   const height = (showBar ? CALL_BAR_HEIGHT_PX : 0) + (showMissed ? MISSED_CALL_HEIGHT_PX : 0);
@@ -113,6 +141,7 @@ export function CallStrip() {
           onExpand={() => dispatch(callActions.overlayExpanded())}
           onToggleMute={() => dispatch(callActions.muteToggled())}
           onHangUp={() => dispatch(callActions.hangUpClicked())}
+          video={showsPeerVideo(media, peerMedia)}
         />
       )}
       {showMissed && missedCall && <MissedCallLine callerName={missedCall.name} onDismiss={() => dispatch(callActions.missedCallDismissed())} />}

@@ -12,6 +12,7 @@ import { useDocumentTitle } from '../../components/documentTitle';
 import { ko } from '../../i18n/ko';
 import { createUidStore } from '../../services/uid';
 import { selectUserSearch, userSearchOpened, userSearchSubmitted } from '../userSearch';
+import { CallButtons } from './CallButtons';
 import { callActions, selectIsCallActive } from './callSlice';
 import { PhoneIcon } from './icons';
 import './call.css';
@@ -93,6 +94,8 @@ function CallResult({ user, isMe, disabled }: { user: UserSummary; isMe: boolean
       {isMe ? (
         <span className="call-result__me">{t.yourself}</span>
       ) : (
+        <>
+        <CallButtons peer={{ userId: user.userId, name: user.name }} />
         <button
           type="button"
           className="call-result__call"
@@ -102,6 +105,7 @@ function CallResult({ user, isMe, disabled }: { user: UserSummary; isMe: boolean
         >
           <PhoneIcon />
         </button>
+        </>
       )}
     </li>
   );

@@ -1,5 +1,5 @@
-// Someone is calling (docs/spec.md §2): the caller's name with accept and reject, in the app's modal
-// Dialog: focus starts on accept, Tab stays inside, Escape rejects.
+// Someone is calling (docs/spec.md §2): the caller's name, 음성통화 or 영상통화, with accept and
+// reject, in the app's modal Dialog: focus starts on accept, Tab stays inside, Escape rejects.
 import { useRef } from 'react';
 import { Dialog } from '../../components/Dialog';
 import { ko } from '../../i18n/ko';
@@ -14,9 +14,10 @@ export interface IncomingCallOverlayProps {
   onAccept(): void;
   onReject(): void;
   ring?: CallState['ring'];
+  media?: CallState['media'];
 }
 
-export function IncomingCallOverlay({ callerName, onAccept, onReject, ring = null }: IncomingCallOverlayProps) {
+export function IncomingCallOverlay({ callerName, onAccept, onReject, ring = null, media = 'audio' }: IncomingCallOverlayProps) {
   const accept = useRef<HTMLButtonElement>(null);
   return (
     <Dialog labelledBy="incoming-call-title" describedBy="incoming-call-from" onCancel={onReject} initialFocus={accept} className="call-dialog">
@@ -30,6 +31,9 @@ export function IncomingCallOverlay({ callerName, onAccept, onReject, ring = nul
         <h2 className="call-overlay__name" id="incoming-call-from">
           {t.incomingFrom(callerName)}
         </h2>
+        <p className="call-overlay__media" data-testid="incoming-media">
+          {media === 'video' ? t.incomingVideo : t.incomingVoice}
+        </p>
         <RingStatus ring={ring} />
         <div className="call-overlay__actions">
           <button type="button" className="call-round call-round--reject" onClick={onReject}>

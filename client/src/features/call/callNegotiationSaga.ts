@@ -1,6 +1,9 @@
 // A call from accept to hang-up (docs/spec.md §4 Call, §9; docs/protocol.md /app/call/*): the
-// offer and answer, candidates both ways, the connection's state and the in-call timer. Which
-// offer, answer or candidate may be applied in which RTC signalling state is common/signalling.ts.
+// offer and answer, candidates both ways, the connection's state and the in-call timer, the
+// peer's media-state and reconnects, an ICE restart when the media path fails with the socket
+// open, and a resume (docs/protocol.md survival), which the call's state machine answers with a
+// new connection. Which offer, answer or candidate may be applied in which RTC signalling state
+// is common/signalling.ts.
 import type { EventChannel, Task } from 'redux-saga';
 import { call, cancel, delay, flush, fork, put, race, select, take, type SagaGenerator } from 'typed-redux-saga';
 import { app } from '@common/destinations';
@@ -9,9 +12,9 @@ import { LIMITS } from '@common/rules';
 import { canApplyAnswer, canApplyOffer, toIceCandidate, toSessionDescription } from '@common/signalling';
 import type { Peer, PeerEvent } from '../../services/rtc';
 import { peerEventChannel } from './callMediaSaga';
-import { candidateDisposition, connectionOutcome, decideSignal, LOCAL_HANGUP, PEER_HANGUP, skipReason, type CallPeer, type Ending } from './callRules';
+import { candidateDisposition, connectionOutcome, decideSignal, ICE_RESTART_AFTER_MS, LOCAL_HANGUP, MAX_ICE_RESTARTS, peerHangupEnding, skipReason, type CallPeer, type Ending, type SignalDecision } from './callRules';
 import { logSkipped, publish, type SignalMessage } from './callSignallingSaga';
-import { callActions, selectCallPhase } from './callSlice';
+import { callActions, selectCall, selectCallPhase } from './callSlice';
 
 /** The in-call timer's tick (docs/spec.md §9). */
 export const CALL_TIMER_TICK_MS = 1000;
@@ -20,11 +23,14 @@ type CandidateEvent = Extract<PeerEvent, { type: 'candidate' }>;
 
 interface Negotiation {
   peer: Peer;
+  role: 'caller' | 'callee';
   target: CallPeer;
   candidates: EventChannel<CandidateEvent>;
   /** Remote candidates that came before the remote description. */
   pending: RTCIceCandidateInit[];
   sender: Task | null;
+  /** ICE restarts since the connection was last up. */
+  restarts: number;
 }
 
 /**
@@ -75,6 +81,9 @@ function* applySignal(n: Negotiation, kind: 'offer' | 'answer' | 'candidate', ev
     const offer = toSessionDescription(event.sdp, 'offer');
     if (!offer) return yield* logSkipped('offer without a session description');
     if (!canApplyOffer(peer.signalingState)) return yield* logSkipped(`offer in signalling state ${peer.signalingState}`);
+    // Both sides sent an offer (an ICE restart each): the caller's wins (docs/protocol.md); the
+    // callee's browser rolls its own back when it applies the caller's.
+    if (peer.signalingState === 'have-local-offer' && n.role === 'caller') return yield* logSkipped('offer glare: the caller keeps its own');
     yield* applyRemoteDescription(n, offer);
     const answer = yield* call([peer, peer.createAnswer]);
     yield* publish(app.callAnswer, { targetUserId: n.target.userId, sdp: answer });
@@ -93,11 +102,36 @@ function* applySignal(n: Negotiation, kind: 'offer' | 'answer' | 'candidate', ev
   }
 }
 
-/** From accept to hang-up: offer/answer, candidates, connection states, the timer. */
-export function* negotiate(signals: EventChannel<SignalMessage>, peer: Peer, target: CallPeer, role: 'caller' | 'callee'): SagaGenerator<Ending> {
-  const n: Negotiation = { peer, target, candidates: peerEventChannel(peer, ['candidate']), pending: [], sender: null };
-  const states = peerEventChannel(peer, ['connectionState', 'iceConnectionState']);
+/** An ICE restart once the media path has stayed failed or disconnected for ICE_RESTART_AFTER_MS with the socket open. */
+function* restartIceLater(n: Negotiation): SagaGenerator<void> {
+  yield* delay(ICE_RESTART_AFTER_MS);
+  // While the peer is away the server holds the call; its return brings a resume instead.
+  if ((yield* select(selectCall)).peerReconnecting) return;
+  if (n.peer.signalingState !== 'stable') return;
+  n.restarts += 1;
+  const offer = yield* call([n.peer, n.peer.createOffer], { iceRestart: true });
+  yield* publish(app.callOffer, { targetUserId: n.target.userId, sdp: offer });
+}
+
+/** Video added to a session that had none: a new offer, once the last round is over (docs/protocol.md renegotiation). */
+function* renegotiate(n: Negotiation): SagaGenerator<void> {
+  if (n.peer.signalingState !== 'stable') return yield* logSkipped(`renegotiation in signalling state ${n.peer.signalingState}`);
+  const offer = yield* call([n.peer, n.peer.createOffer]);
+  yield* publish(app.callOffer, { targetUserId: n.target.userId, sdp: offer });
+}
+
+/** How a negotiation ended: the call is over, or the server resumed it and the connection is rebuilt. */
+export type NegotiationEnd = { ending: Ending } | { resume: Extract<SignalDecision, { kind: 'resume' }> };
+
+/**
+ * From accept to hang-up: offer/answer, candidates, connection states, the timer. The side with
+ * the role caller makes the first offer (after a resume, the role the server named).
+ */
+export function* negotiate(signals: EventChannel<SignalMessage>, peer: Peer, target: CallPeer, role: 'caller' | 'callee'): SagaGenerator<NegotiationEnd> {
+  const n: Negotiation = { peer, role, target, candidates: peerEventChannel(peer, ['candidate']), pending: [], sender: null, restarts: 0 };
+  const states = peerEventChannel(peer, ['connectionState', 'iceConnectionState', 'negotiationNeeded']);
   let timer: Task | null = null;
+  let iceRestart: Task | null = null;
   try {
     if (role === 'caller') {
       const offer = yield* call([peer, peer.createOffer]);
@@ -110,21 +144,38 @@ export function* negotiate(signals: EventChannel<SignalMessage>, peer: Peer, tar
         state: take(states),
         hangUp: take(callActions.hangUpClicked),
       });
-      if (hangUp) return LOCAL_HANGUP;
+      if (hangUp) return { ending: LOCAL_HANGUP };
+      if (state?.type === 'negotiationNeeded') {
+        yield* renegotiate(n);
+        continue;
+      }
       if (state) {
         const outcome = connectionOutcome(state.state);
-        if (outcome === 'ended') return LOCAL_HANGUP;
-        if (outcome === 'connected' && !timer) {
-          yield* put(callActions.connectionEstablished());
-          timer = yield* fork(runTimer);
+        if (outcome === 'ended') return { ending: LOCAL_HANGUP };
+        if (outcome === 'interrupted') {
+          // Restarts that all failed (no path at all, not a network change): the call fails as before.
+          if (state.state === 'failed' && n.restarts >= MAX_ICE_RESTARTS && !(yield* select(selectCall)).peerReconnecting) return { ending: LOCAL_HANGUP };
+          if (!iceRestart?.isRunning()) iceRestart = yield* fork(restartIceLater, n);
+        }
+        if (outcome === 'connected') {
+          if (iceRestart) yield* cancel(iceRestart);
+          iceRestart = null;
+          n.restarts = 0;
+          if (!timer) {
+            yield* put(callActions.connectionEstablished());
+            timer = yield* fork(runTimer);
+          }
         }
         continue;
       }
       // One of the three always wins the race.
       if (!message) continue;
       const decision = decideSignal(yield* select(selectCallPhase), target.userId, message.signal, message.event);
-      if (decision.kind === 'peerHungUp') return PEER_HANGUP;
-      if (decision.kind === 'offer' || decision.kind === 'answer' || decision.kind === 'candidate') {
+      if (decision.kind === 'peerHungUp') return { ending: peerHangupEnding(decision.reason) };
+      if (decision.kind === 'resume') return { resume: decision };
+      if (decision.kind === 'peerMedia') yield* put(callActions.peerMediaChanged(decision.state));
+      else if (decision.kind === 'peerReconnecting') yield* put(callActions.peerReconnectingChanged(true));
+      else if (decision.kind === 'offer' || decision.kind === 'answer' || decision.kind === 'candidate') {
         yield* applySignal(n, decision.kind, message.event);
       } else {
         yield* logSkipped(skipReason(decision, message.signal, 'during a call'));
@@ -132,6 +183,7 @@ export function* negotiate(signals: EventChannel<SignalMessage>, peer: Peer, tar
     }
   } finally {
     if (timer) yield* cancel(timer);
+    if (iceRestart) yield* cancel(iceRestart);
     if (n.sender) yield* cancel(n.sender);
     n.candidates.close();
     states.close();

@@ -22,9 +22,9 @@ describe('call overlays', () => {
     expect(clicks).to.deep.equal(['accept', 'reject']);
   });
 
-  it('reads 연결 중 with no timer while the call connects', () => {
+  it('reads 연결 중… with no timer while the call connects', () => {
     render(inCall({}));
-    expect(screen.getByTestId('call-status').textContent).to.equal('연결 중');
+    expect(screen.getByTestId('call-status').textContent).to.equal('연결 중…');
     expect(screen.queryByTestId('call-timer')).to.equal(null);
   });
 
@@ -118,9 +118,9 @@ describe('call bar', () => {
     expect(clicks).to.deep.equal(['expand', 'mute', 'hangUp']);
   });
 
-  it('reads 연결 중 until the call is connected', () => {
+  it('reads 연결 중… until the call is connected', () => {
     render(<CallBar peerName="Kim" connected={false} elapsedSeconds={0} muted onExpand={noop} onToggleMute={noop} onHangUp={noop} />);
-    expect(screen.getByTestId('call-bar-timer').textContent).to.equal('연결 중');
+    expect(screen.getByTestId('call-bar-timer').textContent).to.equal('연결 중…');
     expect(screen.getByRole('button', { name: '음소거 해제' }).getAttribute('aria-pressed')).to.equal('true');
   });
 });

@@ -41,12 +41,13 @@ describe('call rules', () => {
     expect(candidateDisposition(false, false)).to.equal('skip');
   });
 
-  it('treats connected and completed as live, failed and disconnected as the end, the rest as waiting', () => {
+  it('treats connected and completed as live, failed and disconnected as interrupted (ICE restart), closed as the end, the rest as waiting', () => {
     expect(connectionOutcome('connected')).to.equal('connected');
     expect(connectionOutcome('completed')).to.equal('connected');
-    expect(connectionOutcome('failed')).to.equal('ended');
-    expect(connectionOutcome('disconnected')).to.equal('ended');
-    for (const state of ['new', 'checking', 'connecting', 'closed'] as const) expect(connectionOutcome(state)).to.equal('pending');
+    expect(connectionOutcome('failed')).to.equal('interrupted');
+    expect(connectionOutcome('disconnected')).to.equal('interrupted');
+    expect(connectionOutcome('closed')).to.equal('ended');
+    for (const state of ['new', 'checking', 'connecting'] as const) expect(connectionOutcome(state)).to.equal('pending');
   });
 
   it('allows a new call only when none is active', () => {

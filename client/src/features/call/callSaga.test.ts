@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { app, queues } from '@common/destinations';
+import { CALL_SIGNALS, app, queues } from '@common/destinations';
 import { eventually, settle } from '../../app/fakeServices';
 import { ko } from '../../i18n/ko';
 import { createCallTestStore } from '../../app/callFakes.test-support';
@@ -14,7 +14,7 @@ type Harness = ReturnType<typeof createCallTestStore>;
 
 async function listening(harness: Harness): Promise<void> {
   harness.store.dispatch(callActions.listenRequested({ userId: ME }));
-  await eventually(() => harness.stomp.subscriptions.size === 7, 'subscribed to the seven call queues');
+  await eventually(() => harness.stomp.subscriptions.size === CALL_SIGNALS.length, 'subscribed to every call queue');
 }
 
 const phase = (h: Harness) => h.store.getState().call.phase;
@@ -216,8 +216,18 @@ describe('call saga', () => {
       expect(phase(h)).to.equal('connecting');
     });
 
-    it('hangs up when the connection fails', async () => {
+    it('restarts ICE when the connection fails, and hangs up when the restarts fail too', async () => {
       await answerKim(h);
+      h.stomp.deliver(queues.call('offer', ME), { userId: KIM.userId, sdp: { type: 'offer', sdp: 'v=0 remote-offer' } });
+      await eventually(() => h.stomp.sentTo(app.callAnswer).length === 1, 'answer sent');
+      for (let restart = 1; restart <= 2; restart += 1) {
+        h.rtc.peers[0].emit({ type: 'connectionState', state: 'failed' });
+        await eventually(() => h.stomp.sentTo(app.callOffer).length === restart, `ICE restart offer ${restart}`);
+        expect(h.rtc.peers[0].offerOptions.at(-1)).to.deep.equal({ iceRestart: true });
+        expect(phase(h)).to.equal('connecting');
+        h.stomp.deliver(queues.call('answer', ME), { userId: KIM.userId, sdp: { type: 'answer', sdp: 'v=0 restart-answer' } });
+        await eventually(() => h.rtc.peers[0].signalingState === 'stable', 'restart answered');
+      }
       h.rtc.peers[0].emit({ type: 'connectionState', state: 'failed' });
       await eventually(() => phase(h) === 'idle', 'call ended');
       expect(h.stomp.sentTo(app.callHangup)).to.deep.equal([{ targetUserId: KIM.userId }]);

@@ -3,7 +3,7 @@
 // before a call connects: the caller's for the peer's answer, the callee's for the user's choice.
 // What each signal means in each phase is callRules.ts.
 import { buffers, eventChannel, type EventChannel } from 'redux-saga';
-import { call, race, take, type SagaGenerator } from 'typed-redux-saga';
+import { call, put, race, take, type SagaGenerator } from 'typed-redux-saga';
 import { CALL_SIGNALS, queues, type CallSignal } from '@common/destinations';
 import { decodeCallEvent } from '@common/events';
 import type { CallEvent } from '@common/payloads';
@@ -17,7 +17,7 @@ export interface SignalMessage {
   event: CallEvent;
 }
 
-/** Every signal on the user's seven call queues, in arrival order, none dropped while busy. */
+/** Every signal on the user's call queues (the spec's seven and ours), in arrival order, none dropped while busy. */
 export function callSignalChannel(stomp: StompService, userId: number, logError: (context: string, error: unknown) => void): EventChannel<SignalMessage> {
   return eventChannel<SignalMessage>((emit) => {
     const unsubscribes = CALL_SIGNALS.map((signal) =>
@@ -55,6 +55,10 @@ export function* awaitAnswer(signals: EventChannel<SignalMessage>, peer: CallPee
     if (hangUp || !message) return LOCAL_HANGUP;
     const outcome = answerOutcome(decideSignal('outgoing', peer.userId, message.signal, message.event), message.signal);
     if (outcome.kind === 'accepted') return 'accepted';
+    if (outcome.kind === 'ringing') {
+      yield* put(callActions.peerRang());
+      continue;
+    }
     if (outcome.kind === 'ended') return outcome.ending;
     yield* logSkipped(outcome.reason);
   }

@@ -1,4 +1,7 @@
-// What other features use of the call: its actions (notifications hear of an incoming call) and
-// who a call is with. Other features import the call only here.
+// What other features use of the call: its actions (notifications hear of an incoming call), who
+// a call is with, the 음성통화/영상통화 buttons and the call-record bubble. Other features import
+// the call only here.
 export { callActions } from './callSlice';
 export type { CallPeer } from './callRules';
+export { CallButtons } from './CallButtons';
+export { CallRecordBubble } from './CallRecordBubble';

@@ -7,7 +7,7 @@ import { paths } from '../../kernel/paths';
 import { ko } from '../../i18n/ko';
 import { logoutRequested } from '../auth';
 import { Avatar } from '../../components/Avatar';
-import { AddPersonIcon, ChatBubbleIcon, PhoneIcon, SettingsIcon } from '../../components/icons';
+import { AddPersonIcon, ChatBubbleIcon, ClockIcon, PhoneIcon, SettingsIcon } from '../../components/icons';
 import { useDocumentTitle } from '../../components/documentTitle';
 import '../../styles/chat.css';
 import { MessageSearchPanel } from '../messageSearch';
@@ -51,6 +51,9 @@ export default function ChatListPage({ beside = false }: { beside?: boolean }) {
           <Heading className="screen__title">{ko.chatList.title}</Heading>
           <Link className="icon-btn" to={paths.call} aria-label={ko.chatList.call} title={ko.chatList.call}>
             <PhoneIcon />
+          </Link>
+          <Link className="icon-btn" to={paths.calls} aria-label={ko.chatList.callHistory} title={ko.chatList.callHistory}>
+            <ClockIcon />
           </Link>
           <Link className="icon-btn icon-btn--accent" to={paths.findUser} aria-label={ko.chatList.findUser} title={ko.chatList.findUser}>
             <AddPersonIcon />

@@ -7,6 +7,7 @@ import { paths } from '../../kernel/paths';
 import { useDocumentTitle } from '../../components/documentTitle';
 import { useDialog } from '../../components/dialogs';
 import { MessageSearchPanel, MessageSearchToggle } from '../messageSearch';
+import { CallButtons } from '../call';
 import { EditComposer, ReplyPreview } from './ComposerExtras';
 import type { MessageActionHandlers } from './MessageExtras';
 import { ko } from '../../i18n/ko';
@@ -44,6 +45,7 @@ import {
   roomOpened,
   typingNoticed,
   selectEditing,
+  selectCallPeer,
   selectFocus,
   selectHasOlder,
   selectJumping,
@@ -112,7 +114,12 @@ function ChatRoom({ chatRoomId, userId, aroundSeq }: { chatRoomId: number; userI
         <RoomHeaderPiece
           ready={ready}
           onOpenSidebar={() => setSidebarOpen(true)}
-          extraActions={<MessageSearchToggle open={searchOpen} onToggle={() => setSearchOpen((o) => !o)} />}
+          extraActions={
+            <>
+              <RoomCallButtons />
+              <MessageSearchToggle open={searchOpen} onToggle={() => setSearchOpen((o) => !o)} />
+            </>
+          }
         />
         {searchOpen && <RoomSearch chatRoomId={chatRoomId} onClose={() => setSearchOpen(false)} />}
         <ConnectionBanner />
@@ -138,6 +145,12 @@ function RoomTitle({ ready }: { ready: boolean }) {
   const unseen = useAppSelector(selectRoomUnseen);
   useDocumentTitle(ready ? roomName : null, unseen);
   return null;
+}
+
+/** 음성통화 and 영상통화 in the header of a two-person room (docs/spec.md §4 Call). */
+function RoomCallButtons() {
+  const peer = useAppSelector(selectCallPeer);
+  return peer ? <CallButtons peer={peer} /> : null;
 }
 
 function RoomHeaderPiece({ ready, onOpenSidebar, extraActions }: { ready: boolean; onOpenSidebar(): void; extraActions: ReactNode }) {
@@ -185,8 +198,10 @@ function RoomMessages({ myId, onNeedOlder, actions }: { myId: number; onNeedOlde
   const loadingOlder = useAppSelector(selectLoadingOlder);
   const unreadByOf = useAppSelector(selectUnreadByOf);
   const focus = useAppSelector(selectFocus);
+  const callPeer = useAppSelector(selectCallPeer);
   return (
     <MessageList
+      callPeer={callPeer}
       items={items}
       myId={myId}
       hasOlder={hasOlder}
@@ -242,6 +257,7 @@ function RoomSidebarPiece({ ready, chatRoomId, myId, onClose }: { ready: boolean
   const notification = useAppSelector(selectNotification);
   return (
     <RoomSidebar
+      memberActions={(user) => <CallButtons peer={{ userId: user.userId, name: user.name }} />}
       users={ready ? members : NO_MEMBERS}
       myId={myId}
       invitePath={invitePath(chatRoomId)}

@@ -10,6 +10,7 @@ import { ko } from '../../i18n/ko';
 import { AttachmentView } from './AttachmentView';
 import { Avatar } from '../../components/Avatar';
 import type { MessageItem } from './messageLayout';
+import { CallRecordBubble, type CallPeer } from '../call';
 import { MessageMenu, QuoteBlock, ReactionChips, openMenuOf, type MessageActionHandlers } from './MessageExtras';
 import { canDeleteForEveryone } from './messageChanges';
 import { MessageText } from './MessageText';
@@ -33,12 +34,14 @@ export interface MessageListProps {
   actions?: MessageActionHandlers;
   /** The message to scroll to and highlight; a new token scrolls again. */
   focus?: { messageId: number; token: number } | null;
+  /** The other person of a two-person room: call records offer to call them back. */
+  callPeer?: CallPeer | null;
 }
 
 /** How long a message scrolled to stays highlighted. */
 const HIGHLIGHT_MS = 2000;
 
-export function MessageList({ items, myId, hasOlder, loadingOlder, onNeedOlder, unreadByOf, onResend, onDelete, actions, focus }: MessageListProps) {
+export function MessageList({ items, myId, hasOlder, loadingOlder, onNeedOlder, unreadByOf, onResend, onDelete, actions, focus, callPeer = null }: MessageListProps) {
   const ref = useRef<HTMLDivElement>(null);
   const [newBelow, setNewBelow] = useState(false);
   const seen = useRef({ firstId: null as number | null, lastKey: null as string | null, height: 0, nearBottom: true });
@@ -104,6 +107,7 @@ export function MessageList({ items, myId, hasOlder, loadingOlder, onNeedOlder, 
         {items.length === 0 && <p className="messages__empty">{ko.room.noMessages}</p>}
         {items.map((item) => {
           if (item.kind === 'day') return <div key={item.key} className="day-divider">{item.label}</div>;
+          if (item.kind === 'system' && item.callRecord) return <CallRecordBubble key={item.key} event={item.callRecord} me={myId} peer={callPeer} />;
           if (item.kind === 'system') return <p key={item.key} className="system-msg" data-testid="system-message">{item.content}</p>;
           const bubble = (
             <p className="bubble">

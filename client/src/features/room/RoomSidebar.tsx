@@ -1,6 +1,6 @@
 // The room's side panel: participants with their count, (You) and e-mails; invite, e-mail
 // notification (confirm; idle, sending, done) and leave (confirm); the renaming tip.
-import { useEffect, useRef } from 'react';
+import { useEffect, useRef, type ReactNode } from 'react';
 import { Link } from 'react-router-dom';
 import type { UserSummary } from '@common/api';
 import { useDialog } from '../../components/dialogs';
@@ -13,6 +13,8 @@ import type { NotificationState } from './roomSlice';
 export interface RoomSidebarProps {
   users: UserSummary[];
   myId: number;
+  /** What can be done with another member (the 음성통화/영상통화 buttons). */
+  memberActions?(user: UserSummary): ReactNode;
   invitePath: string;
   notification: NotificationState;
   onNotify(): void;
@@ -26,7 +28,7 @@ const notifyLabel: Record<NotificationState, string> = {
   done: ko.room.notifyDone,
 };
 
-export function RoomSidebar({ users, myId, invitePath, notification, onNotify, onLeave, onClose }: RoomSidebarProps) {
+export function RoomSidebar({ users, myId, invitePath, notification, onNotify, onLeave, onClose, memberActions }: RoomSidebarProps) {
   const panelRef = useRef<HTMLElement>(null);
   // Opening moves focus into the panel (keyboard and screen-reader users land in it); closing
   // gives focus back to what opened it (the menu button).
@@ -78,6 +80,7 @@ export function RoomSidebar({ users, myId, invitePath, notification, onNotify, o
                   </span>
                   <span className="member__email">{user.email}</span>
                 </span>
+                {user.userId !== myId && memberActions?.(user)}
               </li>
             ))}
           </ul>

@@ -3,13 +3,13 @@
 // the open room's list laid out (selectMessageItems). Kept here, not in roomSlice.ts, so the
 // layout ships with the room screen rather than with every signed-in screen that reads the slice.
 import { createSelector } from '@reduxjs/toolkit';
-import type { Attachment, ChatMessage, ReactionSummary, ReplyQuote } from '@common/api';
+import type { Attachment, ChatMessage, ReactionSummary, ReplyQuote, CallSystemEvent } from '@common/api';
 import { isSystemMessage, systemMessageText, type PendingMessage } from './messages';
 import { selectMessages, selectPending, selectRoomUserId } from './roomSlice';
 
 export type MessageItem =
   | { kind: 'day'; key: string; label: string }
-  | { kind: 'system'; key: string; content: string; messageId: number | null }
+  | { kind: 'system'; key: string; content: string; messageId: number | null; callRecord?: CallSystemEvent }
   | {
       kind: 'message';
       key: string;
@@ -53,6 +53,7 @@ export function timeLabel(date: Date): string {
 interface Entry {
   key: string;
   system: boolean;
+  callRecord?: CallSystemEvent;
   senderId: number | null;
   senderName: string;
   content: string;
@@ -75,6 +76,7 @@ export function layoutMessages(messages: readonly ChatMessage[], pending: readon
     ...messages.map((m) => ({
       key: `m${m.messageId}`,
       system: isSystemMessage(m),
+      callRecord: m.systemEvent?.type === 'call' ? m.systemEvent : undefined,
       senderId: m.senderId,
       senderName: m.senderName,
       content: isSystemMessage(m) ? systemMessageText(m) : m.content,
@@ -119,7 +121,7 @@ export function layoutMessages(messages: readonly ChatMessage[], pending: readon
       lastDay = day;
     }
     if (entry.system) {
-      items.push({ kind: 'system', key: entry.key, content: entry.content, messageId: entry.messageId });
+      items.push({ kind: 'system', key: entry.key, content: entry.content, messageId: entry.messageId, ...(entry.callRecord ? { callRecord: entry.callRecord } : {}) });
       return;
     }
     const prev = entries[i - 1];

@@ -364,6 +364,12 @@ export const selectRoomReady = (state: WithRoom, chatRoomId: number) => state.ro
 export const selectRoomName = (state: WithRoom) => state.room.roomName;
 export const selectRoomUsers = (state: WithRoom) => state.room.users;
 export const selectMemberCount = (state: WithRoom) => state.room.users.length;
+/** The other person of a two-person room, whom the header's 음성통화/영상통화 buttons call; null otherwise. */
+export const selectCallPeer = createSelector([selectRoomUsers, selectRoomUserId], (users, me) => {
+  if (users.length !== 2) return null;
+  const other = users.find((user) => user.userId !== me);
+  return other ? { userId: other.userId, name: other.name } : null;
+});
 /** The members' ids, for read counts: the same array until the members change. */
 export const selectMemberIds = createSelector([selectRoomUsers], (users) => users.map((u) => u.userId));
 export const selectHasOlder = (state: WithRoom) => state.room.hasOlder;

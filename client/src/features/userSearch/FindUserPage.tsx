@@ -7,6 +7,7 @@ import { Button } from '../../components/Button';
 import { ko } from '../../i18n/ko';
 import { createUidStore } from '../../services/uid';
 import '../../styles/chat.css';
+import { CallButtons } from '../call';
 import { UserSearchScreen } from './UserSearchScreen';
 import { selectUserSearch, startChatRequested, userSearchOpened, userSearchSubmitted } from './userSearchSlice';
 
@@ -40,7 +41,9 @@ function FindUser({ myId }: { myId: number }) {
         user.userId === myId ? (
           <span className="user-row__self">{ko.userSearch.self}</span>
         ) : (
-          <Button
+          <>
+            <CallButtons peer={{ userId: user.userId, name: user.name }} />
+            <Button
             variant="secondary"
             className="user-row__action"
             busy={startingWith === user.userId}
@@ -48,7 +51,8 @@ function FindUser({ myId }: { myId: number }) {
             onClick={() => dispatch(startChatRequested(user))}
           >
             {ko.userSearch.startChat}
-          </Button>
+            </Button>
+          </>
         )
       }
     />
