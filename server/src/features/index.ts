@@ -10,6 +10,7 @@ import { createChat } from './chat';
 import { restEdge, stompEdge } from './edges';
 import { createMailer, type Mailer } from './mail/mailer';
 import { createOAuth } from './oauth';
+import { createPeople } from './people';
 import { createPush } from './push';
 import type { PushSender } from './push/push-service';
 import type { Deps, ServerFeature } from './types';
@@ -42,6 +43,6 @@ export function createFeatures(input: Omit<Deps, 'mailer'> & { mailer?: Mailer; 
   }, chat.callRecords);
   // Calls before chat: their stop() lets call records be posted. Chat before push: its stop()
   // lets accepted messages be stored, which may still push.
-  const list = [accounts.feature, createOAuth(deps, accounts), calls, chat.feature, attachments.feature, pushFeature];
+  const list = [accounts.feature, createOAuth(deps, accounts), createPeople(deps, accounts.users), calls, chat.feature, attachments.feature, pushFeature];
   return { authenticator: accounts.sessions, list: list.map(withEdges) };
 }

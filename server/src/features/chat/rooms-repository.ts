@@ -20,6 +20,9 @@ export interface RoomMember extends ChatUser {
   lastReadSeq: number;
   /** When the read position last moved; null if the member never read the room. */
   lastReadAtMs: number | null;
+  /** The member's profile (docs/protocol.md, profiles): photo version and status, null when none. */
+  photoVersion: string | null;
+  statusMessage: string | null;
 }
 
 export interface Room {
@@ -81,7 +84,13 @@ interface RoomRow {
   last_notified_at_ms: number | string | null;
 }
 
-interface MemberRow { id: number; name: string; email: string; last_read_seq: number; last_read_at_ms: number | string | null }
+interface MemberRow {
+  id: number; name: string; email: string; last_read_seq: number; last_read_at_ms: number | string | null;
+  photo_version: string | null; status_message: string | null;
+}
+
+/** What a member's row selects (members, withMembers). */
+const MEMBER_COLUMNS = ['u.id', 'u.name', 'u.email', 'u.photo_version', 'u.status_message', 'rm.last_read_seq', 'rm.last_read_at_ms'];
 
 /** A row of the chat list: the room, its newest message (all null without one) and the member's read position. */
 interface ChatListRow {
@@ -98,6 +107,7 @@ interface ChatListRow {
 
 const toMember = (r: MemberRow): RoomMember => ({
   id: Number(r.id), name: r.name, email: r.email, lastReadSeq: Number(r.last_read_seq), lastReadAtMs: msOrNull(r.last_read_at_ms),
+  photoVersion: r.photo_version ?? null, statusMessage: r.status_message ?? null,
 });
 const msOrNull = (v: unknown): number | null => (v === null || v === undefined ? null : Number(v));
 
@@ -163,7 +173,7 @@ export class RoomsRepository {
   async members(roomId: number): Promise<RoomMember[]> {
     const rows = await this.db('room_members as rm')
       .join('users as u', 'u.id', 'rm.user_id')
-      .select<MemberRow[]>('u.id', 'u.name', 'u.email', 'rm.last_read_seq', 'rm.last_read_at_ms')
+      .select<MemberRow[]>(...MEMBER_COLUMNS)
       .where('rm.room_id', roomId)
       .orderBy([{ column: 'rm.joined_at_ms' }, { column: 'u.id' }]);
     return rows.map(toMember);
@@ -177,7 +187,7 @@ export class RoomsRepository {
     const rows = await this.db('rooms as r')
       .join('room_members as rm', 'rm.room_id', 'r.id')
       .join('users as u', 'u.id', 'rm.user_id')
-      .select<Array<MemberRow & { room_name: string; last_seq: number; renamed: number | boolean }>>('u.id', 'u.name', 'u.email', 'rm.last_read_seq', 'rm.last_read_at_ms', 'r.name as room_name', 'r.last_seq', 'r.renamed')
+      .select<Array<MemberRow & { room_name: string; last_seq: number; renamed: number | boolean }>>(...MEMBER_COLUMNS, 'r.name as room_name', 'r.last_seq', 'r.renamed')
       .where('r.id', roomId)
       .orderBy([{ column: 'rm.joined_at_ms' }, { column: 'u.id' }]);
     if (rows.length === 0) return null;
