@@ -112,10 +112,10 @@ export interface ChatSummary {
   lastSeq?: number;
   /** Ours: how many members the room has (2: a conversation with one person). */
   memberCount?: number;
-  /** Ours: the member muted the room (no Web Push for its messages). */
-  muted?: boolean;
-  /** Ours: the member pinned the room; pinned rooms come first. */
-  pinned?: boolean;
+  /** Ours, present only when true: the member muted the room (no Web Push for its messages). */
+  muted?: true;
+  /** Ours, present only when true: the member pinned the room; pinned rooms come first. */
+  pinned?: true;
 }
 
 /** Ours: what a call sends and receives: voice only, or voice and video. */

@@ -35,7 +35,8 @@ export function createFeatures(input: Omit<Deps, 'mailer'> & { mailer?: Mailer; 
   const { push, feature: pushFeature } = createPush(deps, input.pushSender);
   const attachments = createAttachments(deps);
   const chat = createChat(deps, accounts.users, ({ id, roomId, senderId, senderName, content }, members) => {
-    if (senderId !== null) push.newMessage({ id, roomId, senderId, senderName, content }, members.map((m) => m.id));
+    // A member who muted the room gets no push for its messages (docs/protocol.md, room settings).
+    if (senderId !== null) push.newMessage({ id, roomId, senderId, senderName, content }, members.filter((m) => !m.muted).map((m) => m.id));
   }, attachments.service);
   const calls = createCalls(deps, accounts.users, {
     canRingElsewhere: (userId) => push.hasSubscription(userId),
