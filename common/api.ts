@@ -266,6 +266,8 @@ export interface CallRecord {
   callId: number;
   peerUserId: number;
   peerName: string;
+  /** Ours: the peer's profile photo version (api.photoOf); null when none. */
+  peerPhotoVersion?: string | null;
   media: CallMedia;
   direction: 'outgoing' | 'incoming';
   outcome: CallOutcome;

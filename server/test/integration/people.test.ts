@@ -1,11 +1,14 @@
 // Profiles and friends (docs/protocol.md, profiles and friends), raw REST on both databases.
 import { expect } from 'chai';
 import sharp from 'sharp';
-import { api, type Friend } from '@common/api';
+import { api, type CallsResponse, type Friend } from '@common/api';
+import { app, queues } from '@common/destinations';
 import type { RunningServer } from '../../src/main';
 import type { ApiClient } from '../support/api-client';
 import { forEachDatabase } from '../support/databases';
+import { connectStomp } from '../support/stomp-client';
 import { startTestServer } from '../support/test-server';
+import { eventually } from '../support/wait';
 import { newLoggedInUser, type TestUser } from '../support/users';
 
 /** A JPEG 300×200 turned a quarter by its EXIF orientation, with a camera note and GPS text. */
@@ -137,6 +140,26 @@ forEachDatabase('people: photos, status, friends', (db) => {
       const byId = new Map(history.users.map((u) => [u.userId, u]));
       expect(byId.get(zed.userId)).to.include({ name: tag, email: zed.email, photoVersion: version, statusMessage: '안녕' });
       expect(byId.get(yan.userId)).to.include({ name: 'Yan', photoVersion: null, statusMessage: null });
+    });
+
+    it("the call record names the peer's photo version", async () => {
+      const { client: caller } = await newLoggedInUser(server, { name: 'Caller' });
+      const { user: callee, client: calleeClient } = await newLoggedInUser(server, { name: 'Callee' });
+      const version = ((await (await putPhoto(caller, await png(), 'image/png')).json()) as { photoVersion: string }).photoVersion;
+      const stomp = await connectStomp(server, caller.cookieHeader());
+      try {
+        const hangups = await stomp.subscribe(queues.call('hangup', (await caller.get(api.userId)).body.userId as number));
+        // The callee has no connection: the call ends at once as unavailable, and is recorded.
+        await stomp.send(app.callInitiate, { targetUserId: callee.userId, media: 'audio' });
+        await hangups.next();
+        await eventually(async () => {
+          const { calls } = (await calleeClient.get<CallsResponse>(api.calls)).body;
+          expect(calls).to.have.length(1);
+          expect(calls[0]).to.include({ peerName: 'Caller', peerPhotoVersion: version });
+        });
+      } finally {
+        await stomp.disconnect();
+      }
     });
   });
 
