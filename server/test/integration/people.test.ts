@@ -11,13 +11,26 @@ import { startTestServer } from '../support/test-server';
 import { eventually } from '../support/wait';
 import { newLoggedInUser, type TestUser } from '../support/users';
 
-/** A JPEG 300×200 turned a quarter by its EXIF orientation, with a camera note and GPS text. */
-const photoWithExif = () =>
-  sharp({ create: { width: 300, height: 200, channels: 3, background: { r: 10, g: 120, b: 200 } } })
+/**
+ * A JPEG 300×200 as stored, red on its left half and blue on its right, turned a quarter by its
+ * EXIF orientation (6: upright, the left half is on top), with a camera note and GPS text.
+ */
+const photoWithExif = async () => {
+  const half = (background: string) => sharp({ create: { width: 150, height: 200, channels: 3, background } }).png().toBuffer();
+  return sharp({ create: { width: 300, height: 200, channels: 3, background: '#000' } })
+    .composite([{ input: await half('#ff0000'), left: 0, top: 0 }, { input: await half('#0000ff'), left: 150, top: 0 }])
     .jpeg()
     .withExif({ IFD0: { Make: 'SecretCam', Copyright: 'GPS 37.5665 126.9780' } })
     .withMetadata({ orientation: 6 })
     .toBuffer();
+};
+
+/** The colour of one pixel of an image, as [r, g, b]. */
+async function pixel(image: Buffer, x: number, y: number): Promise<number[]> {
+  const { data, info } = await sharp(image).removeAlpha().raw().toBuffer({ resolveWithObject: true });
+  const at = (y * info.width + x) * info.channels;
+  return [data[at], data[at + 1], data[at + 2]];
+}
 
 const png = () => sharp({ create: { width: 40, height: 90, channels: 4, background: '#ff0000' } }).png().toBuffer();
 
@@ -58,6 +71,10 @@ forEachDatabase('people: photos, status, friends', (db) => {
         expect([meta.width, meta.height]).to.deep.equal([px, px]);
         expect(meta.exif).to.equal(undefined);
         expect(bytes.includes('SecretCam')).to.equal(false);
+        // Upright: the stored left half (red) is on top, the right (blue) at the bottom.
+        const [top, bottom] = [await pixel(bytes, px / 2, 2), await pixel(bytes, 2, px - 3)];
+        expect(top[0] > 200 && top[2] < 60, `top ${String(top)}`).to.equal(true);
+        expect(bottom[2] > 200 && bottom[0] < 60, `bottom ${String(bottom)}`).to.equal(true);
       }
       // No size: small.
       expect((await sharp(Buffer.from(await (await getPhoto(b, alice.userId)).arrayBuffer())).metadata()).width).to.equal(96);
@@ -194,6 +211,21 @@ forEachDatabase('people: photos, status, friends', (db) => {
       expect(del.status).to.equal(200);
       expect((del.body as Friend[]).map((f) => f.userId)).to.deep.equal([kim.userId]);
       expect((await c.delete(api.friend(lee.userId))).status).to.equal(404);
+    });
+
+    it("shows a friend online while they hold a connection, with their photo and status", async () => {
+      const { user: ona, client: o } = await newLoggedInUser(server, { name: 'Ona' });
+      const version = ((await (await putPhoto(o, await png(), 'image/png')).json()) as { photoVersion: string }).photoVersion;
+      await o.request('PUT', api.userStatus, { json: { statusMessage: '여행 중' } });
+      const { client: c } = await newLoggedInUser(server, { name: 'Watcher' });
+      await c.request('PUT', api.friend(ona.userId), { json: { favourite: false } });
+      expect((await c.get(api.friends)).body).to.deep.equal([{ userId: ona.userId, name: 'Ona', photoVersion: version, statusMessage: '여행 중', favourite: false, online: false }]);
+      const stomp = await connectStomp(server, o.cookieHeader());
+      try {
+        await eventually(async () => expect(((await c.get(api.friends)).body as Friend[])[0].online).to.equal(true));
+      } finally {
+        await stomp.disconnect();
+      }
     });
 
     it('refuses yourself or a malformed id or body with 400 and an unknown user with 404', async () => {
