@@ -57,14 +57,16 @@ export function peopleRoutes(people: PeopleService): Route[] {
         userOf(ctx);
         const userId = toPositiveId(ctx.params.userId);
         if (userId === null) throw new NotFoundError('no photo');
-        const photo = await people.photo(userId, sizeField(ctx.query.get('size')));
+        const size = sizeField(ctx.query.get('size'));
+        const photo = await people.photo(userId, size);
         const pinned = ctx.query.get('v') === photo.version;
         return {
           headers: { 'Cache-Control': pinned ? 'private, max-age=31536000, immutable' : 'private, no-cache' },
           stream: {
             contentType: photo.contentType,
             size: photo.bytes.length,
-            etag: `"${photo.version}"`,
+            // Strong, of these bytes: the version names the photo, the size which of its two files.
+            etag: `"${photo.version}-${size}"`,
             // eslint-disable-next-line @typescript-eslint/require-await -- the bytes are already in hand
             read: async function* (start, end) { yield photo.bytes.subarray(start, end + 1); },
           },
