@@ -32,6 +32,20 @@ export const api = {
   iceServers: '/api/call/ice-servers',
   /** Ours: the signed-in user's call record, newest first (?before={callId}&limit={n}). */
   calls: '/api/calls',
+  /** Ours: PUT the signed-in user's profile photo (the image as the body), DELETE it. */
+  userPhoto: '/api/user/photo',
+  /** Ours: GET a user's profile photo (?size=small|large). */
+  photoOf: (userId: number | string) => `/api/users/${userId}/photo`,
+  /** Ours: PUT the signed-in user's status message. */
+  userStatus: '/api/user/status',
+  /** Ours: GET the signed-in user's own profile (name, photo, status). */
+  userProfile: '/api/user/profile',
+  /** Ours: GET the signed-in user's friends. */
+  friends: '/api/friends',
+  /** Ours: PUT (add, or set favourite) and DELETE one friend. */
+  friend: (userId: number | string) => `/api/friends/${userId}`,
+  /** Ours: PATCH the signed-in member's settings of one room (muted, pinned). */
+  roomSettings: '/api/chat-room/settings',
   pushPublicKey: '/api/push/public-key',
   pushSubscriptions: '/api/push/subscriptions',
   healthz: '/healthz',
@@ -51,7 +65,29 @@ export interface UserSummary {
   email: string;
   /** Ours (room members in history, search results): the user has at least one open connection. */
   online?: boolean;
+  /** Ours: changes with every profile photo (GET photoOf(userId)); null when the user has none. */
+  photoVersion?: string | null;
+  /** Ours: the user's status message; null when none. */
+  statusMessage?: string | null;
 }
+
+/** Ours: the sizes of a profile photo: small (96 px) and large (512 px) squares. */
+export type PhotoSize = 'small' | 'large';
+export const PHOTO_SIZES: readonly PhotoSize[] = ['small', 'large'];
+/** Ours: PUT /api/user/photo's answer. */
+export interface PhotoResponse { photoVersion: string }
+/** Ours: PUT /api/user/status's body and answer (an empty message clears it: null). */
+export interface StatusRequest { statusMessage: string }
+export interface StatusResponse { statusMessage: string | null }
+/** Ours: GET /api/user/profile. */
+export interface MyProfile { userId: number; name: string; photoVersion: string | null; statusMessage: string | null }
+/** Ours: one friend of GET /api/friends. */
+export interface Friend { userId: number; name: string; photoVersion: string | null; statusMessage: string | null; favourite: boolean; online: boolean }
+/** Ours: PUT /api/friends/{userId}'s body (optional: {} adds without changing favourite). */
+export interface FriendRequest { favourite?: boolean }
+/** Ours: PATCH /api/chat-room/settings's body (at least one of muted, pinned) and answer. */
+export interface RoomSettingsRequest { chatRoomId: number; muted?: boolean; pinned?: boolean }
+export interface RoomSettings { chatRoomId: number; muted: boolean; pinned: boolean }
 export interface SignUpRequest { name: string; password: string; email: string }
 export interface SignUpResponse { name: string }
 /**
@@ -76,6 +112,10 @@ export interface ChatSummary {
   lastSeq?: number;
   /** Ours: how many members the room has (2: a conversation with one person). */
   memberCount?: number;
+  /** Ours, present only when true: the member muted the room (no Web Push for its messages). */
+  muted?: true;
+  /** Ours, present only when true: the member pinned the room; pinned rooms come first. */
+  pinned?: true;
 }
 
 /** Ours: what a call sends and receives: voice only, or voice and video. */
@@ -226,6 +266,8 @@ export interface CallRecord {
   callId: number;
   peerUserId: number;
   peerName: string;
+  /** Ours: the peer's profile photo version (api.photoOf); null when none. */
+  peerPhotoVersion?: string | null;
   media: CallMedia;
   direction: 'outgoing' | 'incoming';
   outcome: CallOutcome;

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { hasForbiddenCharacters, isSearchableKeyword, isSendableMessage, isValidEmail, isValidName, isValidRoomName, normalizeName, toPositiveId } from './rules';
+import { hasForbiddenCharacters, isSearchableKeyword, isSendableMessage, isValidEmail, isValidName, isValidRoomName, isValidStatusMessage, normalizeName, toPositiveId } from './rules';
 
 describe('validation rules (docs/spec.md §5)', () => {
   it('accepts names that start with a letter or - . \' and continue with letters, spaces or - . \'', () => {
@@ -94,5 +94,13 @@ describe('validation rules (docs/spec.md §5)', () => {
   it('finds nobody for a keyword with control characters', () => {
     expect(isSearchableKeyword('\u0000')).to.equal(false);
     expect(isSearchableKeyword('a\u0000')).to.equal(false);
+  });
+  it('takes a status message of up to 60 characters once trimmed (empty clears it), refusing what names refuse', () => {
+    for (const ok of ['', '   ', '오늘은 바빠요! 📵', '가'.repeat(60), `  ${'a'.repeat(60)}  `, '\u{1F469}\u200D\u{1F4BB} 코딩 중']) {
+      expect(isValidStatusMessage(ok), JSON.stringify(ok)).to.equal(true);
+    }
+    for (const bad of ['가'.repeat(61), 'a\nb', 'tab\there', 'hi\u200Bthere', 'rtl\u202Eevil', '\u3164', 'x\u0000']) {
+      expect(isValidStatusMessage(bad), JSON.stringify(bad)).to.equal(false);
+    }
   });
 });

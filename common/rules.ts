@@ -34,6 +34,10 @@ export const LIMITS = {
   attachmentBytes: 25 * 1024 * 1024,
   /** Message search answers this many a page. */
   messageSearchPageSize: 20,
+  /** A status message at most this many characters once trimmed. */
+  statusMessage: 60,
+  /** A profile photo's upload at most (10 MiB); refused with 413 past it. */
+  photoBytes: 10 * 1024 * 1024,
 } as const;
 
 /** The reactions a message can get: a fixed set. */
@@ -139,4 +143,12 @@ export function isSendableCaption(content: string): boolean {
 export function isValidRoomName(name: string): boolean {
   const trimmed = name.trim();
   return trimmed.length > 0 && trimmed.length <= LIMITS.roomName && !hasForbiddenCharacters(name, 'name');
+}
+
+/**
+ * A status message (ours, docs/spec.md §5): at most 60 characters once trimmed (what is stored),
+ * with the characters names refuse refused (hasForbiddenCharacters 'name'); empty clears it.
+ */
+export function isValidStatusMessage(text: string): boolean {
+  return text.trim().length <= LIMITS.statusMessage && !hasForbiddenCharacters(text, 'name');
 }

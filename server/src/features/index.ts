@@ -10,6 +10,7 @@ import { createChat } from './chat';
 import { restEdge, stompEdge } from './edges';
 import { createMailer, type Mailer } from './mail/mailer';
 import { createOAuth } from './oauth';
+import { createPeople } from './people';
 import { createPush } from './push';
 import type { PushSender } from './push/push-service';
 import type { Deps, ServerFeature } from './types';
@@ -34,7 +35,8 @@ export function createFeatures(input: Omit<Deps, 'mailer'> & { mailer?: Mailer; 
   const { push, feature: pushFeature } = createPush(deps, input.pushSender);
   const attachments = createAttachments(deps);
   const chat = createChat(deps, accounts.users, ({ id, roomId, senderId, senderName, content }, members) => {
-    if (senderId !== null) push.newMessage({ id, roomId, senderId, senderName, content }, members.map((m) => m.id));
+    // A member who muted the room gets no push for its messages (docs/protocol.md, room settings).
+    if (senderId !== null) push.newMessage({ id, roomId, senderId, senderName, content }, members.filter((m) => !m.muted).map((m) => m.id));
   }, attachments.service);
   const calls = createCalls(deps, accounts.users, {
     canRingElsewhere: (userId) => push.hasSubscription(userId),
@@ -42,6 +44,6 @@ export function createFeatures(input: Omit<Deps, 'mailer'> & { mailer?: Mailer; 
   }, chat.callRecords);
   // Calls before chat: their stop() lets call records be posted. Chat before push: its stop()
   // lets accepted messages be stored, which may still push.
-  const list = [accounts.feature, createOAuth(deps, accounts), calls, chat.feature, attachments.feature, pushFeature];
+  const list = [accounts.feature, createOAuth(deps, accounts), createPeople(deps, accounts.users), calls, chat.feature, attachments.feature, pushFeature];
   return { authenticator: accounts.sessions, list: list.map(withEdges) };
 }

@@ -589,7 +589,7 @@ forEachDatabase('voice call signalling', (db) => {
       });
       expect(first.hasMore).to.equal(true);
       expect(first.calls[0]).to.deep.equal({
-        callId: first.calls[0].callId, peerUserId: carol.user.userId, peerName: 'Carol', media: 'audio', direction: 'incoming',
+        callId: first.calls[0].callId, peerUserId: carol.user.userId, peerName: 'Carol', peerPhotoVersion: null, media: 'audio', direction: 'incoming',
         outcome: 'missed', startedAt: new Date(NOW_MS).toISOString(), durationSec: 0,
       });
       expect(first.calls.map((c) => c.callId)).to.deep.equal([...first.calls.map((c) => c.callId)].sort((a, b) => b - a));

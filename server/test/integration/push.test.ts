@@ -162,6 +162,27 @@ forEachDatabase('web push', (db) => {
     await expectNothingFor(QUIET_MS, 'a push to Carol, who is connected', () => pushService.pushesTo(carolSubscription).length > 0);
   });
 
+  it('pushes nothing to a member who muted the room, and pushes again once they unmute it', async () => {
+    const alice = await person('Writer');
+    const bob = await person('Muted reader');
+    const dan = await person('Loud reader');
+    const bobSubscription = await subscribed(bob);
+    const danSubscription = await subscribed(dan);
+    const room = (await alice.client.post<{ chatRoomId: number }>(api.roomCreate, { targetUserId: bob.user.userId })).body.chatRoomId;
+    expect((await alice.client.post(api.addUser, { chatRoomId: room, userId: dan.user.userId })).status).to.equal(200);
+    expect((await bob.client.patch(api.roomSettings, { chatRoomId: room, muted: true })).body).to.deep.equal({ chatRoomId: room, muted: true, pinned: false });
+    const writer = await connect(alice);
+
+    await writer.send(app.privateMessage, { chatRoomId: room, content: 'hello all', clientMsgId: 'mute-1' });
+    await pushService.nthPushTo(danSubscription, 1);
+    await expectNothingFor(QUIET_MS, 'a push to Bob, who muted the room', () => pushService.pushesTo(bobSubscription).length > 0);
+
+    expect((await bob.client.patch(api.roomSettings, { chatRoomId: room, muted: false })).status).to.equal(200);
+    await writer.send(app.privateMessage, { chatRoomId: room, content: 'hello again', clientMsgId: 'mute-2' });
+    const push = await pushService.nthPushTo(bobSubscription, 1);
+    expect(payloadOf(bobSubscription, push)).to.include({ kind: 'message', chatRoomId: room, content: 'hello again' });
+  });
+
   it('deletes a subscription whose endpoint the push service calls gone (410)', async () => {
     const alice = await person('Ringer');
     const bob = await person('Gone');

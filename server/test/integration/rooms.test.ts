@@ -64,11 +64,11 @@ forEachDatabase('chat rooms over REST', (db) => {
       await member('Underxscore', 'underxscore@example.test');
     });
 
-    it('finds users whose name contains the keyword, or whose whole e-mail or local part it is, with userId, name, email and online only', async () => {
+    it('finds users whose name contains the keyword, or whose whole e-mail or local part it is, with userId, name, email, online and (ours) photoVersion and statusMessage only', async () => {
       const res = await me.client.get<UserSummary[]>(`${api.userSearch}?keyword=${encodeURIComponent('UNDER_SCORE@example.test')}`);
       expect(res.status).to.equal(200);
       expect(res.body.map((u) => u.email)).to.deep.equal(['under_score@example.test']);
-      for (const u of res.body) expect(Object.keys(u).sort()).to.deep.equal(['email', 'name', 'online', 'userId']);
+      for (const u of res.body) expect(Object.keys(u).sort()).to.deep.equal(['email', 'name', 'online', 'photoVersion', 'statusMessage', 'userId']);
       const byLocalPart = await me.client.get<UserSummary[]>(`${api.userSearch}?keyword=underxscore`);
       expect(byLocalPart.body.map((u) => u.email)).to.deep.equal(['underxscore@example.test']);
       const byName = await me.client.get<UserSummary[]>(`${api.userSearch}?keyword=percent`);

@@ -18,6 +18,8 @@ interface UserRow {
   password_hash: string | null;
   /** 0 or 1 on SQLite. */
   send_typing: boolean | number;
+  photo_version: string | null;
+  status_message: string | null;
 }
 
 export interface NewUser {
@@ -32,6 +34,10 @@ export class DuplicateEmailError extends Error {
   }
 }
 
+const toPublicUser = (r: Pick<UserRow, 'id' | 'name' | 'email' | 'photo_version' | 'status_message'>): PublicUser => ({
+  id: Number(r.id), name: r.name, email: r.email, photoVersion: r.photo_version ?? null, statusMessage: r.status_message ?? null,
+});
+
 const toUser = (row: UserRow): User => ({ id: Number(row.id), email: row.email, name: row.name, passwordHash: row.password_hash });
 
 /** What the user chose in the settings (ours): whether others see them typing. */
@@ -44,6 +50,9 @@ export interface PublicUser {
   id: number;
   name: string;
   email: string;
+  /** Changes with every profile photo; null when none (docs/protocol.md, profiles). */
+  photoVersion: string | null;
+  statusMessage: string | null;
 }
 
 /** The keyword with LIKE's % and _ (and the escape '!') matched literally (ESCAPE '!'). */
@@ -77,7 +86,7 @@ export class UsersRepository {
   async search(keyword: string, limit: number): Promise<PublicUser[]> {
     const email = keyword.toLowerCase();
     const rows = await this.db<UserRow>('users')
-      .select('id', 'name', 'email')
+      .select('id', 'name', 'email', 'photo_version', 'status_message')
       .where((q) =>
         q
           .whereRaw("name like ? escape '!'", [containsPattern(keyword)])
@@ -86,7 +95,26 @@ export class UsersRepository {
       )
       .orderBy('id')
       .limit(limit);
-    return rows.map((r) => ({ id: Number(r.id), name: r.name, email: r.email }));
+    return rows.map(toPublicUser);
+  }
+
+  /** What others may see of the user; null when there is no such user. */
+  async publicUser(id: number): Promise<PublicUser | null> {
+    const row = await this.db<UserRow>('users').select('id', 'name', 'email', 'photo_version', 'status_message').where({ id }).first();
+    return row ? toPublicUser(row) : null;
+  }
+
+  /**
+   * Sets the photo's version, in the transaction that stores (or removes, null) the photo's
+   * bytes (people/photos-repository.ts), so the two never disagree.
+   */
+  async setPhotoVersion(id: number, version: string | null, trx: Knex = this.db): Promise<void> {
+    await trx('users').where({ id }).update({ photo_version: version, updated_at: trx.fn.now() });
+  }
+
+  /** Sets (or clears, null) the user's status message. */
+  async setStatusMessage(id: number, statusMessage: string | null): Promise<void> {
+    await this.db('users').where({ id }).update({ status_message: statusMessage, updated_at: this.db.fn.now() });
   }
 
   /** The names of those of the given users that exist. */

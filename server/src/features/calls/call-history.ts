@@ -13,6 +13,7 @@ export async function callHistory(calls: CallsRepository, userId: number, before
       callId: c.id,
       peerUserId: c.peerId,
       peerName: c.peerName,
+      peerPhotoVersion: c.peerPhotoVersion,
       media: c.media,
       direction: c.outgoing ? 'outgoing' : 'incoming',
       outcome: c.outcome,

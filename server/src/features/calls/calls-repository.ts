@@ -22,6 +22,8 @@ export interface CallOfUser {
   id: number;
   peerId: number;
   peerName: string;
+  /** The peer's profile photo version (docs/protocol.md, profiles); null when none. */
+  peerPhotoVersion: string | null;
   media: CallMedia;
   outgoing: boolean;
   outcome: CallOutcome;
@@ -38,6 +40,7 @@ interface CallRow {
   started_at_ms: number | string;
   duration_sec: number;
   peer_name: string;
+  peer_photo_version: string | null;
 }
 
 export class CallsRepository {
@@ -65,7 +68,7 @@ export class CallsRepository {
           .as(alias),
       );
     const rows = await db
-      .select<CallRow[]>('c.*', 'u.name as peer_name')
+      .select<CallRow[]>('c.*', 'u.name as peer_name', 'u.photo_version as peer_photo_version')
       .from(side('caller_id', 'mine_out').unionAll(side('callee_id', 'mine_in')).as('c'))
       .join('users as u', 'u.id', db.raw('case when c.caller_id = ? then c.callee_id else c.caller_id end', [userId]))
       .orderBy('c.id', 'desc')
@@ -73,7 +76,7 @@ export class CallsRepository {
     return rows.map((r) => {
       const outgoing = Number(r.caller_id) === userId;
       return {
-        id: Number(r.id), peerId: Number(outgoing ? r.callee_id : r.caller_id), peerName: r.peer_name, media: r.media as CallMedia,
+        id: Number(r.id), peerId: Number(outgoing ? r.callee_id : r.caller_id), peerName: r.peer_name, peerPhotoVersion: r.peer_photo_version ?? null, media: r.media as CallMedia,
         outgoing, outcome: r.outcome as CallOutcome, startedAtMs: Number(r.started_at_ms), durationSec: Number(r.duration_sec),
       };
     });

@@ -1,5 +1,5 @@
 // REST of chat (docs/spec.md §7): chat list, user search, create, history, rename, leave, invite
-// search, add user, e-mail notification; ours: message search. Each route decodes its fields,
+// search, add user, e-mail notification; ours: message search, a member's room settings. Each route decodes its fields,
 // calls one rule, replies.
 import { api } from '@common/api';
 import { userOf, type Route } from '../../transport/route';
@@ -16,6 +16,7 @@ import { leaveRoom } from './leave';
 import { searchMessages } from './message-search';
 import type { NotificationMail } from './notification-mail';
 import { renameRoom } from './rename-room';
+import { updateRoomSettings } from './room-settings';
 import { searchForRoom, searchUsers } from './user-search';
 
 /** Which part of the history: afterSeq, beforeSeq, beforeId, aroundSeq, changedSince or page (0 by default); at most one of them. */
@@ -127,6 +128,22 @@ export function chatRoutes(chat: ChatDeps, notifications: NotificationMail): Rou
         const userId = idField(body.userId, 'userId');
         await addUser(chat, userOf(ctx).userId, chatRoomId, userId);
         return { json: { chatRoomId, userId } };
+      },
+    },
+    {
+      method: 'PATCH',
+      path: api.roomSettings,
+      handle: async (ctx) => {
+        const body = objectBody(ctx.body);
+        const chatRoomId = idField(body.chatRoomId, 'chatRoomId');
+        const flag = (name: 'muted' | 'pinned'): boolean | undefined => {
+          const v = body[name];
+          if (v !== undefined && typeof v !== 'boolean') throw new InvalidError(`${name} must be true or false`);
+          return v;
+        };
+        const changes = { muted: flag('muted'), pinned: flag('pinned') };
+        if (changes.muted === undefined && changes.pinned === undefined) throw new InvalidError('give muted or pinned');
+        return { json: await updateRoomSettings(chat, userOf(ctx).userId, chatRoomId, changes) };
       },
     },
     {

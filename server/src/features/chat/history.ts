@@ -72,6 +72,7 @@ export async function chatHistory(deps: HistoryDeps, userId: number, roomId: num
       userId: u.id, name: u.name, email: u.email,
       lastReadSeq: u.id === userId && (opening || catchingUp) ? Math.max(u.lastReadSeq, readUpTo) : u.lastReadSeq,
       online: onlineNow.has(u.id),
+      photoVersion: u.photoVersion, statusMessage: u.statusMessage,
     })),
     messages: page.map((m) => withReactions(m, m.deletedAtMs == null ? reactions.get(m.id) : undefined)),
     // With more changes to fetch, the client continues after the last one it got.

@@ -13,13 +13,21 @@ export interface ChatUser {
   id: number;
   name: string;
   email: string;
+  /** Ours, on a room's members (members(), the members cache): the member muted the room, so no Web Push for it. */
+  muted?: boolean;
 }
+
+/** A member's own settings of a room (docs/protocol.md, PATCH /api/chat-room/settings). */
+export interface MemberSettings { muted: boolean; pinned: boolean }
 
 /** A member with their read position: every message up to this seq is read. */
 export interface RoomMember extends ChatUser {
   lastReadSeq: number;
   /** When the read position last moved; null if the member never read the room. */
   lastReadAtMs: number | null;
+  /** The member's profile (docs/protocol.md, profiles): photo version and status, null when none. */
+  photoVersion: string | null;
+  statusMessage: string | null;
 }
 
 export interface Room {
@@ -41,6 +49,8 @@ export interface RoomSummary {
   lastReadAtMs: number | null;
   lastSeq: number;
   lastReadSeq: number;
+  muted: boolean;
+  pinned: boolean;
 }
 
 /** A room's row with its members, read in one statement (history). */
@@ -81,7 +91,15 @@ interface RoomRow {
   last_notified_at_ms: number | string | null;
 }
 
-interface MemberRow { id: number; name: string; email: string; last_read_seq: number; last_read_at_ms: number | string | null }
+interface MemberRow {
+  id: number; name: string; email: string; last_read_seq: number; last_read_at_ms: number | string | null;
+  photo_version: string | null; status_message: string | null;
+  /** 0 or 1 on SQLite. */
+  muted: boolean | number;
+}
+
+/** What a member's row selects (members, withMembers). */
+const MEMBER_COLUMNS = ['u.id', 'u.name', 'u.email', 'u.photo_version', 'u.status_message', 'rm.last_read_seq', 'rm.last_read_at_ms', 'rm.muted'];
 
 /** A row of the chat list: the room, its newest message (all null without one) and the member's read position. */
 interface ChatListRow {
@@ -94,10 +112,13 @@ interface ChatListRow {
   created_at_ms: number | string | null;
   last_read_at_ms: number | string | null;
   last_read_seq: number;
+  muted: boolean | number;
+  pinned: boolean | number;
 }
 
 const toMember = (r: MemberRow): RoomMember => ({
   id: Number(r.id), name: r.name, email: r.email, lastReadSeq: Number(r.last_read_seq), lastReadAtMs: msOrNull(r.last_read_at_ms),
+  photoVersion: r.photo_version ?? null, statusMessage: r.status_message ?? null, muted: Boolean(r.muted),
 });
 const msOrNull = (v: unknown): number | null => (v === null || v === undefined ? null : Number(v));
 
@@ -163,7 +184,7 @@ export class RoomsRepository {
   async members(roomId: number): Promise<RoomMember[]> {
     const rows = await this.db('room_members as rm')
       .join('users as u', 'u.id', 'rm.user_id')
-      .select<MemberRow[]>('u.id', 'u.name', 'u.email', 'rm.last_read_seq', 'rm.last_read_at_ms')
+      .select<MemberRow[]>(...MEMBER_COLUMNS)
       .where('rm.room_id', roomId)
       .orderBy([{ column: 'rm.joined_at_ms' }, { column: 'u.id' }]);
     return rows.map(toMember);
@@ -177,7 +198,7 @@ export class RoomsRepository {
     const rows = await this.db('rooms as r')
       .join('room_members as rm', 'rm.room_id', 'r.id')
       .join('users as u', 'u.id', 'rm.user_id')
-      .select<Array<MemberRow & { room_name: string; last_seq: number; renamed: number | boolean }>>('u.id', 'u.name', 'u.email', 'rm.last_read_seq', 'rm.last_read_at_ms', 'r.name as room_name', 'r.last_seq', 'r.renamed')
+      .select<Array<MemberRow & { room_name: string; last_seq: number; renamed: number | boolean }>>(...MEMBER_COLUMNS, 'r.name as room_name', 'r.last_seq', 'r.renamed')
       .where('r.id', roomId)
       .orderBy([{ column: 'rm.joined_at_ms' }, { column: 'u.id' }]);
     if (rows.length === 0) return null;
@@ -246,16 +267,17 @@ export class RoomsRepository {
   }
 
   /**
-   * The user's rooms with their newest message, newest activity first, rooms without messages
-   * last: one query, each room's newest message found by its seq (the room's counter).
+   * The user's rooms with their newest message, the rooms the user pinned first (ours), then
+   * newest activity first, rooms without messages last: one query, each room's newest message
+   * found by its seq (the room's counter).
    */
   async chatList(userId: number): Promise<RoomSummary[]> {
     const rows = await this.db('room_members as rm')
       .join('rooms as r', 'r.id', 'rm.room_id')
       .leftJoin('messages as m', (j) => j.on('m.room_id', 'r.id').andOn('m.seq', 'r.last_seq'))
-      .select<ChatListRow[]>('r.id as room_id', 'r.name as room_name', 'r.renamed', 'r.last_seq', 'm.content', 'm.deleted_at_ms', 'm.created_at_ms', 'rm.last_read_at_ms', 'rm.last_read_seq')
+      .select<ChatListRow[]>('r.id as room_id', 'r.name as room_name', 'r.renamed', 'r.last_seq', 'm.content', 'm.deleted_at_ms', 'm.created_at_ms', 'rm.last_read_at_ms', 'rm.last_read_seq', 'rm.muted', 'rm.pinned')
       .where('rm.user_id', userId)
-      .orderByRaw('case when m.id is null then 1 else 0 end, m.id desc, r.id desc');
+      .orderByRaw('rm.pinned desc, case when m.id is null then 1 else 0 end, m.id desc, r.id desc');
     return rows.map((r) => ({
       roomId: Number(r.room_id),
       roomName: r.room_name,
@@ -266,7 +288,25 @@ export class RoomsRepository {
       lastReadAtMs: msOrNull(r.last_read_at_ms),
       lastSeq: Number(r.last_seq),
       lastReadSeq: Number(r.last_read_seq),
+      muted: Boolean(r.muted),
+      pinned: Boolean(r.pinned),
     }));
+  }
+
+  /**
+   * Changes the member's own settings of the room (those given) and answers them as stored;
+   * null when the user is no member.
+   */
+  async setSettings(roomId: number, userId: number, changes: Partial<MemberSettings>): Promise<MemberSettings | null> {
+    const set: Record<string, boolean> = {};
+    if (changes.muted !== undefined) set.muted = changes.muted;
+    if (changes.pinned !== undefined) set.pinned = changes.pinned;
+    if (Object.keys(set).length > 0) await this.db('room_members').where({ room_id: roomId, user_id: userId }).update(set);
+    const row = await this.db('room_members')
+      .select<Array<{ muted: boolean | number; pinned: boolean | number }>>('muted', 'pinned')
+      .where({ room_id: roomId, user_id: userId })
+      .first();
+    return row ? { muted: Boolean(row.muted), pinned: Boolean(row.pinned) } : null;
   }
 
   /** The rooms' newest seqs (rooms that are gone are left out). A plain read: it locks nothing. */

@@ -16,7 +16,7 @@ export async function searchUsers({ users, online }: Pick<ChatDeps, 'users' | 'o
   if (!isSearchableKeyword(keyword) || keyword.trim().length < MIN_DIRECTORY_KEYWORD) return [];
   const found = await users.search(keyword.trim(), LIMITS.searchResults);
   const onlineNow = await online.onlineAmong(found.map((u) => u.id));
-  return found.map((u) => ({ userId: u.id, name: u.name, email: u.email, online: onlineNow.has(u.id) }));
+  return found.map((u) => ({ userId: u.id, name: u.name, email: u.email, online: onlineNow.has(u.id), photoVersion: u.photoVersion, statusMessage: u.statusMessage }));
 }
 
 /** Users matching the keyword and the ids of the room's members, for the invite screen. */
