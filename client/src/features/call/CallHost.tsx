@@ -6,7 +6,7 @@ import { lazy, Suspense, useEffect, useLayoutEffect, useRef } from 'react';
 import { useLocation } from 'react-router-dom';
 import { useAppDispatch, useAppSelector } from '../../kernel/hooks';
 import { useSignedInUser } from '../../kernel/useSignedInUser';
-import { bindCallAudio } from '../../services/rtc';
+import { bindCallAudio } from '../../services/callElements';
 import { CallBar } from './CallBar';
 import { CallEndScreen } from './CallEndScreen';
 import { callStatus, showsPeerVideo } from './callRules';

@@ -272,6 +272,9 @@ export function parseMissedCall(stored: string | null): CallPeer | null {
   return peer && typeof peer.userId === 'number' && typeof peer.name === 'string' ? { userId: peer.userId, name: peer.name } : null;
 }
 
+/** Where the call this page is in is kept (storage), so that a reload can name the peer when the server resumes it. */
+export const activeCallKey = (userId: number) => `activeCall:${userId}`;
+
 /** The call the page was in, kept so a reload can name the peer on resume. Throws when the text is not JSON. */
 export function parseActiveCall(stored: string | null): CallPeer | null {
   return parseMissedCall(stored);
