@@ -2,7 +2,7 @@
 // the first feature that needs them (a signed-in screen), never by /login or /sign-up.
 import { createUnsentStore } from '../features/room/unsentStore';
 import { createBrowserNotifier } from '../services/notifier';
-import { createBrowserRinger } from '../services/ringer';
+import type { Ringer } from '../services/ringer';
 import type { RtcService } from '../services/rtc';
 import { createStompService } from '../services/stomp';
 import type { LateServices } from '../kernel/services';
@@ -36,11 +36,45 @@ function createLazyRtc(): RtcService {
   };
 }
 
+/**
+ * The ringer, whose Web Audio tones (services/ringer.ts) load in the `in-call` chunk with the
+ * first ring. start never rejects (a chunk that cannot load rings no tone); a stop while the
+ * tones load means that start must not begin one.
+ */
+function createLazyRinger(): Ringer {
+  let loaded: Ringer | null = null;
+  let loading: Promise<Ringer> | null = null;
+  let stops = 0;
+  const ringer = () =>
+    (loading ??= import(/* webpackChunkName: "in-call" */ '../services/ringer').then(
+      (m) => (loaded = m.createBrowserRinger()),
+      (error: unknown) => {
+        loading = null;
+        throw error;
+      },
+    ));
+  return {
+    async start(tone) {
+      const stopsBefore = stops;
+      const real = await ringer().catch(() => null);
+      if (!real) return 'unavailable';
+      // Stopped meanwhile: nothing more to do (as services/ringer.ts answers a stop during its own start).
+      if (stops !== stopsBefore) return 'playing';
+      return real.start(tone);
+    },
+    stop() {
+      stops += 1;
+      loaded?.stop();
+    },
+    whenUnblocked: async () => (await ringer()).whenUnblocked(),
+  };
+}
+
 export function createBrowserLateServices(): LateServices {
   return {
     unsent: createUnsentStore(window.localStorage),
     rtc: createLazyRtc(),
-    ringer: createBrowserRinger(),
+    ringer: createLazyRinger(),
     notifier: createBrowserNotifier(),
     callStomp: createStompService({ reconnectDelayMs: CALL_RECONNECT_DELAY_MS }),
     stomp: createStompService(),

@@ -7,15 +7,17 @@ import { useLocation } from 'react-router-dom';
 import { useAppDispatch, useAppSelector } from '../../kernel/hooks';
 import { useSignedInUser } from '../../kernel/useSignedInUser';
 import { bindCallAudio } from '../../services/callElements';
-import { CallBar } from './CallBar';
-import { CallEndScreen } from './CallEndScreen';
 import { callStatus, showsPeerVideo } from './callRules';
 import { callActions, selectCall } from './callSlice';
-import { IncomingCallOverlay } from './IncomingCallOverlay';
 import { MissedCallLine } from './MissedCallLine';
 
-/** The in-call overlay (video, controls) loads in a chunk of its own when a call starts: no screen carries it before. */
+// The call's own screens (ringing, in-call with its video, the call bar, the end screen) load in
+// the `in-call` chunk, with the active call's code that the listener fetches when a call starts
+// or resumes (callSaga.ts): none shows before a call runs, and no screen carries them before.
 const InCallOverlay = lazy(() => import(/* webpackChunkName: "in-call" */ './InCallOverlay').then((m) => ({ default: m.InCallOverlay })));
+const IncomingCallOverlay = lazy(() => import(/* webpackChunkName: "in-call" */ './IncomingCallOverlay').then((m) => ({ default: m.IncomingCallOverlay })));
+const CallBar = lazy(() => import(/* webpackChunkName: "in-call" */ './CallBar').then((m) => ({ default: m.CallBar })));
+const CallEndScreen = lazy(() => import(/* webpackChunkName: "in-call" */ './CallEndScreen').then((m) => ({ default: m.CallEndScreen })));
 
 /** Heights of the strip's parts (call.css), so full-height screens can leave room for them. */
 const CALL_BAR_HEIGHT_PX = 48;
@@ -58,11 +60,6 @@ export function CallHost() {
     };
   }, [dispatch, uid]);
 
-  // The in-call chunk starts loading as soon as a call rings, so the overlay is there on accept.
-  useEffect(() => {
-    if (phase !== 'idle') void import(/* webpackChunkName: "in-call" */ './InCallOverlay');
-  }, [phase]);
-
   // Moving to another screen during a call (the browser's back button) shows that screen, with the call bar.
   const shownPath = useRef(pathname);
   useEffect(() => {
@@ -76,13 +73,15 @@ export function CallHost() {
     <>
       <CallAudio />
       {phase === 'incoming' && peer && (
-        <IncomingCallOverlay
-          callerName={peer.name}
-          onAccept={() => dispatch(callActions.acceptClicked())}
-          onReject={() => dispatch(callActions.rejectClicked())}
-          ring={ring}
-          media={state.media}
-        />
+        <Suspense fallback={null}>
+          <IncomingCallOverlay
+            callerName={peer.name}
+            onAccept={() => dispatch(callActions.acceptClicked())}
+            onReject={() => dispatch(callActions.rejectClicked())}
+            ring={ring}
+            media={state.media}
+          />
+        </Suspense>
       )}
       {inCall && peer && expanded && (
         <Suspense fallback={null}>
@@ -107,7 +106,11 @@ export function CallHost() {
           />
         </Suspense>
       )}
-      {phase === 'idle' && state.ended && <CallEndScreen summary={state.ended} onDismiss={() => dispatch(callActions.endScreenDismissed())} />}
+      {phase === 'idle' && state.ended && (
+        <Suspense fallback={null}>
+          <CallEndScreen summary={state.ended} onDismiss={() => dispatch(callActions.endScreenDismissed())} />
+        </Suspense>
+      )}
     </>
   );
 }
@@ -133,16 +136,18 @@ export function CallStrip() {
   return (
     <div className="call-strip">
       {showBar && peer && (
-        <CallBar
-          peerName={peer.name}
-          connected={phase === 'connected'}
-          elapsedSeconds={elapsedSeconds}
-          muted={muted}
-          onExpand={() => dispatch(callActions.overlayExpanded())}
-          onToggleMute={() => dispatch(callActions.muteToggled())}
-          onHangUp={() => dispatch(callActions.hangUpClicked())}
-          video={showsPeerVideo(media, peerMedia)}
-        />
+        <Suspense fallback={null}>
+          <CallBar
+            peerName={peer.name}
+            connected={phase === 'connected'}
+            elapsedSeconds={elapsedSeconds}
+            muted={muted}
+            onExpand={() => dispatch(callActions.overlayExpanded())}
+            onToggleMute={() => dispatch(callActions.muteToggled())}
+            onHangUp={() => dispatch(callActions.hangUpClicked())}
+            video={showsPeerVideo(media, peerMedia)}
+          />
+        </Suspense>
       )}
       {showMissed && missedCall && <MissedCallLine callerName={missedCall.name} onDismiss={() => dispatch(callActions.missedCallDismissed())} />}
     </div>
