@@ -15,8 +15,10 @@ import type { LocalMedia, Peer } from '../../services/rtc';
 import { controlMedia, createConnection, openMedia, sendMediaState } from './callMediaSaga';
 import { negotiate } from './callNegotiationSaga';
 import { stopRinging, ring } from './callRingingSaga';
-import { activeCallKey, CUT_SHORT, endSummary, LOCAL_HANGUP, pathAfterCall, QUIET_END, type CallPeer, type Ending } from './callRules';
-import { awaitAnswer, awaitChoice, publish, type SignalMessage } from './callSignallingSaga';
+import { CUT_SHORT, endSummary, LOCAL_HANGUP, pathAfterCall, QUIET_END, type Ending } from './callOutcomeRules';
+import type { SignalMessage } from './callQueuesSaga';
+import { activeCallKey, type CallPeer } from './callRules';
+import { awaitAnswer, awaitChoice, publish } from './callSignallingSaga';
 import { callActions, selectCall } from './callSlice';
 
 function* alertUser(message: string): SagaGenerator<void> {

@@ -11,7 +11,7 @@ import { service } from '../../kernel/sagaContext';
 import { ko } from '../../i18n/ko';
 import type { CallEntry } from './activeCall';
 import { activeCallKey, decideSignal, END_SCREEN_MS, parseActiveCall, skipReason, type CallPeer } from './callRules';
-import { callSignalChannel, logSkipped, type SignalMessage } from './callSignallingSaga';
+import { callSignalChannel, logSkipped, type SignalMessage } from './callQueuesSaga';
 import { callActions, selectCall } from './callSlice';
 import { rememberMissedCalls, restoreMissedCall } from './missedCallSaga';
 
