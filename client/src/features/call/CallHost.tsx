@@ -2,22 +2,15 @@
 // it keeps the call listener running, shows the incoming-call and in-call overlays and the two
 // hidden audio elements (docs/spec.md §2); CallStrip shows the call bar and the missed-call line
 // above the screen. Navigating never ends a call: the listener lives as long as the sign-in.
-import { lazy, Suspense, useEffect, useLayoutEffect, useRef } from 'react';
+import { Suspense, useEffect, useLayoutEffect, useRef } from 'react';
 import { useLocation } from 'react-router-dom';
 import { useAppDispatch, useAppSelector } from '../../kernel/hooks';
 import { useSignedInUser } from '../../kernel/useSignedInUser';
 import { bindCallAudio } from '../../services/callElements';
 import { callStatus, showsPeerVideo } from './callRules';
 import { callActions, selectCall } from './callSlice';
+import { CallBar, CallEndScreen, IncomingCallOverlay, InCallOverlay, preloadCallScreens } from './callScreens';
 import { MissedCallLine } from './MissedCallLine';
-
-// The call's own screens (ringing, in-call with its video, the call bar, the end screen) load in
-// the `in-call` chunk, with the active call's code that the listener fetches when a call starts
-// or resumes (callSaga.ts): none shows before a call runs, and no screen carries them before.
-const InCallOverlay = lazy(() => import(/* webpackChunkName: "in-call" */ './InCallOverlay').then((m) => ({ default: m.InCallOverlay })));
-const IncomingCallOverlay = lazy(() => import(/* webpackChunkName: "in-call" */ './IncomingCallOverlay').then((m) => ({ default: m.IncomingCallOverlay })));
-const CallBar = lazy(() => import(/* webpackChunkName: "in-call" */ './CallBar').then((m) => ({ default: m.CallBar })));
-const CallEndScreen = lazy(() => import(/* webpackChunkName: "in-call" */ './CallEndScreen').then((m) => ({ default: m.CallEndScreen })));
 
 /** Heights of the strip's parts (call.css), so full-height screens can leave room for them. */
 const CALL_BAR_HEIGHT_PX = 48;
@@ -59,6 +52,11 @@ export function CallHost() {
       dispatch(callActions.listenStopped());
     };
   }, [dispatch, uid]);
+
+  // The call's screens come with the call's chunk: once a call begins, each renders as soon as it mounts.
+  useEffect(() => {
+    if (phase !== 'idle') preloadCallScreens();
+  }, [phase]);
 
   // Moving to another screen during a call (the browser's back button) shows that screen, with the call bar.
   const shownPath = useRef(pathname);
