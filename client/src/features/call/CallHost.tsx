@@ -7,9 +7,9 @@ import { useLocation } from 'react-router-dom';
 import { useAppDispatch, useAppSelector } from '../../kernel/hooks';
 import { useSignedInUser } from '../../kernel/useSignedInUser';
 import { bindCallAudio } from '../../services/callElements';
-import { callStatus, showsPeerVideo } from './callRules';
+import { showsPeerVideo } from './callRules';
 import { callActions, selectCall } from './callSlice';
-import { CallBar, CallEndScreen, IncomingCallOverlay, InCallOverlay, preloadCallScreens } from './callScreens';
+import { CallBar, CallEndScreen, IncomingCallOverlay, InCallScreen, preloadCallScreens } from './callScreens';
 import { MissedCallLine } from './MissedCallLine';
 
 /** Heights of the strip's parts (call.css), so full-height screens can leave room for them. */
@@ -32,17 +32,12 @@ function CallAudio() {
   );
 }
 
-/** Screen sharing is offered where the browser has getDisplayMedia (not on most phones). */
-function canShareScreen(): boolean {
-  return typeof navigator !== 'undefined' && typeof navigator.mediaDevices?.getDisplayMedia === 'function';
-}
-
 export function CallHost() {
   const uid = useSignedInUser();
   const { pathname } = useLocation();
   const dispatch = useAppDispatch();
   const state = useAppSelector(selectCall);
-  const { phase, peer, elapsedSeconds, muted, expanded, ring } = state;
+  const { phase, peer, expanded, ring } = state;
   const inCall = phase !== 'idle' && phase !== 'incoming';
 
   useEffect(() => {
@@ -83,25 +78,7 @@ export function CallHost() {
       )}
       {inCall && peer && expanded && (
         <Suspense fallback={null}>
-          <InCallOverlay
-            peerName={peer.name}
-            connected={phase === 'connected'}
-            elapsedSeconds={elapsedSeconds}
-            muted={muted}
-            onHangUp={() => dispatch(callActions.hangUpClicked())}
-            onToggleMute={() => dispatch(callActions.muteToggled())}
-            onCollapse={() => dispatch(callActions.overlayCollapsed())}
-            ring={ring}
-            status={callStatus(phase, state.peerRinging, state.peerReconnecting)}
-            camera={state.camera}
-            screen={state.screen}
-            cameraCount={state.cameraCount}
-            peerMedia={state.peerMedia}
-            peerVideo={showsPeerVideo(state.media, state.peerMedia)}
-            onToggleCamera={() => dispatch(callActions.cameraToggled())}
-            onSwitchCamera={() => dispatch(callActions.cameraSwitched())}
-            onToggleScreen={canShareScreen() ? () => dispatch(callActions.screenShareToggled()) : undefined}
-          />
+          <InCallScreen />
         </Suspense>
       )}
       {phase === 'idle' && state.ended && (

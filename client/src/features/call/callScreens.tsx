@@ -7,7 +7,6 @@ import { lazy, useState, type ComponentType, type JSX } from 'react';
 import type { CallBarProps } from './CallBar';
 import type { CallEndSummary } from './callRules';
 import type { IncomingCallOverlayProps } from './IncomingCallOverlay';
-import type { InCallOverlayProps } from './InCallOverlay';
 
 interface CallScreen<P> {
   Screen: (props: P) => JSX.Element;
@@ -32,12 +31,12 @@ function callScreen<P extends object>(load: () => Promise<ComponentType<P>>): Ca
 }
 
 const incoming = callScreen<IncomingCallOverlayProps>(() => import(/* webpackChunkName: "in-call" */ './IncomingCallOverlay').then((m) => m.IncomingCallOverlay));
-const inCall = callScreen<InCallOverlayProps>(() => import(/* webpackChunkName: "in-call" */ './InCallOverlay').then((m) => m.InCallOverlay));
+const inCall = callScreen<object>(() => import(/* webpackChunkName: "in-call" */ './InCallScreen').then((m) => m.InCallScreen));
 const bar = callScreen<CallBarProps>(() => import(/* webpackChunkName: "in-call" */ './CallBar').then((m) => m.CallBar));
 const end = callScreen<{ summary: CallEndSummary; onDismiss(): void }>(() => import(/* webpackChunkName: "in-call" */ './CallEndScreen').then((m) => m.CallEndScreen));
 
 export const IncomingCallOverlay = incoming.Screen;
-export const InCallOverlay = inCall.Screen;
+export const InCallScreen = inCall.Screen;
 export const CallBar = bar.Screen;
 export const CallEndScreen = end.Screen;
 
