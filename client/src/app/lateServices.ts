@@ -1,5 +1,7 @@
 // The browser's late services (kernel/services.ts LateServices): a chunk of their own, loaded with
 // the first feature that needs them (a signed-in screen), never by /login or /sign-up.
+// The RTC service and the ringer go further: their browser code loads with the first call
+// (lazyCallServices.ts, chunk `in-call`).
 import { createUnsentStore } from '../features/room/unsentStore';
 import { createBrowserNotifier } from '../services/notifier';
 import { createStompService } from '../services/stomp';
