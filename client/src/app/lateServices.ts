@@ -1,11 +1,12 @@
 // The browser's late services (kernel/services.ts LateServices): a chunk of their own, loaded with
 // the first feature that needs them (a signed-in screen), never by /login or /sign-up.
+// The RTC service and the ringer go further: their browser code loads with the first call
+// (lazyCallServices.ts, chunk `in-call`).
 import { createUnsentStore } from '../features/room/unsentStore';
 import { createBrowserNotifier } from '../services/notifier';
-import { createBrowserRinger } from '../services/ringer';
-import { createBrowserRtc } from '../services/rtc';
 import { createStompService } from '../services/stomp';
 import type { LateServices } from '../kernel/services';
+import { lazyRinger, lazyRtc } from './lazyCallServices';
 
 /** docs/spec.md §7: the call listener reconnects after 3 s (the rest of the app after 5 s). */
 const CALL_RECONNECT_DELAY_MS = 3000;
@@ -13,8 +14,8 @@ const CALL_RECONNECT_DELAY_MS = 3000;
 export function createBrowserLateServices(): LateServices {
   return {
     unsent: createUnsentStore(window.localStorage),
-    rtc: createBrowserRtc(),
-    ringer: createBrowserRinger(),
+    rtc: lazyRtc(() => import(/* webpackChunkName: "in-call" */ '../services/rtc').then((m) => m.createBrowserRtc())),
+    ringer: lazyRinger(() => import(/* webpackChunkName: "in-call" */ '../services/ringer').then((m) => m.createBrowserRinger())),
     notifier: createBrowserNotifier(),
     callStomp: createStompService({ reconnectDelayMs: CALL_RECONNECT_DELAY_MS }),
     stomp: createStompService(),

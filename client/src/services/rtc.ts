@@ -9,6 +9,7 @@
 // track it sends (RTCRtpSender.replaceTrack). A session without video (the original client's or
 // the harness's offer) is renegotiated over offer/answer when video starts; ICE restarts and
 // resumes renegotiate too.
+import { boundCallElements, onCallElementsBound } from './callElements';
 
 /** This side's media for one call: the microphone always, the camera or the screen when asked. */
 export interface LocalMedia {
@@ -56,39 +57,12 @@ export interface Peer {
   close(): void;
 }
 
-export interface MediaElements {
-  local: HTMLAudioElement | null;
-  remote: HTMLAudioElement | null;
-  /** The peer's video, large (muted: its sound plays through `remote`). */
-  remoteVideo?: HTMLVideoElement | null;
-  /** This side's own video, small. */
-  localVideo?: HTMLVideoElement | null;
-  /** The call bar's live thumbnail of the peer. */
-  thumbnail?: HTMLVideoElement | null;
-}
-export type AudioElements = MediaElements;
+export type { AudioElements, MediaElements } from './callElements';
 
 export interface RtcService {
   /** Asks for the microphone, and the camera too for a video call; rejects when the microphone is refused. */
   openMedia(video: boolean): Promise<LocalMedia>;
   createPeer(iceServers: RTCIceServer[], media: LocalMedia): Peer;
-}
-
-// The page has one set of call media elements, rendered by components that cannot reach the
-// saga context; they hand them over here and the browser service plays its streams through them.
-let elements: MediaElements = { local: null, remote: null };
-let renderMedia: () => void = () => undefined;
-
-/** The two hidden audio elements of the call UI: the local one (muted) and the remote one. */
-export function bindCallAudio(audio: Pick<MediaElements, 'local' | 'remote'>): void {
-  elements = { ...elements, ...audio };
-  renderMedia();
-}
-
-/** The call screen's two video elements (remote large, own preview small), or nulls when it closes. */
-export function bindCallVideo(video: Pick<MediaElements, 'remoteVideo' | 'localVideo' | 'thumbnail'>): void {
-  elements = { ...elements, ...video };
-  renderMedia();
 }
 
 function setSource(element: HTMLMediaElement | null | undefined, stream: MediaStream | null): void {
@@ -220,6 +194,7 @@ export function createBrowserRtc(): RtcService {
   let localPreview: MediaStream | null = null;
 
   function render(): void {
+    const elements = boundCallElements();
     const video = media?.videoTrack ?? null;
     if ((localPreview?.getVideoTracks()[0] ?? null) !== video) localPreview = video ? new MediaStream([video]) : null;
     setSource(elements.local, media?.stream ?? null);
@@ -229,7 +204,7 @@ export function createBrowserRtc(): RtcService {
     setSource(elements.thumbnail, remoteStream);
   }
 
-  renderMedia = render;
+  onCallElementsBound(render);
 
   return {
     async openMedia(video) {

@@ -2,7 +2,7 @@
 // thumbnail of the peer's video), the mm:ss timer (연결 중… until connected), mute and hang-up.
 // Tapping the name expands the overlay again.
 import { ko } from '../../i18n/ko';
-import { formatCallDuration } from './callRules';
+import { formatCallDuration } from './callOutcomeRules';
 import { CallThumbnail } from './CallThumbnail';
 import { MicIcon, PhoneIcon } from './icons';
 

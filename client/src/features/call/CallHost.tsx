@@ -2,20 +2,15 @@
 // it keeps the call listener running, shows the incoming-call and in-call overlays and the two
 // hidden audio elements (docs/spec.md §2); CallStrip shows the call bar and the missed-call line
 // above the screen. Navigating never ends a call: the listener lives as long as the sign-in.
-import { lazy, Suspense, useEffect, useLayoutEffect, useRef } from 'react';
+import { Suspense, useEffect, useLayoutEffect, useRef } from 'react';
 import { useLocation } from 'react-router-dom';
 import { useAppDispatch, useAppSelector } from '../../kernel/hooks';
 import { useSignedInUser } from '../../kernel/useSignedInUser';
-import { bindCallAudio } from '../../services/rtc';
-import { CallBar } from './CallBar';
-import { CallEndScreen } from './CallEndScreen';
-import { callStatus, showsPeerVideo } from './callRules';
+import { bindCallAudio } from '../../services/callElements';
+import { showsPeerVideo } from './callRules';
 import { callActions, selectCall } from './callSlice';
-import { IncomingCallOverlay } from './IncomingCallOverlay';
+import { CallBar, CallEndScreen, IncomingCallOverlay, InCallScreen, preloadCallScreens } from './callScreens';
 import { MissedCallLine } from './MissedCallLine';
-
-/** The in-call overlay (video, controls) loads in a chunk of its own when a call starts: no screen carries it before. */
-const InCallOverlay = lazy(() => import(/* webpackChunkName: "in-call" */ './InCallOverlay').then((m) => ({ default: m.InCallOverlay })));
 
 /** Heights of the strip's parts (call.css), so full-height screens can leave room for them. */
 const CALL_BAR_HEIGHT_PX = 48;
@@ -37,17 +32,12 @@ function CallAudio() {
   );
 }
 
-/** Screen sharing is offered where the browser has getDisplayMedia (not on most phones). */
-function canShareScreen(): boolean {
-  return typeof navigator !== 'undefined' && typeof navigator.mediaDevices?.getDisplayMedia === 'function';
-}
-
 export function CallHost() {
   const uid = useSignedInUser();
   const { pathname } = useLocation();
   const dispatch = useAppDispatch();
   const state = useAppSelector(selectCall);
-  const { phase, peer, elapsedSeconds, muted, expanded, ring } = state;
+  const { phase, peer, expanded, ring } = state;
   const inCall = phase !== 'idle' && phase !== 'incoming';
 
   useEffect(() => {
@@ -58,9 +48,9 @@ export function CallHost() {
     };
   }, [dispatch, uid]);
 
-  // The in-call chunk starts loading as soon as a call rings, so the overlay is there on accept.
+  // The call's screens come with the call's chunk: once a call begins, each renders as soon as it mounts.
   useEffect(() => {
-    if (phase !== 'idle') void import(/* webpackChunkName: "in-call" */ './InCallOverlay');
+    if (phase !== 'idle') preloadCallScreens();
   }, [phase]);
 
   // Moving to another screen during a call (the browser's back button) shows that screen, with the call bar.
@@ -76,38 +66,26 @@ export function CallHost() {
     <>
       <CallAudio />
       {phase === 'incoming' && peer && (
-        <IncomingCallOverlay
-          callerName={peer.name}
-          onAccept={() => dispatch(callActions.acceptClicked())}
-          onReject={() => dispatch(callActions.rejectClicked())}
-          ring={ring}
-          media={state.media}
-        />
-      )}
-      {inCall && peer && expanded && (
         <Suspense fallback={null}>
-          <InCallOverlay
-            peerName={peer.name}
-            connected={phase === 'connected'}
-            elapsedSeconds={elapsedSeconds}
-            muted={muted}
-            onHangUp={() => dispatch(callActions.hangUpClicked())}
-            onToggleMute={() => dispatch(callActions.muteToggled())}
-            onCollapse={() => dispatch(callActions.overlayCollapsed())}
+          <IncomingCallOverlay
+            callerName={peer.name}
+            onAccept={() => dispatch(callActions.acceptClicked())}
+            onReject={() => dispatch(callActions.rejectClicked())}
             ring={ring}
-            status={callStatus(phase, state.peerRinging, state.peerReconnecting)}
-            camera={state.camera}
-            screen={state.screen}
-            cameraCount={state.cameraCount}
-            peerMedia={state.peerMedia}
-            peerVideo={showsPeerVideo(state.media, state.peerMedia)}
-            onToggleCamera={() => dispatch(callActions.cameraToggled())}
-            onSwitchCamera={() => dispatch(callActions.cameraSwitched())}
-            onToggleScreen={canShareScreen() ? () => dispatch(callActions.screenShareToggled()) : undefined}
+            media={state.media}
           />
         </Suspense>
       )}
-      {phase === 'idle' && state.ended && <CallEndScreen summary={state.ended} onDismiss={() => dispatch(callActions.endScreenDismissed())} />}
+      {inCall && peer && expanded && (
+        <Suspense fallback={null}>
+          <InCallScreen />
+        </Suspense>
+      )}
+      {phase === 'idle' && state.ended && (
+        <Suspense fallback={null}>
+          <CallEndScreen summary={state.ended} onDismiss={() => dispatch(callActions.endScreenDismissed())} />
+        </Suspense>
+      )}
     </>
   );
 }
@@ -133,16 +111,18 @@ export function CallStrip() {
   return (
     <div className="call-strip">
       {showBar && peer && (
-        <CallBar
-          peerName={peer.name}
-          connected={phase === 'connected'}
-          elapsedSeconds={elapsedSeconds}
-          muted={muted}
-          onExpand={() => dispatch(callActions.overlayExpanded())}
-          onToggleMute={() => dispatch(callActions.muteToggled())}
-          onHangUp={() => dispatch(callActions.hangUpClicked())}
-          video={showsPeerVideo(media, peerMedia)}
-        />
+        <Suspense fallback={null}>
+          <CallBar
+            peerName={peer.name}
+            connected={phase === 'connected'}
+            elapsedSeconds={elapsedSeconds}
+            muted={muted}
+            onExpand={() => dispatch(callActions.overlayExpanded())}
+            onToggleMute={() => dispatch(callActions.muteToggled())}
+            onHangUp={() => dispatch(callActions.hangUpClicked())}
+            video={showsPeerVideo(media, peerMedia)}
+          />
+        </Suspense>
       )}
       {showMissed && missedCall && <MissedCallLine callerName={missedCall.name} onDismiss={() => dispatch(callActions.missedCallDismissed())} />}
     </div>

@@ -1,7 +1,7 @@
 // The call bar's live thumbnail of the peer's video, handed to the RTC service like the overlay's
 // video elements (services/rtc.ts).
 import { useEffect, useRef } from 'react';
-import { bindCallVideo } from '../../services/rtc';
+import { bindCallVideo } from '../../services/callElements';
 
 /** The call bar's live thumbnail of the peer's video. */
 export function CallThumbnail() {

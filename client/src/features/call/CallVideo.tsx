@@ -2,7 +2,7 @@
 // handed to the RTC service that plays the streams through them (services/rtc.ts). In the in-call
 // overlay's chunk, loaded when a call starts.
 import { useEffect, useRef, useState, type PointerEvent } from 'react';
-import { bindCallVideo } from '../../services/rtc';
+import { bindCallVideo } from '../../services/callElements';
 
 /** The peer's video, muted (its sound plays through the hidden remote audio element). */
 export function CallVideo({ hidden, label }: { hidden: boolean; label: string }) {

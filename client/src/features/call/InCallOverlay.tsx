@@ -7,7 +7,8 @@
 // modal Dialog: focus moves in, Tab stays inside, Escape (or a click beside it) collapses it.
 import { Dialog } from '../../components/Dialog';
 import { ko } from '../../i18n/ko';
-import { formatCallDuration, type CallStatus, type PeerMediaState } from './callRules';
+import { formatCallDuration } from './callOutcomeRules';
+import type { CallStatus, PeerMediaState } from './callRules';
 import type { CallState } from './callSlice';
 import { CallVideo, DraggablePreview } from './CallVideo';
 import { RingStatus, ringAttribute } from './RingStatus';

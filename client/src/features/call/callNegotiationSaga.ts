@@ -12,8 +12,10 @@ import { LIMITS } from '@common/rules';
 import { canApplyAnswer, canApplyOffer, toIceCandidate, toSessionDescription } from '@common/signalling';
 import type { Peer, PeerEvent } from '../../services/rtc';
 import { peerEventChannel } from './callMediaSaga';
-import { candidateDisposition, connectionOutcome, decideSignal, ICE_RESTART_AFTER_MS, LOCAL_HANGUP, MAX_ICE_RESTARTS, peerHangupEnding, skipReason, type CallPeer, type Ending, type SignalDecision } from './callRules';
-import { logSkipped, publish, type SignalMessage } from './callSignallingSaga';
+import { candidateDisposition, connectionOutcome, ICE_RESTART_AFTER_MS, LOCAL_HANGUP, MAX_ICE_RESTARTS, peerHangupEnding, type Ending } from './callOutcomeRules';
+import { logSkipped, type SignalMessage } from './callQueuesSaga';
+import { decideSignal, skipReason, type CallPeer, type SignalDecision } from './callRules';
+import { publish } from './callSignallingSaga';
 import { callActions, selectCall, selectCallPhase } from './callSlice';
 
 /** The in-call timer's tick (docs/spec.md §9). */

@@ -8,21 +8,16 @@ import {
   answerOutcome,
   CALL_PATH,
   candidateDisposition,
-  canStartCall,
   CHAT_LIST_PATH,
   connectionOutcome,
-  decideSignal,
   formatCallDuration,
-  isCallActive,
   LOCAL_HANGUP,
-  parseMissedCall,
   pathAfterCall,
   PEER_HANGUP,
   QUIET_END,
   ringingOutcome,
-  skipReason,
-  type CallPhase,
-} from './callRules';
+} from './callOutcomeRules';
+import { canStartCall, decideSignal, isCallActive, parseMissedCall, skipReason, type CallPhase } from './callRules';
 import { callActions, callReducer, initialCallState } from './callSlice';
 
 describe('call rules', () => {

@@ -1,146 +1,22 @@
-// The call, voice or video (docs/spec.md §4 Call): one saga for caller and callee. While a signed-in user
-// has any screen open it listens on the user's call queues (navigating never ends a call); a call
-// runs from ringing through negotiation to hang-up, and its cleanup (connection closed,
-// microphone stopped) is in one `finally`. This file is the call's state machine, in runCall;
-// its decisions come from callRules.ts and common/signalling.ts, its steps from the sagas beside
-// it (signalling, negotiation, media, ringing, the missed-call line), and STOMP, RTC, HTTP and
-// the browser from the saga context.
-import type { EventChannel, Task } from 'redux-saga';
-import { call, cancel, cancelled, delay, fork, put, race, select, take, takeLatest, type SagaGenerator } from 'typed-redux-saga';
-import { app } from '@common/destinations';
-import type { CallMedia } from '@common/api';
+// The call, voice or video (docs/spec.md §4 Call): while a signed-in user has any screen open
+// this saga listens on the user's call queues (navigating never ends a call), rings, and resumes a
+// call after a reload. The call itself, from ringing through negotiation to hang-up, is runCall
+// (activeCall.ts), the call's state machine: it, its steps (negotiation, media, ringing) and the
+// browser's WebRTC load in the `in-call` chunk when a call starts or resumes, so that no screen
+// carries them before (docs/architecture.md §5 "Loading"). The listener subscribes at once, and
+// the signals that arrive while that chunk loads wait in the channel's buffer.
+import type { EventChannel } from 'redux-saga';
+import { call, cancel, delay, fork, put, race, select, take, takeLatest, type SagaGenerator } from 'typed-redux-saga';
 import { service } from '../../kernel/sagaContext';
 import { ko } from '../../i18n/ko';
-import type { LocalMedia, Peer } from '../../services/rtc';
-import { controlMedia, createConnection, openMedia, sendMediaState } from './callMediaSaga';
-import { negotiate } from './callNegotiationSaga';
-import { stopRinging, ring } from './callRingingSaga';
-import { CUT_SHORT, decideSignal, END_SCREEN_MS, endSummary, LOCAL_HANGUP, parseActiveCall, pathAfterCall, QUIET_END, skipReason, type CallPeer, type Ending } from './callRules';
-import { awaitAnswer, awaitChoice, callSignalChannel, logSkipped, publish, type SignalMessage } from './callSignallingSaga';
+import type { CallEntry } from './activeCall';
+import { activeCallKey, decideSignal, END_SCREEN_MS, parseActiveCall, skipReason, type CallPeer } from './callRules';
+import { callSignalChannel, logSkipped, type SignalMessage } from './callQueuesSaga';
 import { callActions, selectCall } from './callSlice';
 import { rememberMissedCalls, restoreMissedCall } from './missedCallSaga';
 
-function* alertUser(message: string): SagaGenerator<void> {
-  const alert = yield* service('alert');
-  yield* call(alert, message);
-}
-
-/** Goes where the ending says, if the user is still on /call (callRules.ts pathAfterCall). */
-function* navigateAfterCall(ending: Ending): SagaGenerator<void> {
-  const currentPath = yield* service('currentPath');
-  const to = pathAfterCall(ending, yield* call(currentPath));
-  if (to === null) return;
-  const navigate = yield* service('navigate');
-  yield* call(navigate, to);
-}
-
-/** How this page came into the call: it called, it is called, or the server resumed a call after a reload. */
-export type CallEntry =
-  | { role: 'caller'; media: CallMedia }
-  | { role: 'callee'; media: CallMedia }
-  | { role: 'resumed'; media: CallMedia; offers: boolean };
-
-/** The call this page is in, kept so that a reload can name the peer when the server resumes it. */
-export const activeCallKey = (userId: number) => `activeCall:${userId}`;
-
-/** One call, caller or callee (or resumed), from the first ring to the last cleanup and its end screen. */
-function* runCall(signals: EventChannel<SignalMessage>, me: number, target: CallPeer, entry: CallEntry): SagaGenerator<void> {
-  let media: LocalMedia | null = null;
-  let connection: Peer | null = null;
-  let controls: Task | null = null;
-  let ringing: Task | null = null;
-  // What happens if the call is cut short (listener stopped): the server must hear of it.
-  let ending: Ending = CUT_SHORT;
-  const storage = yield* service('storage');
-  try {
-    storage.setItem(activeCallKey(me), JSON.stringify(target));
-    let offers: boolean;
-    if (entry.role === 'caller') {
-      yield* put(callActions.outgoingStarted({ ...target, media: entry.media }));
-      media = yield* openMedia(entry.media === 'video');
-      if (!media) {
-        ending = QUIET_END;
-        return;
-      }
-      controls = yield* fork(controlMedia, media, target.userId);
-      yield* publish(app.callInitiate, { targetUserId: target.userId, userId: me, ...(entry.media === 'video' ? { media: 'video' } : {}) });
-      ringing = yield* fork(ring, 'ringback' as const);
-      const answer = yield* awaitAnswer(signals, target);
-      yield* stopRinging(ringing);
-      ringing = null;
-      if (answer !== 'accepted') {
-        if (answer.alert) yield* alertUser(ko.call[answer.alert]);
-        ending = answer;
-        return;
-      }
-      offers = true;
-    } else if (entry.role === 'callee') {
-      yield* put(callActions.incomingReceived({ ...target, media: entry.media }));
-      ringing = yield* fork(ring, 'ringing' as const);
-      const choice = yield* awaitChoice(signals, target);
-      yield* stopRinging(ringing);
-      ringing = null;
-      if (choice === 'missed') yield* put(callActions.callMissed(target));
-      if (choice === 'cancelled' || choice === 'missed') {
-        ending = QUIET_END;
-        return;
-      }
-      if (choice === 'accept') media = yield* openMedia(entry.media === 'video');
-      if (!media) {
-        // A denied microphone rejects too: it spares the caller a ring nobody will answer.
-        yield* publish(app.callReject, { targetUserId: target.userId, userId: me });
-        ending = QUIET_END;
-        return;
-      }
-      yield* publish(app.callAccept, { targetUserId: target.userId, userId: me });
-      controls = yield* fork(controlMedia, media, target.userId);
-      offers = false;
-    } else {
-      yield* put(callActions.resumeStarted({ ...target, media: entry.media, role: entry.offers ? 'caller' : 'callee' }));
-      media = yield* openMedia(entry.media === 'video');
-      if (!media) {
-        ending = LOCAL_HANGUP;
-        return;
-      }
-      controls = yield* fork(controlMedia, media, target.userId);
-      offers = entry.offers;
-    }
-    yield* put(callActions.negotiationStarted());
-    yield* sendMediaState(target.userId);
-    try {
-      // A resume throws the connection away and builds a new one with the same media (docs/protocol.md survival).
-      for (;;) {
-        connection = yield* createConnection(media);
-        const end = yield* negotiate(signals, connection, target, offers ? 'caller' : 'callee');
-        if ('ending' in end) {
-          ending = end.ending;
-          break;
-        }
-        connection.close();
-        connection = null;
-        offers = end.resume.role === 'caller';
-        yield* put(callActions.resumed());
-        yield* sendMediaState(target.userId);
-      }
-    } catch (error) {
-      const logError = yield* service('logError');
-      yield* call(logError, 'call failed', error);
-      yield* alertUser(ko.call.callFailed);
-      ending = LOCAL_HANGUP;
-    }
-  } finally {
-    storage.removeItem(activeCallKey(me));
-    yield* stopRinging(ringing);
-    if (controls) yield* cancel(controls);
-    connection?.close();
-    media?.stop();
-    if (ending.sendHangup) yield* publish(app.callHangup, { targetUserId: target.userId });
-    const { phase, elapsedSeconds } = yield* select(selectCall);
-    const summary = endSummary(ending, target.name, phase === 'connected' || elapsedSeconds > 0, elapsedSeconds, ko.call.endReasons);
-    yield* put(callActions.callEnded(summary));
-    if (ending.navigateTo && !(yield* cancelled())) yield* navigateAfterCall(ending);
-  }
-}
+/** The active call's code, fetched once, when the first call starts or resumes (the in-call overlay's chunk). */
+const loadActiveCall = () => import(/* webpackChunkName: "in-call" */ './activeCall');
 
 /** Each end screen goes after END_SCREEN_MS (docs/spec.md §4 Call), unless a new call replaced it. */
 function* dismissEndScreens(): SagaGenerator<void> {
@@ -162,6 +38,26 @@ function* resumedPeer(me: number, peer: CallPeer): SagaGenerator<CallPeer> {
 }
 
 /**
+ * Runs one call once its code is there. A chunk that cannot load (offline) is logged and the
+ * listener goes on: a caller is told the call failed; an incoming call rings out at the caller's.
+ */
+function* startCall(signals: EventChannel<SignalMessage>, me: number, target: CallPeer, entry: CallEntry): SagaGenerator<void> {
+  let activeCall: Awaited<ReturnType<typeof loadActiveCall>>;
+  try {
+    activeCall = yield* call(loadActiveCall);
+  } catch (error) {
+    const logError = yield* service('logError');
+    yield* call(logError, 'call code not loaded', error);
+    if (entry.role === 'caller') {
+      const alert = yield* service('alert');
+      yield* call(alert, ko.call.callFailed);
+    }
+    return;
+  }
+  yield* call(activeCall.runCall, signals, me, target, entry);
+}
+
+/**
  * Idle between calls: waits for the user to call someone or for someone to call. While a call
  * runs this loop is inside runCall, so a second call cannot start (docs/spec.md §4).
  */
@@ -175,13 +71,13 @@ function* callListener(me: number): SagaGenerator<void> {
       if (start) {
         const target = start.payload;
         if (target.userId === me) continue;
-        yield* call(runCall, signals, me, { userId: target.userId, name: target.name }, { role: 'caller', media: target.media } as CallEntry);
+        yield* call(startCall, signals, me, { userId: target.userId, name: target.name }, { role: 'caller', media: target.media } as CallEntry);
       } else if (message) {
         const decision = decideSignal('idle', null, message.signal, message.event);
-        if (decision.kind === 'ring') yield* call(runCall, signals, me, decision.peer, { role: 'callee', media: message.event.media ?? 'audio' } as CallEntry);
+        if (decision.kind === 'ring') yield* call(startCall, signals, me, decision.peer, { role: 'callee', media: message.event.media ?? 'audio' } as CallEntry);
         else if (decision.kind === 'resume') {
           const peer = yield* resumedPeer(me, decision.peer);
-          yield* call(runCall, signals, me, peer, { role: 'resumed', media: decision.media, offers: decision.role === 'caller' } as CallEntry);
+          yield* call(startCall, signals, me, peer, { role: 'resumed', media: decision.media, offers: decision.role === 'caller' } as CallEntry);
         } else yield* logSkipped(skipReason(decision, message.signal, 'with no call'));
       }
     }

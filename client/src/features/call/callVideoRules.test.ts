@@ -1,19 +1,8 @@
 import { expect } from 'chai';
 import type { CallSystemEvent } from '@common/api';
 import { ko } from '../../i18n/ko';
-import {
-  answerOutcome,
-
-  callStatus,
-  CONNECTION_LOST,
-  decideSignal,
-  endSummary,
-  LOCAL_HANGUP,
-  PEER_HANGUP,
-  peerHangupEnding,
-  QUIET_END,
-  showsPeerVideo,
-} from './callRules';
+import { answerOutcome, CONNECTION_LOST, endSummary, LOCAL_HANGUP, PEER_HANGUP, peerHangupEnding, QUIET_END } from './callOutcomeRules';
+import { callStatus, decideSignal, showsPeerVideo } from './callRules';
 import { callRecordView } from './callRecordView';
 import { decodeCallHistory, isMissedCall } from './callHistoryRules';
 import { callActions, callReducer, initialCallState } from './callSlice';

@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { app, CALL_SIGNALS, queues } from '@common/destinations';
 import { eventually } from '../../app/fakeServices';
 import { createCallTestStore } from '../../app/callFakes.test-support';
-import { activeCallKey } from './callSaga';
+import { activeCallKey } from './callRules';
 import { callActions } from './callSlice';
 
 const ME = 1;
