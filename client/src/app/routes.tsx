@@ -44,7 +44,7 @@ const ChatListHome = lazyWithFeatures(
   { lateServices: true, ...chat },
 );
 const FindUserPage = lazyWithFeatures(
-  () => import(/* webpackChunkName: "find-user" */ '../features/userSearch/FindUserPage'),
+  () => import(/* webpackChunkName: "find-user" */ './FindUserRoute'),
   () => import(/* webpackChunkName: "find-user" */ '../features/userSearch/userSearchFeature').then((m) => [m.userSearchFeature]),
   chat,
 );

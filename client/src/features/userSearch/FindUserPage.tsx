@@ -1,5 +1,5 @@
 // /find-user (docs/spec.md §2 user search): find someone by name or e-mail and start a chat.
-import { useEffect } from 'react';
+import { useEffect, type ReactNode } from 'react';
 import { Navigate } from 'react-router-dom';
 import { useAppDispatch, useAppSelector } from '../../kernel/hooks';
 import { paths } from '../../kernel/paths';
@@ -7,18 +7,22 @@ import { Button } from '../../components/Button';
 import { ko } from '../../i18n/ko';
 import { createUidStore } from '../../services/uid';
 import '../../styles/chat.css';
-import { CallButtons } from '../call';
 import { UserSearchScreen } from './UserSearchScreen';
 import { selectUserSearch, startChatRequested, userSearchOpened, userSearchSubmitted } from './userSearchSlice';
 
-export default function FindUserPage() {
+export interface FindUserPageProps {
+  /** What else a result offers beside starting a chat (the call buttons, wired in by app/). */
+  peerActions?: (peer: { userId: number; name: string }) => ReactNode;
+}
+
+export default function FindUserPage({ peerActions }: FindUserPageProps) {
   const myId = createUidStore(window.localStorage).read();
   // docs/spec.md §6: without a stored uid the screen goes to /login at once.
   if (myId === null) return <Navigate to={paths.login} replace />;
-  return <FindUser myId={myId} />;
+  return <FindUser myId={myId} peerActions={peerActions} />;
 }
 
-function FindUser({ myId }: { myId: number }) {
+function FindUser({ myId, peerActions }: { myId: number } & FindUserPageProps) {
   const dispatch = useAppDispatch();
   const { results, searching, searched, startingWith } = useAppSelector(selectUserSearch);
 
@@ -42,7 +46,7 @@ function FindUser({ myId }: { myId: number }) {
           <span className="user-row__self">{ko.userSearch.self}</span>
         ) : (
           <>
-            <CallButtons peer={{ userId: user.userId, name: user.name }} />
+            {peerActions?.({ userId: user.userId, name: user.name })}
             <Button
             variant="secondary"
             className="user-row__action"
