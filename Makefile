@@ -5,6 +5,7 @@ export NPM_CONFIG_UPDATE_NOTIFIER := false
 .PHONY: soak run test install system-deps build typecheck lint test-unit test-client test-integration test-e2e test-harness bench clean
 
 run: install build
+	@bash scripts/run-deps.sh
 	npm start
 
 # Every tier, in order of cost, each even when an earlier one failed; the last line adds them up.

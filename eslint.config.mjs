@@ -130,11 +130,13 @@ export default tseslint.config(
           { target: './server/src/transport', from: ['./server/src/features', './server/src/db', './server/src/cli', './server/src/main.ts'], message: 'transport/ owns bytes and sockets; it knows no feature or database.' },
           { target: './server/src/stomp', from: ['./server/src/features', './server/src/db', './server/src/cli', './server/src/main.ts', './server/src/transport'], message: 'stomp/ is frames, sessions and fan-out; features plug in through stomp/api.ts.' },
           // The Redis call store implements the calls feature's CallStore: that interface is the one way in.
-          { target: './server/src/cluster', from: './server/src/features', except: ['./calls/call-store.ts'], message: 'cluster/ implements interfaces features define (calls/call-store.ts) and knows no other feature code.' },
+          { target: './server/src/cluster', from: './server/src/features', except: ['./calls/call-store.ts', './group-calls/group-call-store.ts'], message: 'cluster/ implements interfaces features define (calls/call-store.ts, group-calls/group-call-store.ts) and knows no other feature code.' },
           { target: './server/src/cluster', from: ['./server/src/db', './server/src/cli', './server/src/main.ts', './server/src/transport'], message: 'cluster/ joins nodes: no database, no HTTP, no composition root.' },
           { target: './server/src/observability', from: ['./server/src/features', './server/src/cli', './server/src/main.ts'], message: 'observability/ reads the server from outside: no feature, no composition root.' },
           // The outbound-request guard sits below the features (they import it) and knows none of them.
           { target: './server/src/outbound', from: ['./server/src/features', './server/src/db', './server/src/transport', './server/src/stomp', './server/src/cluster', './server/src/cli', './server/src/main.ts'], message: 'outbound/ is the guard features send through: it imports no feature, database, transport, STOMP or cluster code.' },
+          // Janus' API client and the embedded Janus sit below the features (group calls use them) and know none of them.
+          { target: './server/src/media', from: ['./server/src/features', './server/src/db', './server/src/transport', './server/src/stomp', './server/src/cluster', './server/src/cli', './server/src/main.ts'], message: 'media/ drives the media servers: it imports no feature, database, transport, STOMP or cluster code.' },
           { target: './server/src', from: ['./client', './bench', './server/test'], message: 'The product imports no client, bench or test code.' },
         ],
       }],

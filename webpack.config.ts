@@ -7,7 +7,7 @@ import path from 'node:path';
 import zlib from 'node:zlib';
 import CompressionPlugin from 'compression-webpack-plugin';
 import HtmlWebpackPlugin from 'html-webpack-plugin';
-import { sources, type Compiler, type Configuration } from 'webpack';
+import { sources, type ChunkGraph, type Compiler, type Configuration, type Module } from 'webpack';
 
 const root = path.resolve(__dirname);
 
@@ -133,9 +133,6 @@ export default (_env: unknown, argv: { mode?: Configuration['mode'] }): Configur
       alias: {
         // The wire contract, as tsconfig.base.json names it.
         '@common': path.join(root, 'common'),
-        // react-router's package exports name only its development build (warnings, dev checks);
-        // its production build sits beside it, the same API without them.
-        ...(mode === 'production' ? { 'react-router$': path.join(root, 'node_modules/react-router/dist/production/index.mjs') } : {}),
       },
     },
     module: {
@@ -152,6 +149,8 @@ export default (_env: unknown, argv: { mode?: Configuration['mode'] }): Configur
         { test: [LINKED_CSS, LAZY_LINKED_CSS], type: 'asset/resource', generator: { filename: '[name].[contenthash][ext]' } },
         { test: /\.css$/, exclude: [LINKED_CSS, LAZY_LINKED_CSS], use: ['style-loader', 'css-loader'] },
         { test: /\.(svg|png|ico|woff2)$/, type: 'asset/resource' },
+        // `import url from '…?url'`: the file as it is, its address imported (the emoji picker's data, issue 27).
+        { resourceQuery: /^\?url$/, type: 'asset/resource' },
       ],
     },
     plugins: [
@@ -166,10 +165,29 @@ export default (_env: unknown, argv: { mode?: Configuration['mode'] }): Configur
     // Production maps stay beside the build for whoever debugs, unreferenced by the bundles (and the server never serves them).
     devtool: mode === 'production' ? 'hidden-source-map' : 'eval-cheap-module-source-map',
     performance: { hints: false },
-    // A module that two lazy chunks share goes into a shared chunk from 4 kB on (webpack's default
-    // copies anything under 20 kB into each): a room loads the signed-in chunk and its own at
-    // once, and copies would count twice. Smaller ones are copied: a chunk of its own would cost
-    // a request and more than its size in lost compression.
-    optimization: { splitChunks: { minSize: 4000 } },
+    // Every module of the `signed-in` chunk (the layout, hosts and listeners every signed-in screen
+    // loads), with each one it shares with the chat screens' chunks (stomp, the slices, reselect),
+    // goes into one chunk, `signed-in-common`: one file compresses better than eight (issue 26's
+    // client-load goal, docs/benchmarks.md), and every chat screen loads it anyway. Modules
+    // /login, /sign-up or the not-found page use stay out, so those never load it. Other modules
+    // two lazy chunks share go into a shared chunk from 8 kB on; smaller ones are copied into
+    // each, since a chunk of its own costs a request and more than its size in lost compression.
+    optimization: {
+      splitChunks: {
+        minSize: 8000,
+        cacheGroups: {
+          signedIn: {
+            name: 'signed-in-common',
+            chunks: 'async',
+            priority: 10,
+            enforce: true,
+            test: (module: Module, { chunkGraph }: { chunkGraph: ChunkGraph }) => {
+              const names = [...chunkGraph.getModuleChunksIterable(module)].map((c) => c.name);
+              return names.includes('signed-in') && !names.some((n) => n === 'login' || n === 'sign-up' || n === 'not-found');
+            },
+          },
+        },
+      },
+    },
   };
 };

@@ -202,6 +202,8 @@ async function measure(browser: Browser, build: Build) {
     css[route.name] = compressedSizes(build.dist, loaded.stylesheets);
     fetches[route.name] = loaded;
     log(`${build.name} ${route.name}: ${loaded.scripts.length} scripts, ${kib(bytes[route.name].gzip)} gzip`);
+    // CLIENT_LOAD_LIST=1: which scripts, to see what a route carries.
+    if (process.env.CLIENT_LOAD_LIST) log(`  ${loaded.scripts.join(' ')}`);
   }
   const fcp: Record<string, number> = {};
   for (const route of routes.filter((r) => r.name === '/login' || r.name === '/chat-list')) {

@@ -11,6 +11,7 @@ import sharp from 'sharp';
 import { api } from '@common/api';
 import { createRoom, login, type LoggedInUser } from '../protocol-harness/src/load/chat-rest';
 import { createBenchDatabase } from './lib/mariadb';
+import { quantile } from './lib/quantile';
 import { ROOT, startServer } from './lib/server-process';
 
 const { values: args } = parseArgs({
@@ -52,10 +53,6 @@ async function upload(base: string, who: LoggedInUser, roomId: number, body: Buf
   });
   await res.arrayBuffer();
   return res.status;
-}
-
-function quantile(sorted: number[], q: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
 }
 
 async function measure(base: string, who: LoggedInUser, roomId: number, tiny: Buffer): Promise<{ p50: number; p90: number; max: number }> {

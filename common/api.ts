@@ -28,7 +28,11 @@ export const api = {
   attachmentUpload: '/api/chat-room/attachments',
   /** Ours: GET an attachment, or its thumbnail. */
   attachment: (attachmentId: string) => `/api/attachments/${attachmentId}`,
+  /** Ours: GET a link preview's image, fetched once and served by us. */
+  linkPreviewImage: (previewId: string) => `/api/link-previews/${previewId}/image`,
   attachmentThumbnail: (attachmentId: string) => `/api/attachments/${attachmentId}/thumbnail`,
+  /** Ours: GET a room's drawer (?chatRoomId=&kind=photo|file|link&before=): MediaPage, newest first. */
+  roomMedia: '/api/chat-room/media',
   iceServers: '/api/call/ice-servers',
   /** Ours: the signed-in user's call record, newest first (?before={callId}&limit={n}). */
   calls: '/api/calls',
@@ -46,6 +50,16 @@ export const api = {
   friend: (userId: number | string) => `/api/friends/${userId}`,
   /** Ours: PATCH the signed-in member's settings of one room (muted, pinned). */
   roomSettings: '/api/chat-room/settings',
+  /** Ours (issue 27): POST, the signed-in user's own memo room (나와의 채팅), made on first use: {chatRoomId}. */
+  selfRoom: '/api/chat-room/self',
+  /** Ours: GET the people the signed-in user blocked. */
+  blocks: '/api/blocks',
+  /** Ours: PUT (block) and DELETE (unblock) one person. */
+  block: (userId: number | string) => `/api/blocks/${userId}`,
+  /** Ours: PUT a room's notice ({chatRoomId, messageId}), DELETE it (?chatRoomId=). */
+  roomNotice: '/api/chat-room/notice',
+  /** Ours: GET a room's group call (?chatRoomId=): common/group-call.ts GroupCallStateResponse. */
+  groupCall: '/api/chat-room/group-call',
   pushPublicKey: '/api/push/public-key',
   pushSubscriptions: '/api/push/subscriptions',
   healthz: '/healthz',
@@ -88,6 +102,12 @@ export interface FriendRequest { favourite?: boolean }
 /** Ours: PATCH /api/chat-room/settings's body (at least one of muted, pinned) and answer. */
 export interface RoomSettingsRequest { chatRoomId: number; muted?: boolean; pinned?: boolean }
 export interface RoomSettings { chatRoomId: number; muted: boolean; pinned: boolean }
+/** Ours: someone the signed-in user blocked (GET /api/blocks), by name. */
+export interface BlockedUser { userId: number; name: string; photoVersion: string | null }
+/** Ours: PUT /api/chat-room/notice. */
+export interface NoticeRequest { chatRoomId: number; messageId: number }
+/** Ours: a room's notice: one of its messages, as it reads now, and who made it the notice when. */
+export interface RoomNotice { messageId: number; content: string; setByName: string; setAt: string }
 export interface SignUpRequest { name: string; password: string; email: string }
 export interface SignUpResponse { name: string }
 /**
@@ -116,7 +136,20 @@ export interface ChatSummary {
   muted?: true;
   /** Ours, present only when true: the member pinned the room; pinned rooms come first. */
   pinned?: true;
+  /** Ours, present only when true: an unread message of the room mentions the member. */
+  mentioned?: true;
+  /** Ours, present only in a two-member room: the other member (their photo on the row). */
+  peer?: ChatPeer;
+  /** Ours, present only while a group call is on in the room (issue 25). */
+  groupCall?: ChatRowGroupCall;
+  /** Ours, present only when true: the user's own memo room (나와의 채팅, POST /api/chat-room/self), listed first. */
+  self?: true;
 }
+
+/** Ours: the other member of a two-member room, on its chat-list row. */
+export interface ChatPeer { userId: number; photoVersion: string | null }
+/** Ours: a group call going on in a room, on its chat-list row. */
+export interface ChatRowGroupCall { media: CallMedia; participantCount: number }
 
 /** Ours: what a call sends and receives: voice only, or voice and video. */
 export type CallMedia = 'audio' | 'video';
@@ -134,9 +167,10 @@ export const CALL_OUTCOMES: readonly CallOutcome[] = ['answered', 'missed', 'rej
  * exact Korean text (its client parses it); our client renders from these fields instead.
  * renamed: actor renamed the room to newName. added: actor added target. left: actor left.
  * call (ours): a call between the room's two people ended (CallSystemEvent).
+ * groupCall (ours): the room's group call ended (GroupCallSystemEvent).
  */
-export type SystemEventType = 'renamed' | 'added' | 'left' | 'call';
-export type SystemEvent = MemberSystemEvent | CallSystemEvent;
+export type SystemEventType = 'renamed' | 'added' | 'left' | 'call' | 'groupCall';
+export type SystemEvent = MemberSystemEvent | CallSystemEvent | GroupCallSystemEvent;
 export interface MemberSystemEvent {
   type: 'renamed' | 'added' | 'left';
   actorUserId: number;
@@ -161,6 +195,20 @@ export interface CallSystemEvent {
   outcome: CallOutcome;
   durationSec: number;
   callerUserId: number;
+}
+
+/**
+ * Ours: the record of a room's group call, posted when its last participant left (or its media
+ * server was lost). The actor is whoever started it; participantCount counts everyone who took
+ * part; durationSec runs from the start to the end.
+ */
+export interface GroupCallSystemEvent {
+  type: 'groupCall';
+  actorUserId: number;
+  actorName: string;
+  media: CallMedia;
+  durationSec: number;
+  participantCount: number;
 }
 
 /** One chat message in history; on the room topic it is payloads.ts ChatMessageEvent. */
@@ -190,14 +238,28 @@ export interface ChatMessage {
   replyTo?: ReplyQuote;
   /** Ours: who reacted with what (absent when nobody did), in the order first given. */
   reactions?: ReactionSummary[];
-  /** Ours: the photo or file sent with the message (absent once the message is deleted). */
+  /** Ours: the photo or file sent with the message (absent once the message is deleted); of several photos, the first. */
   attachment?: Attachment;
+  /** Ours: the photos a message sent at once (attachmentIds), in order; absent for one attachment or none. */
+  attachments?: Attachment[];
   /** Ours: the room's change counter when this message last changed (edit, delete, reaction); absent if never. */
   changeSeq?: number;
+  /** Ours: the members the message mentions (@), absent when none. */
+  mentions?: number[];
+  /** Ours: the preview of the message's first link, once the server fetched it (absent otherwise). */
+  linkPreview?: LinkPreview;
+  /** Ours (issue 27), present only when true: forwarded from another message (/app/forward-message); shown as 전달됨. */
+  forwarded?: true;
 }
 
+/**
+ * Ours (docs/protocol.md, link previews): what a page says of itself (Open Graph, Twitter card,
+ * <title>). Any field but url may be null; imageUrl is ours (GET /api/link-previews/{id}/image).
+ */
+export interface LinkPreview { url: string; title: string | null; description: string | null; siteName: string | null; imageUrl: string | null }
+
 /** Ours: a reply's quote of the original: at most 100 characters, or the deleted text. */
-export interface ReplyQuote { messageId: number; senderName: string; content: string; deleted?: true }
+export interface ReplyQuote { messageId: number; senderName: string; content: string; deleted?: true; blocked?: true }
 
 /** Ours: one reaction on a message and who gave it. */
 export interface ReactionSummary { emoji: string; userIds: number[] }
@@ -223,6 +285,8 @@ export interface ChatHistoryResponse {
    * reconnecting client asks `changedSince` it to learn what changed while it was away.
    */
   lastChangeSeq?: number;
+  /** Ours: the room's notice, null when it has none (every form of the history answer). */
+  notice?: RoomNotice | null;
 }
 
 /**
@@ -240,7 +304,37 @@ export interface Attachment {
   thumbnailUrl?: string;
   width?: number;
   height?: number;
+  /** Ours: 'voice' for a voice message (uploaded with kind=voice); absent for photos and files. */
+  kind?: 'voice';
+  /** Ours, voice only: the recording's length in milliseconds, read by the server. */
+  durationMs?: number;
+  /** Ours, voice only: 64 levels, 0..255 (the peak of each 64th of the recording, the loudest 255). */
+  waveform?: number[];
 }
+
+/** Ours: the tabs of a room's drawer (GET /api/chat-room/media). */
+export const MEDIA_KINDS = ['photo', 'file', 'link'] as const;
+export type MediaKind = (typeof MEDIA_KINDS)[number];
+
+/**
+ * Ours: one item of a room's drawer: a photo or a file of a message (`attachment`), or a
+ * message's first link (`url`, with its preview once fetched). `cursor` is the `before` of the
+ * next page when this item is the last one answered.
+ */
+export interface MediaItem {
+  cursor: string;
+  messageId: number;
+  seq: number;
+  senderId: number | null;
+  senderName: string;
+  sentAt: string;
+  attachment?: Attachment;
+  url?: string;
+  linkPreview?: LinkPreview;
+}
+
+/** Ours: a page of a room's drawer, newest first. */
+export interface MediaPage { items: MediaItem[]; hasMore: boolean }
 
 export interface CreateRoomResponse { chatRoomId: number }
 export interface RoomSearchResponse { allUsers: UserSummary[]; chatRoomUsers: number[] }

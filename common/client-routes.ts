@@ -12,6 +12,8 @@ export const clientPaths = {
   call: '/call',
   /** Ours: 통화 기록, the user's calls (docs/spec.md §2). */
   calls: '/calls',
+  /** Ours: the home's 친구 tab, the user's friends (issue 26). */
+  friends: '/friends',
 } as const;
 
 const ROUTES: ReadonlySet<string> = new Set(Object.values(clientPaths));

@@ -9,6 +9,10 @@ export const ORIGINAL_CALL_SIGNALS = ['incoming', 'accepted', 'rejected', 'offer
  */
 export const CALL_SIGNALS = [...ORIGINAL_CALL_SIGNALS, 'ringing', 'media-state', 'peer-reconnecting', 'resume'] as const;
 export type CallSignal = (typeof CALL_SIGNALS)[number];
+/** Ours: a group call's signals on the same queues (common/group-call.ts), apart from the 1:1 call's. */
+export const GROUP_CALL_SIGNALS = ['group-incoming', 'group-signal'] as const;
+export type GroupCallSignalName = (typeof GROUP_CALL_SIGNALS)[number];
+export type QueueSignal = CallSignal | GroupCallSignalName;
 
 export const WEBSOCKET_PATH = '/websocket';
 
@@ -20,7 +24,7 @@ export const topics = {
 };
 
 export const queues = {
-  call: (signal: CallSignal, userId: number | string) => `/queue/call/${signal}/${userId}`,
+  call: (signal: QueueSignal, userId: number | string) => `/queue/call/${signal}/${userId}`,
 };
 
 export const app = {
@@ -37,6 +41,10 @@ export const app = {
   deleteMessage: '/app/delete-message',
   /** Ours: set or clear a reaction on a message. */
   reaction: '/app/reaction',
+  /** Ours (issue 27): forward a message to up to 10 of the sender's rooms. */
+  forwardMessage: '/app/forward-message',
+  /** Ours (issue 27): delete a message for oneself only (hide it from one's own history and search). */
+  hideMessage: '/app/hide-message',
   callInitiate: '/app/call/initiate',
   callAccept: '/app/call/accept',
   callReject: '/app/call/reject',
@@ -46,6 +54,12 @@ export const app = {
   callHangup: '/app/call/hangup',
   /** Ours: the sender's microphone, camera and screen share, relayed to the peer of an active call. */
   callMediaState: '/app/call/media-state',
+  /** Ours: group calls (common/group-call.ts). */
+  groupCallStart: '/app/group-call/start',
+  groupCallJoin: '/app/group-call/join',
+  groupCallLeave: '/app/group-call/leave',
+  groupCallMediaState: '/app/group-call/media-state',
+  groupCallSignal: '/app/group-call/signal',
 } as const;
 
 const ID = '([1-9][0-9]{0,15})';
@@ -53,14 +67,14 @@ export const patterns = {
   privateChat: new RegExp(`^/topic/private-chat/${ID}$`),
   toggleRefresh: new RegExp(`^/topic/toggle-refresh/${ID}$`),
   chatRoomEvents: new RegExp(`^/topic/chat-room-events/${ID}$`),
-  callQueue: new RegExp(`^/queue/call/(${CALL_SIGNALS.join('|')})/${ID}$`),
+  callQueue: new RegExp(`^/queue/call/(${[...CALL_SIGNALS, ...GROUP_CALL_SIGNALS].join('|')})/${ID}$`),
 };
 
 export type ParsedDestination =
   | { kind: 'privateChat'; chatRoomId: number }
   | { kind: 'toggleRefresh'; userId: number }
   | { kind: 'chatRoomEvents'; chatRoomId: number }
-  | { kind: 'callQueue'; signal: CallSignal; userId: number }
+  | { kind: 'callQueue'; signal: QueueSignal; userId: number }
   | { kind: 'unknown' };
 
 export function parseSubscriptionDestination(destination: string): ParsedDestination {
@@ -71,6 +85,6 @@ export function parseSubscriptionDestination(destination: string): ParsedDestina
   m = patterns.toggleRefresh.exec(destination);
   if (m) return { kind: 'toggleRefresh', userId: Number(m[1]) };
   m = patterns.callQueue.exec(destination);
-  if (m) return { kind: 'callQueue', signal: m[1] as CallSignal, userId: Number(m[2]) };
+  if (m) return { kind: 'callQueue', signal: m[1] as QueueSignal, userId: Number(m[2]) };
   return { kind: 'unknown' };
 }

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
-import { decodeCallEvent, decodeChatMessage, decodeRoomEvent, decodeSystemEvent, isRefreshSignal, parseJson } from './events';
-import { callRecordText, systemEventText } from './system-text';
+import { decodeCallEvent, decodeChatMessage, decodeRoomEvent, decodeRoomNotice, decodeSystemEvent, isRefreshSignal, parseJson } from './events';
+import { callRecordText, groupCallRecordText, systemEventText } from './system-text';
 
 describe('decoding what the server sends', () => {
   describe('a call event', () => {
@@ -41,6 +41,17 @@ describe('decoding what the server sends', () => {
 
     it('knows the reason connection-lost', () => {
       expect(decodeCallEvent('hangup', { userId: 2, targetUserId: 2, reason: 'connection-lost' })).to.deep.include({ reason: 'connection-lost' });
+    });
+  });
+
+  describe('a group call record', () => {
+    const record = { type: 'groupCall', actorUserId: 3, actorName: 'Kim', media: 'video', durationSec: 3723, participantCount: 4 };
+
+    it('decodes it, refuses a bad count, and reads as its neutral Korean text', () => {
+      expect(decodeSystemEvent(record)).to.deep.equal(record);
+      expect(decodeSystemEvent({ ...record, participantCount: 0 })).to.equal(undefined);
+      expect(groupCallRecordText({ media: 'audio', durationSec: 38, participantCount: 3 })).to.equal('그룹 음성통화 00:38 · 3명');
+      expect(groupCallRecordText(record as { media: 'video'; durationSec: number; participantCount: number })).to.equal('그룹 영상통화 01:02:03 · 4명');
     });
   });
 
@@ -161,17 +172,40 @@ describe('decoding changes of messages', () => {
       .to.deep.equal({ type: 'reaction', chatRoomId: 3, messageId: 7, userId: 5, emoji: '❤️', on: false, changeSeq: 4 });
     expect(decodeRoomEvent({ type: 'deleted', chatRoomId: 4, messageId: 7, changeSeq: 3 }, 3)).to.equal(null);
     expect(decodeRoomEvent({ type: 'edited', chatRoomId: 3, messageId: 7, editedAt, changeSeq: 2 }, 3)).to.equal(null);
-    expect(decodeRoomEvent({ type: 'reaction', chatRoomId: 3, messageId: 7, userId: 5, emoji: '🔥', on: true, changeSeq: 4 }, 3)).to.equal(null);
+    expect(decodeRoomEvent({ type: 'reaction', chatRoomId: 3, messageId: 7, userId: 5, emoji: '🔥', on: true, changeSeq: 4 }, 3))
+      .to.deep.equal({ type: 'reaction', chatRoomId: 3, messageId: 7, userId: 5, emoji: '🔥', on: true, changeSeq: 4 });
+    expect(decodeRoomEvent({ type: 'reaction', chatRoomId: 3, messageId: 7, userId: 5, emoji: 'x', on: true, changeSeq: 4 }, 3)).to.equal(null);
+    expect(decodeRoomEvent({ type: 'reaction', chatRoomId: 3, messageId: 7, userId: 5, emoji: '🔥🔥', on: true, changeSeq: 4 }, 3)).to.equal(null);
   });
 
-  it('reads a message\'s edit, deletion, quote and reactions, keeping only known emoji', () => {
+  it('reads a message\'s edit, deletion, quote and reactions, keeping only single emoji', () => {
     const m = decodeChatMessage({
       messageId: 9, chatRoomId: 3, senderId: 1, senderName: 'A', content: '', enrolledAt: 'x', editedAt: 'y', deleted: true, changeSeq: 5,
       replyTo: { messageId: 8, senderName: 'B', content: '삭제된 메시지입니다.', deleted: true },
-      reactions: [{ emoji: '👍', userIds: [1, 2] }, { emoji: '🔥', userIds: [3] }, { emoji: '🙏', userIds: ['x'] }],
+      reactions: [{ emoji: '👍', userIds: [1, 2] }, { emoji: '🔥', userIds: [3] }, { emoji: '🔥a', userIds: [4] }, { emoji: '🙏', userIds: ['x'] }],
     }, 3)!;
     expect(m).to.deep.include({ editedAt: 'y', deleted: true, changeSeq: 5 });
     expect(m.replyTo).to.deep.equal({ messageId: 8, senderName: 'B', content: '삭제된 메시지입니다.', deleted: true });
-    expect(m.reactions).to.deep.equal([{ emoji: '👍', userIds: [1, 2] }]);
+    expect(m.reactions).to.deep.equal([{ emoji: '👍', userIds: [1, 2] }, { emoji: '🔥', userIds: [3] }]);
+  });
+});
+
+describe('decoding issue 26\'s notices and mentions', () => {
+  const notice = { messageId: 3, content: '금요일 7시', setByName: '김철수', setAt: '2026-11-26T10:00:00.000Z' };
+
+  it('reads the room\'s notice event, its removal (null), and drops another room\'s or a malformed one', () => {
+    expect(decodeRoomEvent({ type: 'notice', chatRoomId: 9, notice }, 9)).to.deep.equal({ type: 'notice', chatRoomId: 9, notice });
+    expect(decodeRoomEvent({ type: 'notice', chatRoomId: 9, notice: null }, 9)).to.deep.equal({ type: 'notice', chatRoomId: 9, notice: null });
+    expect(decodeRoomEvent({ type: 'notice', chatRoomId: 8, notice }, 9)).to.equal(null);
+    expect(decodeRoomEvent({ type: 'notice', chatRoomId: 9, notice: { ...notice, messageId: 'x' } }, 9)).to.equal(null);
+    expect(decodeRoomEvent({ type: 'notice', chatRoomId: 9 }, 9)).to.equal(null);
+    expect(decodeRoomNotice({ ...notice, extra: 1 })).to.deep.equal(notice);
+  });
+
+  it('keeps a message\'s mentioned ids, leaving out what is not an id, and no field when none', () => {
+    const base = { messageId: 5, content: '@김 hi', enrolledAt: '2026-11-26T10:00:00.000Z', senderId: 2 };
+    expect(decodeChatMessage({ ...base, mentions: [3, 'x', -1, 4] }, 9)?.mentions).to.deep.equal([3, 4]);
+    expect(decodeChatMessage({ ...base, mentions: [] }, 9)).not.to.have.property('mentions');
+    expect(decodeChatMessage(base, 9)).not.to.have.property('mentions');
   });
 });

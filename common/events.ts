@@ -2,10 +2,10 @@
 // docs/protocol.md). Clients trust the shape of nothing they did not check: each decoder takes
 // a MESSAGE body already parsed as JSON and answers the typed event, or null when the body is
 // not one. Unknown extra fields are ignored. Used by the browser client and the harness alike.
-import { api, CALL_MEDIA, CALL_OUTCOMES, type Attachment, type CallMedia, type CallOutcome, type ChatMessage, type ReactionSummary, type ReplyQuote, type SystemEvent, type SystemEventType } from './api';
+import { api, CALL_MEDIA, CALL_OUTCOMES, type Attachment, type CallMedia, type CallOutcome, type ChatMessage, type LinkPreview, type ReactionSummary, type ReplyQuote, type MemberSystemEvent, type RoomNotice, type SystemEvent, type SystemEventType } from './api';
 import type { CallSignal } from './destinations';
 import { HANGUP_REASONS, type CallEvent, type ChatMessageEvent, type RoomEvent } from './payloads';
-import { isReaction, toAttachmentId, toPositiveId } from './rules';
+import { isReaction, LIMITS, toAttachmentId, toPositiveId } from './rules';
 
 type Json = Record<string, unknown>;
 
@@ -21,16 +21,17 @@ export function parseJson(body: string): unknown {
   }
 }
 
-const SYSTEM_EVENT_TYPES: readonly SystemEventType[] = ['renamed', 'added', 'left', 'call'];
+const MEMBER_EVENT_TYPES: readonly SystemEventType[] = ['renamed', 'added', 'left'];
 
 /** The structured form of a system message; undefined when absent or malformed. */
 export function decodeSystemEvent(value: unknown): SystemEvent | undefined {
   if (!isObject(value)) return undefined;
   const type = value.type as SystemEventType;
   if (type === 'call') return decodeCallSystemEvent(value);
+  if (type === 'groupCall') return decodeGroupCallSystemEvent(value);
   const actorUserId = toPositiveId(value.actorUserId);
-  if (!SYSTEM_EVENT_TYPES.includes(type) || actorUserId === null || typeof value.actorName !== 'string') return undefined;
-  const event: SystemEvent = { type, actorUserId, actorName: value.actorName };
+  if (!MEMBER_EVENT_TYPES.includes(type) || actorUserId === null || typeof value.actorName !== 'string') return undefined;
+  const event: MemberSystemEvent = { type, actorUserId, actorName: value.actorName };
   if (type === 'added') {
     const targetUserId = toPositiveId(value.targetUserId);
     if (targetUserId === null || typeof value.targetName !== 'string') return undefined;
@@ -53,6 +54,17 @@ function decodeCallSystemEvent(value: Json): SystemEvent | undefined {
   // The actor is the caller; a record without one still reads.
   const actorName = typeof value.actorName === 'string' ? value.actorName : '';
   return { type: 'call', actorUserId: callerUserId, actorName, media: media as CallMedia, outcome: outcome as CallOutcome, durationSec, callerUserId };
+}
+
+/** A group call's record in its room (ours); undefined when malformed. */
+function decodeGroupCallSystemEvent(value: Json): SystemEvent | undefined {
+  const actorUserId = toPositiveId(value.actorUserId);
+  const { media, durationSec, participantCount } = value;
+  if (actorUserId === null || !CALL_MEDIA.includes(media as CallMedia)) return undefined;
+  if (typeof durationSec !== 'number' || !Number.isSafeInteger(durationSec) || durationSec < 0) return undefined;
+  if (typeof participantCount !== 'number' || !Number.isSafeInteger(participantCount) || participantCount < 1) return undefined;
+  const actorName = typeof value.actorName === 'string' ? value.actorName : '';
+  return { type: 'groupCall', actorUserId, actorName, media: media as CallMedia, durationSec, participantCount };
 }
 
 /** A sender or leaver id: a number, or null/absent (system messages have no sender; 0 in older data). */
@@ -94,7 +106,45 @@ export function decodeChatMessage(value: unknown, chatRoomId: number): ChatMessa
   if (changeSeq !== null) message.changeSeq = changeSeq;
   const attachment = decodeAttachment(m.attachment);
   if (attachment && message.deleted !== true) message.attachment = attachment;
+  // Ours: several photos sent at once; malformed ones are left out, and a list of one is none.
+  if (Array.isArray(m.attachments) && message.deleted !== true) {
+    const album = (m.attachments as unknown[]).slice(0, LIMITS.photosPerMessage).map(decodeAttachment).filter((x): x is Attachment => x !== undefined);
+    if (album.length > 1) message.attachments = album;
+  }
+  const mentions = decodeMentions(m.mentions);
+  if (mentions) message.mentions = mentions;
+  const linkPreview = decodeLinkPreview(m.linkPreview);
+  if (linkPreview && message.deleted !== true) message.linkPreview = linkPreview;
+  if (m.forwarded === true) message.forwarded = true;
   return message;
+}
+
+const PREVIEW_IMAGE = /^\/api\/link-previews\/[A-Za-z0-9_-]{22}\/image$/;
+
+/**
+ * A link preview (ours); a malformed one is left out. The link must be http(s), and the image
+ * our own path: a preview never makes the client load anything from elsewhere.
+ */
+export function decodeLinkPreview(value: unknown): LinkPreview | undefined {
+  if (!isObject(value) || typeof value.url !== 'string' || !/^https?:\/\//i.test(value.url)) return undefined;
+  const text = (v: unknown) => (typeof v === 'string' && v !== '' ? v : null);
+  const imageUrl = typeof value.imageUrl === 'string' && PREVIEW_IMAGE.test(value.imageUrl) ? value.imageUrl : null;
+  return { url: value.url, title: text(value.title), description: text(value.description), siteName: text(value.siteName), imageUrl };
+}
+
+/** A message's mentioned members (ours); absent when none or malformed. */
+function decodeMentions(value: unknown): number[] | undefined {
+  if (!Array.isArray(value)) return undefined;
+  const ids = value.map(toPositiveId).filter((id): id is number => id !== null);
+  return ids.length > 0 ? ids : undefined;
+}
+
+/** A room's notice (ours: history's `notice`, the notice event); null when none or malformed. */
+export function decodeRoomNotice(value: unknown): RoomNotice | null {
+  if (!isObject(value)) return null;
+  const messageId = toPositiveId(value.messageId);
+  if (messageId === null || typeof value.content !== 'string' || typeof value.setByName !== 'string' || typeof value.setAt !== 'string') return null;
+  return { messageId, content: value.content, setByName: value.setByName, setAt: value.setAt };
 }
 
 /** A message's attachment; a malformed one is left out. Its addresses must be our own paths. */
@@ -111,6 +161,14 @@ export function decodeAttachment(value: unknown): Attachment | undefined {
     out.width = value.width as number;
     out.height = value.height as number;
   }
+  // A voice message: its length and 64 levels 0..255; either malformed, it is a plain file.
+  const levels = value.waveform;
+  if (value.kind === 'voice' && typeof value.durationMs === 'number' && Number.isSafeInteger(value.durationMs) && value.durationMs > 0
+    && Array.isArray(levels) && levels.length === 64 && levels.every((l) => typeof l === 'number' && Number.isInteger(l) && l >= 0 && l <= 255)) {
+    out.kind = 'voice';
+    out.durationMs = value.durationMs;
+    out.waveform = levels as number[];
+  }
   return out;
 }
 
@@ -121,6 +179,7 @@ export function decodeReplyQuote(value: unknown): ReplyQuote | undefined {
   if (messageId === null || typeof value.senderName !== 'string' || typeof value.content !== 'string') return undefined;
   const quote: ReplyQuote = { messageId, senderName: value.senderName, content: value.content };
   if (value.deleted === true) quote.deleted = true;
+  if (value.blocked === true) quote.blocked = true;
   return quote;
 }
 
@@ -148,7 +207,22 @@ export function decodeRoomEvent(value: unknown, chatRoomId: number): RoomEvent |
   if (value.type === 'edited' || value.type === 'deleted' || value.type === 'reaction') {
     return value.chatRoomId === chatRoomId ? decodeMessageChange(value, chatRoomId) : null;
   }
+  if (value.type === 'linkPreview') {
+    const messageId = toPositiveId(value.messageId);
+    const linkPreview = decodeLinkPreview(value.linkPreview);
+    return value.chatRoomId === chatRoomId && messageId !== null && linkPreview ? { type: 'linkPreview', chatRoomId, messageId, linkPreview } : null;
+  }
+  if (value.type === 'hidden') {
+    const messageId = toPositiveId(value.messageId);
+    return value.chatRoomId === chatRoomId && messageId !== null ? { type: 'hidden', chatRoomId, messageId } : null;
+  }
   if (value.type === 'resync') return value.chatRoomId === chatRoomId ? { type: 'resync', chatRoomId } : null;
+  if (value.type === 'notice') {
+    if (value.chatRoomId !== chatRoomId) return null;
+    const notice = decodeRoomNotice(value.notice);
+    // null removes the notice; anything else malformed is not an event.
+    return notice !== null || value.notice === null ? { type: 'notice', chatRoomId, notice } : null;
+  }
   const userId = toPositiveId(value.userId);
   if (userId === null) return null;
   if (value.type === 'presence') return typeof value.online === 'boolean' ? { type: 'presence', userId, online: value.online } : null;

@@ -50,3 +50,17 @@ describe('decoding reads and typing', () => {
     expect(() => decode.typing('[]')).to.throw(PayloadError);
   });
 });
+
+describe('decoding forwards and delete for me (issue 27)', () => {
+  it('takes up to 10 distinct rooms (a room named twice counts once), and refuses more, none or malformed ids', () => {
+    const eleven = JSON.stringify({ messageId: 4, chatRoomIds: [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11] });
+    expect(decode.forwardMessage('{"messageId":"4","chatRoomIds":[2,"3",2],"clientMsgId":"c-1"}')).to.deep.equal({ messageId: 4, chatRoomIds: [2, 3], clientMsgId: 'c-1' });
+    expect(decode.forwardMessage(JSON.stringify({ messageId: 4, chatRoomIds: [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 10] })).chatRoomIds).to.have.length(10);
+    expect(() => decode.forwardMessage(eleven)).to.throw(PayloadError, 'at most 10 chat rooms');
+    expect(() => decode.forwardMessage('{"messageId":4,"chatRoomIds":[]}')).to.throw(PayloadError, 'chatRoomIds');
+    expect(() => decode.forwardMessage('{"messageId":4,"chatRoomIds":[0]}')).to.throw(PayloadError, 'chatRoomIds');
+    expect(() => decode.forwardMessage('{"chatRoomIds":[1]}')).to.throw(PayloadError, 'messageId');
+    expect(decode.hideMessage('{"messageId":9}')).to.deep.equal({ messageId: 9 });
+    expect(() => decode.hideMessage('{"messageId":-1}')).to.throw(PayloadError, 'messageId');
+  });
+});

@@ -1,7 +1,8 @@
 // STOMP payload types (docs/spec.md §3, §7) and their runtime decoders. A decoder returns the typed
 // payload or throws PayloadError with a message fit for a STOMP ERROR frame.
-import { CALL_MEDIA, type CallMedia, type ChatMessage } from './api';
-import { isReaction, REACTIONS, toAttachmentId, toPositiveId, type Reaction } from './rules';
+import { CALL_MEDIA, type CallMedia, type ChatMessage, type LinkPreview, type RoomNotice } from './api';
+import type { GroupCallState } from './group-call';
+import { isReaction, LIMITS, toAttachmentId, toPositiveId, type Reaction } from './rules';
 
 export class PayloadError extends Error {}
 
@@ -31,11 +32,42 @@ function optionalId(o: Json, key: string): number | undefined {
   return o[key] === undefined || o[key] === null ? undefined : id(o, key);
 }
 
+/**
+ * Ours: the ids a message mentions. Malformed is refused; how many are kept (members only, at
+ * most LIMITS.mentionsPerMessage) is the server's to decide, but a list far past that is refused.
+ */
+const MENTIONS_MAX_RAW = 200;
+function optionalIdList(o: Json, key: string): number[] | undefined {
+  const v = o[key];
+  if (v === undefined || v === null) return undefined;
+  if (!Array.isArray(v) || v.length > MENTIONS_MAX_RAW) throw new PayloadError(`${key} must be a list of at most ${MENTIONS_MAX_RAW} user ids`);
+  return v.map((item) => {
+    const n = toPositiveId(item);
+    if (n === null) throw new PayloadError(`${key} must hold user ids`);
+    return n;
+  });
+}
+
 function optionalAttachmentId(o: Json, key: string): string | undefined {
   if (o[key] === undefined || o[key] === null) return undefined;
   const id = toAttachmentId(o[key]);
   if (id === null) throw new PayloadError(`${key} must be an attachment id`);
   return id;
+}
+
+/** Ours: a list of distinct attachment ids, at most `max` of them. */
+function optionalAttachmentIds(o: Json, key: string, max: number): string[] | undefined {
+  const v = o[key];
+  if (v === undefined || v === null) return undefined;
+  if (!Array.isArray(v) || v.length === 0) throw new PayloadError(`${key} must be a list of 1 to ${max} attachment ids`);
+  if (v.length > max) throw new PayloadError(`${key} may hold at most ${max} attachments`);
+  const ids = v.map((item) => {
+    const n = toAttachmentId(item);
+    if (n === null) throw new PayloadError(`${key} must hold attachment ids`);
+    return n;
+  });
+  if (new Set(ids).size !== ids.length) throw new PayloadError(`${key} must not name an attachment twice`);
+  return ids;
 }
 
 function string(o: Json, key: string, max: number): string {
@@ -58,7 +90,11 @@ const SDP_MAX_DEPTH = 8;
  */
 const CONTENT_MAX_RAW = 16 * 1024;
 
-export interface PrivateMessagePayload { chatRoomId: number; senderId?: number; content: string; clientMsgId?: string; replyToMessageId?: number; attachmentId?: string }
+export interface PrivateMessagePayload {
+  chatRoomId: number; senderId?: number; content: string; clientMsgId?: string; replyToMessageId?: number; attachmentId?: string; mentions?: number[];
+  /** Ours: several photos sent as one message, in order (at most LIMITS.photosPerMessage, each once). */
+  attachmentIds?: string[];
+}
 export interface PresencePayload { chatRoomId: number; userId?: number }
 export interface CallPartyPayload { targetUserId: number; userId?: number }
 /** /app/call/initiate: media is ours; absent means "audio" (the original client sends none). */
@@ -76,6 +112,10 @@ export interface TypingPayload { chatRoomId: number }
 export interface EditMessagePayload { chatRoomId: number; messageId: number; content: string }
 /** Ours: /app/delete-message. */
 export interface DeleteMessagePayload { chatRoomId: number; messageId: number }
+/** Ours: /app/forward-message: the message, to each of the rooms (distinct, at most LIMITS.forwardRooms). */
+export interface ForwardMessagePayload { messageId: number; chatRoomIds: number[]; clientMsgId?: string }
+/** Ours: /app/hide-message (delete for me). */
+export interface HideMessagePayload { messageId: number }
 /** Ours: /app/reaction, on = set, off = clear. */
 export interface ReactionPayload { chatRoomId: number; messageId: number; emoji: Reaction; on: boolean }
 
@@ -88,7 +128,16 @@ export type RoomEvent =
   | { type: 'deleted'; chatRoomId: number; messageId: number; changeSeq: number }
   | { type: 'reaction'; chatRoomId: number; messageId: number; userId: number; emoji: Reaction; on: boolean; changeSeq: number }
   /** News may have been lost (the cluster bus was down): catch up as after a reconnect (docs/protocol.md). */
-  | { type: 'resync'; chatRoomId: number };
+  | { type: 'resync'; chatRoomId: number }
+  /** Ours: the room's notice was set (notice) or removed (null). */
+  | { type: 'notice'; chatRoomId: number; notice: RoomNotice | null }
+  /** Ours: the preview of a message's first link, sent once the server fetched it. */
+  | { type: 'linkPreview'; chatRoomId: number; messageId: number; linkPreview: LinkPreview }
+  /** Ours: the receiving user hid the message for themselves (delete for me): sent to that user's own subscriptions only. */
+  | { type: 'hidden'; chatRoomId: number; messageId: number }
+  /** Ours: a group call is on in the room (its state now), or has ended. */
+  | ({ type: 'groupCall' } & Omit<GroupCallState, 'active'>)
+  | { type: 'groupCallEnded'; chatRoomId: number; callId: string };
 
 /**
  * What the server delivers on /topic/private-chat/{id}: the message as chat history lists it
@@ -154,6 +203,8 @@ export const decode = {
       clientMsgId: optionalString(o, 'clientMsgId', 64),
       replyToMessageId: optionalId(o, 'replyToMessageId'),
       attachmentId: optionalAttachmentId(o, 'attachmentId'),
+      mentions: optionalIdList(o, 'mentions'),
+      attachmentIds: optionalAttachmentIds(o, 'attachmentIds', LIMITS.photosPerMessage),
     };
   },
   presence(body: string): PresencePayload {
@@ -206,9 +257,26 @@ export const decode = {
     const o = object(body);
     return { chatRoomId: id(o, 'chatRoomId'), messageId: id(o, 'messageId') };
   },
+  forwardMessage(body: string): ForwardMessagePayload {
+    const o = object(body);
+    const rooms = o.chatRoomIds;
+    if (!Array.isArray(rooms) || rooms.length === 0) throw new PayloadError('chatRoomIds must be a list of chat room ids');
+    const ids = rooms.map((item) => {
+      const n = toPositiveId(item);
+      if (n === null) throw new PayloadError('chatRoomIds must hold chat room ids');
+      return n;
+    });
+    const distinct = [...new Set(ids)];
+    if (distinct.length > LIMITS.forwardRooms) throw new PayloadError(`a message can be forwarded to at most ${LIMITS.forwardRooms} chat rooms at once`);
+    return { messageId: id(o, 'messageId'), chatRoomIds: distinct, clientMsgId: optionalString(o, 'clientMsgId', 64) };
+  },
+  hideMessage(body: string): HideMessagePayload {
+    const o = object(body);
+    return { messageId: id(o, 'messageId') };
+  },
   reaction(body: string): ReactionPayload {
     const o = object(body);
-    if (!isReaction(o.emoji)) throw new PayloadError(`emoji must be one of ${REACTIONS.join(' ')}`);
+    if (!isReaction(o.emoji)) throw new PayloadError('emoji must be exactly one emoji');
     if (typeof o.on !== 'boolean') throw new PayloadError('on must be true or false');
     return { chatRoomId: id(o, 'chatRoomId'), messageId: id(o, 'messageId'), emoji: o.emoji, on: o.on };
   },

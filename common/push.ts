@@ -1,5 +1,6 @@
 // Web Push (ours, beyond the spec): the REST bodies of /api/push/*, their decoder, and what a
-// push message carries to the service worker, which words it from client/src/i18n/ko.ts.
+// push message carries to the service worker, which words it from client/src/i18n/ko*.ts.
+import type { CallMedia } from './api';
 
 export interface PushPublicKeyResponse {
   /** The server's VAPID public key, base64url: the applicationServerKey of pushManager.subscribe. */
@@ -20,7 +21,10 @@ export interface PushUnsubscribeRequest {
 /** The JSON a push message carries. */
 export type PushPayload =
   | { kind: 'incoming-call'; callerId: number; callerName: string }
-  | { kind: 'message'; chatRoomId: number; messageId: number; senderName: string; content: string };
+  /** Ours: a group call started in one of the receiver's rooms (the group-incoming ring, for a closed tab). */
+  | { kind: 'group-call'; chatRoomId: number; callId: string; media: CallMedia; starterName: string }
+  /** `mention` (ours, present only when true): the message mentions the receiver, who may have muted the room. */
+  | { kind: 'message'; chatRoomId: number; messageId: number; senderName: string; content: string; mention?: true };
 
 /** A pushed message's text is cut to this many characters (code points). */
 export const PUSH_CONTENT_MAX = 100;

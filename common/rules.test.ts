@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { hasForbiddenCharacters, isSearchableKeyword, isSendableMessage, isValidEmail, isValidName, isValidRoomName, isValidStatusMessage, normalizeName, toPositiveId } from './rules';
+import { hasForbiddenCharacters, isSearchableKeyword, isSendableMessage, isValidEmail, isValidName, isValidRoomName, isReaction, isSingleEmoji, LOOSE_EMOJI, isValidStatusMessage, normalizeName, toPositiveId } from './rules';
 
 describe('validation rules (docs/spec.md §5)', () => {
   it('accepts names that start with a letter or - . \' and continue with letters, spaces or - . \'', () => {
@@ -102,5 +102,24 @@ describe('validation rules (docs/spec.md §5)', () => {
     for (const bad of ['가'.repeat(61), 'a\nb', 'tab\there', 'hi\u200Bthere', 'rtl\u202Eevil', '\u3164', 'x\u0000']) {
       expect(isValidStatusMessage(bad), JSON.stringify(bad)).to.equal(false);
     }
+  });
+});
+
+describe('reactions: any single emoji (docs/protocol.md /app/reaction)', () => {
+  it('accepts one emoji: the quick six, flags, keycaps, ZWJ sequences, skin tones, tag flags', () => {
+    for (const ok of ['👍', '❤️', '😂', '🙏', '🇰🇷', '🇺🇸', '1️⃣', '👩‍💻', '👨‍👩‍👧‍👦', '🏳️‍🌈', '👍🏽', '🧑🏿‍🚀', '👩🏻‍❤️‍💋‍👨🏼', '🏴󠁧󠁢󠁳󠁣󠁴󠁿', '🫠', '☕']) {
+      expect(isSingleEmoji(ok), ok).to.equal(true);
+      expect(isReaction(ok), ok).to.equal(true);
+    }
+  });
+  it('refuses two emoji, letters, digits, an emoji with text, whitespace and non-strings', () => {
+    for (const bad of ['', '👍👍', '🇰🇷🇺🇸', 'a', '가', '1', '#', '👍 ', ' 👍', '👍a', 'ok👍', '\u200D', '👍\u200D', 'ㅋ', '♥', '™', '👍🏽🏽']) {
+      expect(isSingleEmoji(bad), JSON.stringify(bad)).to.equal(false);
+    }
+    for (const bad of [null, undefined, 1, ['👍'], { emoji: '👍' }]) expect(isReaction(bad)).to.equal(false);
+  });
+  it('has a looser stand-in for browsers without the v flag or Intl.Segmenter, refusing text and two flags', () => {
+    for (const ok of ['👍', '❤️', '🇰🇷', '1️⃣', '👩‍💻', '👨‍👩‍👧‍👦', '🏳️‍🌈', '👍🏽', '🏴󠁧󠁢󠁳󠁣󠁴󠁿']) expect(LOOSE_EMOJI.test(ok), ok).to.equal(true);
+    for (const bad of ['', 'a', '1', '가', '👍 ', '👍a', 'ok👍', '🇰🇷🇺🇸', '\u200D']) expect(LOOSE_EMOJI.test(bad), JSON.stringify(bad)).to.equal(false);
   });
 });

@@ -38,14 +38,56 @@ export const LIMITS = {
   statusMessage: 60,
   /** A profile photo's upload at most (10 MiB); refused with 413 past it. */
   photoBytes: 10 * 1024 * 1024,
+  /** A message keeps at most this many mentioned members (the first ones given). */
+  mentionsPerMessage: 50,
+  /** Ours: a message sends at most this many photos at once (attachmentIds). */
+  photosPerMessage: 30,
+  /** Ours (issue 27): the chat rooms one /app/forward-message may forward a message to. */
+  forwardRooms: 10,
 } as const;
 
-/** The reactions a message can get: a fixed set. */
+/** The six quick reactions the reaction bar shows first; any other single emoji may be given too. */
 export const REACTIONS = ['👍', '❤️', '😂', '😮', '😢', '🙏'] as const;
-export type Reaction = (typeof REACTIONS)[number];
+/** A reaction: exactly one emoji (isReaction). */
+export type Reaction = string;
 
+/** A reaction's emoji holds at most this many code points (the longest RGI emoji has 10; the column holds 16). */
+const REACTION_CODE_POINTS = 16;
+/**
+ * Unicode's recommended emoji (RGI: flags, keycaps, ZWJ sequences, skin tones), whole string.
+ * The 'v' flag needs ES2024 syntax, and older browsers (Safari 16, Firefox before 116) have
+ * neither it nor (Firefox before 125) Intl.Segmenter: both are made on first use, and where
+ * missing a looser test stands in (the client only reads reactions; the server, on Node 20, has both).
+ */
+let emojiTest: ((text: string) => boolean) | null = null;
+
+/** The stand-in: a keycap, a flag, or a pictograph with its variation, skin tone, ZWJ partners and tags. */
+export const LOOSE_EMOJI = /^(?:[#*0-9]\uFE0F?\u20E3|\p{Regional_Indicator}{2}|\p{Extended_Pictographic}[\uFE0F\p{Emoji_Modifier}]*(?:\u200D\p{Extended_Pictographic}[\uFE0F\p{Emoji_Modifier}]*)*[\u{E0020}-\u{E007F}]*)$/u;
+
+function makeEmojiTest(): (text: string) => boolean {
+  try {
+    const rgi = new RegExp('^\\p{RGI_Emoji}$', 'v');
+    const graphemes = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
+    return (text) => {
+      const it = graphemes.segment(text)[Symbol.iterator]();
+      const first = it.next();
+      return !first.done && first.value.segment === text && it.next().done === true && rgi.test(text);
+    };
+  } catch {
+    return (text) => LOOSE_EMOJI.test(text);
+  }
+}
+
+/** Whether the text is exactly one emoji: one grapheme, and that grapheme one of Unicode's RGI emoji. */
+export function isSingleEmoji(text: string): boolean {
+  if (text.length === 0 || [...text].length > REACTION_CODE_POINTS) return false;
+  emojiTest ??= makeEmojiTest();
+  return emojiTest(text);
+}
+
+/** Whether a reaction may be given: any single emoji (docs/protocol.md /app/reaction). */
 export function isReaction(value: unknown): value is Reaction {
-  return typeof value === 'string' && (REACTIONS as readonly string[]).includes(value);
+  return typeof value === 'string' && isSingleEmoji(value);
 }
 
 // Starts with an English or Korean letter or one of - . ' and continues with letters, spaces or

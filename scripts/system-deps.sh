@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs the Debian packages the tests need (Chromium, coturn, a Korean font, redis-server and
-# HAProxy for the cluster tests), makes sure
+# HAProxy for the cluster tests, Janus for group calls, ffmpeg for voice messages), makes sure
 # MariaDB runs and RabbitMQ serves Web-STOMP.
 # Without root it only reports what is missing: the tests then say so loudly (and fail in CI).
 set -euo pipefail
@@ -12,6 +12,10 @@ command -v turnserver >/dev/null || missing+=(coturn)
 # The cluster tests start their own redis-server and put Debian's HAProxy in front of nodes.
 command -v redis-server >/dev/null || missing+=(redis-server)
 command -v haproxy >/dev/null || missing+=(haproxy)
+# Group calls go through the Janus WebRTC Server (its VideoRoom plugin).
+command -v janus >/dev/null || missing+=(janus)
+# Voice messages: the server reads an upload's duration and waveform with ffmpeg.
+command -v ffmpeg >/dev/null || missing+=(ffmpeg)
 if ((${#missing[@]})); then
   if [[ $(id -u) == 0 ]]; then
     echo "installing from Debian: ${missing[*]}"

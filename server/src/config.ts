@@ -1,4 +1,5 @@
 // The environment, parsed and validated once (docs/operations.md, Configuration). Nothing else reads process.env.
+import { GROUP_CALL_MAX_DEFAULT } from '@common/group-call';
 
 export interface OAuthClientConfig {
   clientId: string;
@@ -38,6 +39,21 @@ export interface Config {
    * (CALL_RECONNECT_GRACE_MS, 30 s; tests shorten it).
    */
   callReconnectGraceMs?: number;
+  /**
+   * Group calls' media servers (JANUS_URLS, each …/janus of Janus' HTTP API) and the api_secret
+   * they share (JANUS_API_SECRET). Empty: one embedded Janus (JANUS_BIN, `janus` by default),
+   * started at the first group call, when it runs here; otherwise group calls are unavailable.
+   */
+  janusUrls: string[];
+  janusApiSecret: string | null;
+  janusBinary: string;
+  /** The most participants of one group call (GROUP_CALL_MAX, 10). */
+  groupCallMax: number;
+  /**
+   * How long a group call keeps the place of a participant whose last connection closed
+   * (GROUP_CALL_RECONNECT_GRACE_MS, 15 s; tests shorten it).
+   */
+  groupCallReconnectGraceMs?: number;
   /** Open WebSockets one user, and one client address, may hold. */
   maxConnectionsPerUser: number;
   maxConnectionsPerAddress: number;
@@ -63,6 +79,8 @@ export interface Config {
    * on plain http and to any address (a push service played on loopback). docs/operations.md.
    */
   outboundAllowHosts: string[];
+  /** LINK_PREVIEWS (on by default; `off` turns them off): previews of the first link of a message. docs/operations.md. */
+  linkPreviews: boolean;
   /** Attachments' limits per user and the sweep of unsent uploads (docs/operations.md, attachments). */
   attachmentLimits: AttachmentLimits;
   /** Bearer token that opens GET /metrics; unset: /metrics answers 404. */
@@ -84,6 +102,8 @@ export interface AttachmentLimits {
   downloadBurst: number;
   /** Thumbnails made at once by a process (THUMBNAIL_SLOTS), one user at most one of them. */
   thumbnailSlots: number;
+  /** The ffmpeg that reads voice messages (FFMPEG_PATH, default `ffmpeg` on PATH); missing, voice uploads are refused. */
+  ffmpegPath?: string;
 }
 
 const MiB = 1024 * 1024;
@@ -183,6 +203,11 @@ export function loadConfig(env: Env = process.env): Config {
     turnTtlSeconds: int(env, 'TURN_TTL', 3600, 60, 7 * 24 * 3600),
     callRingTimeoutMs: int(env, 'CALL_RING_TIMEOUT_MS', 60_000, 100, 3_600_000),
     callReconnectGraceMs: int(env, 'CALL_RECONNECT_GRACE_MS', 30_000, 100, 3_600_000),
+    janusUrls: janusUrls(env),
+    janusApiSecret: env.JANUS_API_SECRET || null,
+    janusBinary: env.JANUS_BIN || 'janus',
+    groupCallMax: int(env, 'GROUP_CALL_MAX', GROUP_CALL_MAX_DEFAULT, 2, 100),
+    groupCallReconnectGraceMs: int(env, 'GROUP_CALL_RECONNECT_GRACE_MS', 15_000, 100, 3_600_000),
     maxConnectionsPerUser: int(env, 'MAX_CONNECTIONS_PER_USER', 20, 1, 10_000),
     maxConnectionsPerAddress: int(env, 'MAX_CONNECTIONS_PER_ADDRESS', 200, 1, 1_000_000),
     connectTimeoutMs: int(env, 'STOMP_CONNECT_TIMEOUT_MS', 10_000, 100, 600_000),
@@ -193,6 +218,7 @@ export function loadConfig(env: Env = process.env): Config {
     vapid: vapidKeys(env),
     vapidSubject: vapidSubject(env, mailFrom),
     outboundAllowHosts: outboundAllowHosts(env),
+    linkPreviews: onOff(env, 'LINK_PREVIEWS', true),
     attachmentLimits: {
       unsentQuotaBytes: int(env, 'ATTACHMENTS_UNSENT_QUOTA_BYTES', 100 * MiB, 1, Number.MAX_SAFE_INTEGER),
       dailyQuotaBytes: int(env, 'ATTACHMENTS_DAILY_QUOTA_BYTES', 1024 * MiB, 1, Number.MAX_SAFE_INTEGER),
@@ -201,6 +227,7 @@ export function loadConfig(env: Env = process.env): Config {
       downloadsPerSecond: int(env, 'ATTACHMENT_DOWNLOADS_PER_SECOND', 20, 1, 1_000_000),
       downloadBurst: int(env, 'ATTACHMENT_DOWNLOAD_BURST', 100, 1, 1_000_000),
       thumbnailSlots: int(env, 'THUMBNAIL_SLOTS', 2, 1, 64),
+      ffmpegPath: env.FFMPEG_PATH || 'ffmpeg',
     },
     metricsToken: env.METRICS_TOKEN || null,
     logLevel: env.LOG_LEVEL || 'info',
@@ -223,6 +250,22 @@ function outboundAllowHosts(env: Env): string[] {
     if (!/^([a-z0-9.-]+|\[[0-9a-f:.]+\]):[0-9]{1,5}$/.test(entry)) throw new ConfigError(`OUTBOUND_ALLOW_HOSTS entries must be host:port, got "${entry}"`);
   }
   return entries;
+}
+
+function onOff(env: Env, name: string, fallback: boolean): boolean {
+  const raw = (env[name] ?? '').trim().toLowerCase();
+  if (raw === '') return fallback;
+  if (raw === 'on') return true;
+  if (raw === 'off') return false;
+  throw new ConfigError(`${name} must be on or off, got "${raw}"`);
+}
+
+function janusUrls(env: Env): string[] {
+  const urls = list(env, 'JANUS_URLS');
+  for (const url of urls) {
+    if (!/^https?:\/\/[^\s/]+\/\S*$/.test(url)) throw new ConfigError(`JANUS_URLS entries must be http(s)://host:port/janus, got "${url}"`);
+  }
+  return urls;
 }
 
 function redisUrl(raw: string | undefined): string | null {

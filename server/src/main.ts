@@ -74,7 +74,7 @@ export async function start(initialConfig: Config, options: StartOptions = {}): 
   metrics.observe({ stomp: broker.counters, openSockets: () => broker.sessionCount, connectedSessions: () => broker.connectedCount, db });
   const features = createFeatures({
     config, db, fewTrips, log, clock, publisher, metrics,
-    cluster: { signals: publisher, presence, throttle: cluster.throttle, sharedCallStore: cluster.sharedCallStore },
+    cluster: { signals: publisher, presence, throttle: cluster.throttle, sharedCallStore: cluster.sharedCallStore, sharedGroupCallStore: cluster.sharedGroupCallStore },
   });
   const { authenticator } = features;
   router.add(features.list.flatMap((f) => (f.stomp ? [f.stomp] : [])));

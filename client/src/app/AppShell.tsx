@@ -2,7 +2,7 @@
 // sit around it; the app passes them loaded lazily with their features (app/signedInHosts.ts),
 // so /login downloads none of them, and the component tests pass them as they are.
 import { Suspense, type ComponentType } from 'react';
-import { Outlet } from 'react-router-dom';
+import { Outlet } from '../kernel/routing';
 import { useSignedInUser } from '../kernel/useSignedInUser';
 
 export interface SignedInHosts {
@@ -12,11 +12,13 @@ export interface SignedInHosts {
   NotificationsHost: ComponentType;
   /** The call listener, the incoming-call and in-call overlays and the call's audio. */
   CallHost: ComponentType;
+  /** The group-call listener, its ring, its screen or bar and its audio. */
+  GroupCallHost: ComponentType;
 }
 
 export function AppShell({ hosts }: { hosts: SignedInHosts }) {
   const signedIn = useSignedInUser() !== null;
-  const { CallStrip, NotificationsHost, CallHost } = hosts;
+  const { CallStrip, NotificationsHost, CallHost, GroupCallHost } = hosts;
   return (
     <div className="app">
       {signedIn && (
@@ -30,6 +32,7 @@ export function AppShell({ hosts }: { hosts: SignedInHosts }) {
       {signedIn && (
         <Suspense fallback={null}>
           <CallHost />
+          <GroupCallHost />
         </Suspense>
       )}
     </div>

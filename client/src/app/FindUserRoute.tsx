@@ -1,9 +1,11 @@
-// /find-user with the call buttons beside each person: the user search feature shows the results
-// and the call feature its buttons; the two meet here, in the composition root, so neither
-// feature imports the other both ways.
+// /find-user with the call buttons beside each person and their profile card a tap away: the user
+// search feature shows the results, the call feature its buttons and the friends feature the card
+// (app/ProfileCardHost.tsx); they meet here, in the composition root, so no feature imports another both ways.
 import { CallButtons } from '../features/call';
 import FindUserPage from '../features/userSearch/FindUserPage';
+import { useOpenProfile } from '../kernel/profileCard';
 
 export default function FindUserRoute() {
-  return <FindUserPage peerActions={(peer) => <CallButtons peer={peer} />} />;
+  const openProfile = useOpenProfile();
+  return <FindUserPage peerActions={(peer) => <CallButtons peer={peer} />} onOpenProfile={openProfile ?? undefined} />;
 }

@@ -3,6 +3,8 @@
 import { callFeature } from '../features/call/callFeature';
 import { callHistoryFeature } from '../features/call/callHistoryFeature';
 import { chatListFeature } from '../features/chatList/chatListFeature';
+import { groupCallFeature } from '../features/groupCall/groupCallFeature';
+import { friendsFeature } from '../features/friends/friendsFeature';
 import { messageSearchFeature } from '../features/messageSearch/messageSearchFeature';
 import { inviteFeature } from '../features/invite/inviteFeature';
 import { notificationsFeature } from '../features/notifications/notificationsFeature';
@@ -23,4 +25,6 @@ export const allFeatures: readonly Feature[] = [
   inviteFeature,
   notificationsFeature,
   messageSearchFeature,
+  groupCallFeature,
+  friendsFeature,
 ];

@@ -15,6 +15,7 @@ import { roomSaga } from '../features/room/roomSaga';
 import { liveReducer } from '../features/room/liveSlice';
 import { readsReducer } from '../features/room/readsSlice';
 import { roomReducer } from '../features/room/roomSlice';
+import { passOnReducer } from '../features/room/passOnSlice';
 import { createMemoryUnsentStore, type UnsentStore } from '../features/room/unsentStore';
 
 export function createChatTestStore(http: FakeHttp, uidValue: number | null = null, unsent: UnsentStore = createMemoryUnsentStore()) {
@@ -36,7 +37,7 @@ export function createChatTestStore(http: FakeHttp, uidValue: number | null = nu
     },
   });
   const store = configureStore({
-    reducer: { room: roomReducer, reads: readsReducer, live: liveReducer, chatList: chatListReducer, userSearch: userSearchReducer, invite: inviteReducer },
+    reducer: { room: roomReducer, reads: readsReducer, live: liveReducer, passOn: passOnReducer, chatList: chatListReducer, userSearch: userSearchReducer, invite: inviteReducer },
     middleware: (getDefault) => getDefault({ thunk: false }).concat(sagaMiddleware),
   });
   const tasks = [roomSaga, chatListSaga, userSearchSaga, inviteSaga].map((saga) => sagaMiddleware.run(saga));

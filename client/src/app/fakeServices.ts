@@ -61,6 +61,7 @@ export class FakeHttp implements HttpClient {
   get<T>(path: string, query?: Query) { return this.answer<T>({ method: 'GET', path, query }); }
   post<T>(path: string, body?: unknown) { return this.answer<T>({ method: 'POST', path, body }); }
   patch<T>(path: string, body?: unknown) { return this.answer<T>({ method: 'PATCH', path, body }); }
+  put<T>(path: string, body?: unknown) { return this.answer<T>({ method: 'PUT', path, body }); }
   delete<T>(path: string, query?: Query, body?: unknown) { return this.answer<T>({ method: 'DELETE', path, query, body }); }
 }
 
@@ -264,6 +265,8 @@ export function createFakeServices(routes: Record<string, FakeRoute> = {}, initi
     stomp: new FakeStomp(),
     callStomp: new FakeStomp(),
     rtc: inertRtc(),
+    groupRtc: { open: () => Promise.reject(new Error('no microphone in this test')) },
+    groupCallStorage: memoryStorage(),
     ringer: new FakeRinger(),
     notifier: new FakeNotifier(),
     storage: memoryStorage(),

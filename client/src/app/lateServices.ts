@@ -15,6 +15,12 @@ export function createBrowserLateServices(): LateServices {
   return {
     unsent: createUnsentStore(window.localStorage),
     rtc: lazyRtc(() => import(/* webpackChunkName: "in-call" */ '../services/rtc').then((m) => m.createBrowserRtc())),
+    // The group call's WebRTC comes with its first call (chunk `group-call`), like the 1:1 call's.
+    groupRtc: {
+      open: async (video, iceServers) => (await import(/* webpackChunkName: "group-call" */ '../services/groupRtc')).createBrowserGroupRtc().open(video, iceServers),
+    },
+    // The group call this tab is in, kept across its reloads (features/groupCall/groupCallMemory.ts).
+    groupCallStorage: window.sessionStorage,
     ringer: lazyRinger(() => import(/* webpackChunkName: "in-call" */ '../services/ringer').then((m) => m.createBrowserRinger())),
     notifier: createBrowserNotifier(),
     callStomp: createStompService({ reconnectDelayMs: CALL_RECONNECT_DELAY_MS }),

@@ -2,7 +2,7 @@
 // chunk of its own with the features (slices and sagas) it needs (app/lazyWithFeatures.tsx), so
 // a screen downloads only what it shows; /login needs no STOMP, chat list, room or call code.
 import { lazy, Suspense, type ReactNode } from 'react';
-import type { RouteObject } from 'react-router-dom';
+import type { AppRoute } from '../kernel/routing';
 import { ScreenSkeleton } from '../components/ScreenSkeleton';
 import { AppShell } from './AppShell';
 import { EntryRedirect } from './EntryRedirect';
@@ -21,9 +21,14 @@ const SignUpPage = lazyWithFeatures(
   () => import(/* webpackChunkName: "sign-up" */ '../features/signUp/SignUpPage'),
   () => import(/* webpackChunkName: "sign-up" */ '../features/signUp/signUpFeature').then((m) => [m.signUpFeature]),
 );
+// The settings show the profile photo, status message and 차단 관리 of the friends feature.
 const SettingsPage = lazyWithFeatures(
-  () => import(/* webpackChunkName: "settings" */ '../features/settings/SettingsPage'),
-  () => import(/* webpackChunkName: "settings" */ '../features/settings/settingsFeature').then((m) => [m.settingsFeature]),
+  () => import(/* webpackChunkName: "settings" */ './SettingsRoute'),
+  () =>
+    Promise.all([
+      import(/* webpackChunkName: "settings" */ '../features/settings/settingsFeature'),
+      import(/* webpackChunkName: "people" */ '../features/friends/friendsFeature'),
+    ]).then(([settings, friends]) => [settings.settingsFeature, friends.friendsFeature]),
 );
 const NotFoundPage = lazy(() => import(/* webpackChunkName: "not-found" */ '../features/notFound/NotFoundPage'));
 // The chat screens' stylesheets, files of their own (webpack.config.ts) linked with the first chat
@@ -37,9 +42,15 @@ const chatListFeatures = () =>
     import(/* webpackChunkName: "signed-in" */ '../features/chatList/chatListFeature'),
     import(/* webpackChunkName: "signed-in" */ '../features/messageSearch/messageSearchFeature'),
   ]).then(([list, search]) => [list.chatListFeature, search.messageSearchFeature]);
-const TwoPaneLayout = lazyWithFeatures(() => import(/* webpackChunkName: "signed-in" */ './TwoPaneLayout'), chatListFeatures, { lateServices: true, ...chat });
+// Where the chat list shows from the start (two panes, or a home tab on a phone), its chunk comes with the layout's.
+const loadLayout = () =>
+  import(/* webpackChunkName: "signed-in" */ './TwoPaneLayout').then((layout) => {
+    layout.prefetchChatListPane();
+    return layout;
+  });
+const TwoPaneLayout = lazyWithFeatures(loadLayout, chatListFeatures, { lateServices: true, ...chat });
 const ChatListHome = lazyWithFeatures(
-  () => import(/* webpackChunkName: "signed-in" */ './TwoPaneLayout').then((m) => ({ default: m.ChatListHome })),
+  () => loadLayout().then((m) => ({ default: m.ChatListHome })),
   chatListFeatures,
   { lateServices: true, ...chat },
 );
@@ -80,17 +91,23 @@ const CallHistoryPage = lazyWithFeatures(
   { lateServices: true },
 );
 
+// 친구, the home's first tab: the friends and the profile card, with the friends feature.
+const FriendsPage = lazyWithFeatures(
+  () => import(/* webpackChunkName: "people" */ './FriendsRoute'),
+  () => import(/* webpackChunkName: "people" */ '../features/friends/friendsFeature').then((m) => [m.friendsFeature]),
+  { lateServices: true, ...chat },
+);
+
 /** A page that may still be loading: the neutral skeleton stands in until its chunk is there. */
 const page = (element: ReactNode) => <Suspense fallback={<ScreenSkeleton />}>{element}</Suspense>;
 
-export const routes: RouteObject[] = [
+export const routes: AppRoute[] = [
   {
     element: <AppShell hosts={lazySignedInHosts} />,
     children: [
       { path: paths.entry, element: <EntryRedirect /> },
       { path: paths.login, element: page(<LoginPage />) },
       { path: paths.signUp, element: page(<SignUpPage />) },
-      { path: paths.settings, element: page(<SettingsPage />) },
       {
         // The chat screens: two panes on a desktop, the list beside the open screen.
         element: page(<TwoPaneLayout />),
@@ -101,6 +118,8 @@ export const routes: RouteObject[] = [
           { path: paths.invite, element: page(<InvitePage />) },
           { path: paths.call, element: page(<CallPage />) },
           { path: paths.calls, element: page(<CallHistoryPage />) },
+          { path: paths.friends, element: page(<FriendsPage />) },
+          { path: paths.settings, element: page(<SettingsPage />) },
         ],
       },
       { path: '*', element: page(<NotFoundPage />) },

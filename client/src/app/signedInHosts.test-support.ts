@@ -2,6 +2,7 @@
 // (signedInHosts.ts): for the tests that render AppShell around a screen with every feature installed.
 import { CallHost, CallStrip } from '../features/call/CallHost';
 import { NotificationsHost } from '../features/notifications/NotificationsHost';
+import { GroupCallHost } from '../features/groupCall/GroupCallHost';
 import type { SignedInHosts } from './AppShell';
 
-export const signedInHosts: SignedInHosts = { CallStrip, NotificationsHost, CallHost };
+export const signedInHosts: SignedInHosts = { CallStrip, NotificationsHost, CallHost, GroupCallHost };

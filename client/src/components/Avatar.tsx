@@ -1,4 +1,7 @@
-// A round initial standing in for a photo: the same name always gets the same colour.
+// A person's picture: their profile photo when they have one (docs/protocol.md, profiles), else a
+// round initial whose colour the same name always gets.
+import { api } from '@common/api';
+
 const PALETTE = ['#4b63f0', '#0f9d8a', '#e0813a', '#c2477e', '#7a5af0', '#2f8fd8', '#5b8c2a', '#d0563b'];
 
 export function avatarColor(name: string): string {
@@ -7,7 +10,23 @@ export function avatarColor(name: string): string {
   return PALETTE[hash % PALETTE.length];
 }
 
-export function Avatar({ name, size = 44 }: { name: string; size?: number }) {
+/** Whose photo, and which version of it: the version in the address lets the browser keep it for good. */
+export interface AvatarPhoto {
+  userId: number;
+  photoVersion: string | null | undefined;
+}
+
+/** The photo's address at a size; null when the person has no photo. */
+export function photoUrl(photo: AvatarPhoto | undefined, size: 'small' | 'large' = 'small'): string | null {
+  if (!photo?.photoVersion) return null;
+  return `${api.photoOf(photo.userId)}?size=${size}&v=${encodeURIComponent(photo.photoVersion)}`;
+}
+
+export function Avatar({ name, size = 44, photo }: { name: string; size?: number; photo?: AvatarPhoto }) {
+  const src = photoUrl(photo, size > 64 ? 'large' : 'small');
+  if (src) {
+    return <img className="avatar avatar--photo" src={src} alt="" aria-hidden="true" width={size} height={size} loading="lazy" decoding="async" />;
+  }
   const initial = [...name.trim()][0] ?? '?';
   return (
     <span

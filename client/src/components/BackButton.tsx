@@ -1,6 +1,6 @@
 // The one back control of the app's screen headers: a round arrow button, a link when it goes
 // somewhere, a disabled button when it may not be used now (the call screen during a call).
-import { Link } from 'react-router-dom';
+import { Link } from 'wouter';
 
 function BackArrow() {
   return (

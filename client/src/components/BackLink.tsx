@@ -1,4 +1,4 @@
-import { Link } from 'react-router-dom';
+import { Link } from 'wouter';
 
 export function BackLink({ to, label }: { to: string; label: string }) {
   return (

@@ -21,7 +21,7 @@ export interface NavigateOptions {
 export interface CoreServices {
   http: HttpClient;
   uid: UidStore;
-  /** In-app navigation (react-router). */
+  /** In-app navigation (the history API, which the router follows). */
   navigate: (to: string, options?: NavigateOptions) => void;
   /** The path of the screen shown now. */
   currentPath: () => string;

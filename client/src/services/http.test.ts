@@ -21,6 +21,17 @@ describe('the HTTP client', () => {
     expect((calls[0].init.headers as Record<string, string>)['Content-Type']).to.equal('application/json');
   });
 
+  it('PUTs with a JSON body, or with none (a block)', async () => {
+    const { impl, calls } = fakeFetch(() => new Response('[]', { status: 200 }));
+    const client = createHttpClient(impl);
+    expect(await client.put('/api/friends/7', { favourite: true })).to.deep.equal([]);
+    await client.put('/api/blocks/7');
+    expect(calls.map((c) => [c.init.method, c.url, c.init.body])).to.deep.equal([
+      ['PUT', '/api/friends/7', '{"favourite":true}'],
+      ['PUT', '/api/blocks/7', undefined],
+    ]);
+  });
+
   it('puts query values in the address and sends no body on GET', async () => {
     const { impl, calls } = fakeFetch(() => new Response('[]', { status: 200 }));
     await createHttpClient(impl).get('/api/user/search', { keyword: '홍 길', skip: undefined });

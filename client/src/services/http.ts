@@ -33,6 +33,8 @@ export interface HttpClient {
   get<T>(path: string, query?: Query): Promise<T>;
   post<T>(path: string, body?: unknown): Promise<T>;
   patch<T>(path: string, body?: unknown): Promise<T>;
+  /** Ours: PUT (friends, blocks), with a JSON body or none. */
+  put<T>(path: string, body?: unknown): Promise<T>;
   /** A JSON body too where the API takes one (DELETE /api/push/subscriptions {endpoint}). */
   delete<T>(path: string, query?: Query, body?: unknown): Promise<T>;
 }
@@ -87,6 +89,7 @@ export function createHttpClient(fetchImpl: typeof fetch = (...args) => fetch(..
     get: (path, query) => request('GET', withQuery(path, query)),
     post: (path, body) => request('POST', path, body),
     patch: (path, body) => request('PATCH', path, body),
+    put: (path, body) => request('PUT', path, body),
     delete: (path, query, body) => request('DELETE', withQuery(path, query), body),
   };
 }

@@ -73,7 +73,7 @@ function setSource(element: HTMLMediaElement | null | undefined, stream: MediaSt
   if (stream) element.play().catch(() => undefined);
 }
 
-class BrowserMedia implements LocalMedia {
+export class BrowserMedia implements LocalMedia {
   camera: MediaStreamTrack | null = null;
   screen: MediaStreamTrack | null = null;
   private cameraIndex = 0;
@@ -188,6 +188,18 @@ async function openCamera(index: number): Promise<MediaStreamTrack> {
   return track;
 }
 
+/**
+ * The microphone (and the camera when asked; a refused camera leaves voice only) as LocalMedia.
+ * onChange runs when its video changes, onStop when it is stopped.
+ */
+export async function openBrowserMedia(video: boolean, onChange: () => void, onStop: () => void): Promise<BrowserMedia> {
+  if (!navigator.mediaDevices?.getUserMedia) throw new Error('this browser offers no microphone access');
+  const stream = await navigator.mediaDevices.getUserMedia({ audio: true, video: false });
+  const opened = new BrowserMedia(stream, onChange, onStop);
+  if (video) await opened.setCamera(true).catch(() => undefined);
+  return opened;
+}
+
 export function createBrowserRtc(): RtcService {
   let media: BrowserMedia | null = null;
   let remoteStream: MediaStream | null = null;
@@ -208,15 +220,12 @@ export function createBrowserRtc(): RtcService {
 
   return {
     async openMedia(video) {
-      if (!navigator.mediaDevices?.getUserMedia) throw new Error('this browser offers no microphone access');
-      const stream = await navigator.mediaDevices.getUserMedia({ audio: true, video: false });
-      const opened = new BrowserMedia(stream, render, () => {
+      // A refused camera leaves a voice call: the user can try the camera again from the call screen.
+      const opened = await openBrowserMedia(video, render, () => {
         if (media === opened) media = null;
         render();
       });
       media = opened;
-      // A refused camera leaves a voice call: the user can try the camera again from the call screen.
-      if (video) await opened.setCamera(true).catch(() => undefined);
       render();
       return opened;
     },

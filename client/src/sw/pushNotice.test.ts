@@ -7,6 +7,14 @@ describe('what a push message shows', () => {
     expect(payload && noticeFor(payload)).to.deep.equal({ title: '전화가 왔습니다', body: 'Kim님의 전화', tag: 'call', url: '/chat-list', focusOnly: true, requireInteraction: true });
   });
 
+  it('rings a group call with its starter, one notification per room, opening the room', () => {
+    const payload = decodePushPayload(JSON.stringify({ kind: 'group-call', chatRoomId: 4, callId: 'c-1', media: 'video', starterName: '김철수' }));
+    expect(payload && noticeFor(payload)).to.deep.equal({
+      title: '그룹통화', body: '김철수님이 그룹통화를 시작했습니다.', tag: 'group-call-4', url: '/chat-room?cri=4', focusOnly: false, requireInteraction: true,
+    });
+    expect(decodePushPayload(JSON.stringify({ kind: 'group-call', chatRoomId: 4, callId: 'c-1', media: 'smoke', starterName: '김' }))).to.equal(null);
+  });
+
   it("shows a message under its sender's name, one notification per room, opening the room", () => {
     const payload = decodePushPayload(JSON.stringify({ kind: 'message', chatRoomId: 4, messageId: 9, senderName: '이영희', content: '점심 먹었어?' }));
     expect(payload && noticeFor(payload)).to.include({ title: '이영희', body: '점심 먹었어?', tag: 'room-4', url: '/chat-room?cri=4', focusOnly: false });

@@ -1,7 +1,8 @@
 // What a push message shows: the service worker's notification for each PushPayload kind, worded
 // from ko.ts. Pure, so it is tested without a service worker.
 import { shortenForPush, type PushPayload } from '@common/push';
-import { ko } from '../i18n/ko';
+import { koCall } from '../i18n/koCall';
+import { koGroupCall } from '../i18n/koGroupCall';
 
 export interface Notice {
   title: string;
@@ -35,6 +36,9 @@ export function decodePushPayload(text: string): PushPayload | null {
   if (o.kind === 'incoming-call' && typeof o.callerId === 'number' && typeof o.callerName === 'string') {
     return { kind: 'incoming-call', callerId: o.callerId, callerName: o.callerName };
   }
+  if (o.kind === 'group-call' && typeof o.chatRoomId === 'number' && typeof o.callId === 'string' && (o.media === 'audio' || o.media === 'video') && typeof o.starterName === 'string') {
+    return { kind: 'group-call', chatRoomId: o.chatRoomId, callId: o.callId, media: o.media, starterName: o.starterName };
+  }
   if (o.kind === 'message' && typeof o.chatRoomId === 'number' && typeof o.messageId === 'number' && typeof o.senderName === 'string' && typeof o.content === 'string') {
     return { kind: 'message', chatRoomId: o.chatRoomId, messageId: o.messageId, senderName: o.senderName, content: o.content };
   }
@@ -43,7 +47,12 @@ export function decodePushPayload(text: string): PushPayload | null {
 
 export function incomingCallNotice(callerName: string): Notice {
   // /chat-list: the app starts there, its call listener subscribes and the server rings it again.
-  return { title: ko.call.incomingTitle, body: ko.call.incomingFrom(callerName), tag: CALL_NOTICE_TAG, url: '/chat-list', focusOnly: true, requireInteraction: true };
+  return { title: koCall.incomingTitle, body: koCall.incomingFrom(callerName), tag: CALL_NOTICE_TAG, url: '/chat-list', focusOnly: true, requireInteraction: true };
+}
+
+export function groupCallNotice(chatRoomId: number, starterName: string): Notice {
+  // The room: its banner offers the join; one notification per room's call, until acted on.
+  return { title: koGroupCall.incomingTitle, body: koGroupCall.incomingFrom(starterName), tag: `group-call-${chatRoomId}`, url: `/chat-room?cri=${chatRoomId}`, focusOnly: false, requireInteraction: true };
 }
 
 export function messageNotice(chatRoomId: number, senderName: string, content: string): Notice {
@@ -51,5 +60,7 @@ export function messageNotice(chatRoomId: number, senderName: string, content: s
 }
 
 export function noticeFor(payload: PushPayload): Notice {
-  return payload.kind === 'incoming-call' ? incomingCallNotice(payload.callerName) : messageNotice(payload.chatRoomId, payload.senderName, payload.content);
+  if (payload.kind === 'incoming-call') return incomingCallNotice(payload.callerName);
+  if (payload.kind === 'group-call') return groupCallNotice(payload.chatRoomId, payload.starterName);
+  return messageNotice(payload.chatRoomId, payload.senderName, payload.content);
 }

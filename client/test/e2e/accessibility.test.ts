@@ -6,6 +6,7 @@ import type { Page } from 'playwright-core';
 import { api } from '@common/api';
 import { createUser, loginClient, type TestUser } from '../../../server/test/support/users';
 import { ko } from '../../src/i18n/ko';
+import { koCall } from '../../src/i18n/koCall';
 import { useE2eApp } from './support/app';
 import { describeViolations, seriousViolations } from './support/axe';
 
@@ -41,7 +42,7 @@ describe('accessibility of every screen in the browser', function () {
       { name: 'chat room sidebar', show: async (page) => { await page.getByRole('button', { name: ko.room.openSidebar }).click(); await page.getByTestId('participant-count').waitFor(WAIT); } },
       { name: 'leave dialog', show: async (page) => { await page.getByRole('button', { name: ko.room.leave }).click(); await page.getByRole('alertdialog').waitFor(WAIT); } },
       { name: 'invite', show: async (page) => { await page.keyboard.press('Escape'); await page.goto(app.url(`/add-user-to-chat?cri=${chatRoomId}`)); await search(page, other.name); await page.getByTestId('in-chat').first().waitFor(WAIT); } },
-      { name: 'call', show: async (page) => { await page.goto(app.url('/call')); await page.getByRole('heading', { name: ko.call.title }).waitFor(WAIT); } },
+      { name: 'call', show: async (page) => { await page.goto(app.url('/call')); await page.getByRole('heading', { name: koCall.title }).waitFor(WAIT); } },
       { name: 'settings', show: async (page) => { await page.goto(app.url('/chat-list')); await page.getByTestId('my-name').filter({ hasText: ko.chatList.greeting('접근성') }).waitFor(WAIT); await page.getByRole('link', { name: ko.chatList.settings }).click(); await page.getByRole('heading', { name: ko.settings.title }).waitFor(WAIT); } },
       { name: '404', show: async (page) => { await page.goto(app.url('/no-such-page')); await page.getByRole('heading', { name: ko.notFound.title }).waitFor(WAIT); } },
       { name: 'sign-up', show: async (page) => { await page.goto(app.url('/sign-up')); await page.getByRole('heading', { name: ko.signUp.title }).waitFor(WAIT); } },

@@ -8,6 +8,7 @@ import type { Page } from 'playwright-core';
 import { api } from '@common/api';
 import { createUser, loginClient, type TestUser } from '../../../server/test/support/users';
 import { ko } from '../../src/i18n/ko';
+import { koCall } from '../../src/i18n/koCall';
 import { useE2eApp } from './support/app';
 import { answerDialog } from './support/dialogs';
 
@@ -46,7 +47,7 @@ describe('calls on every screen in the browser', function () {
     await page.goto(app.url('/call'));
     await page.getByRole('searchbox').fill(callee.name);
     await page.getByRole('searchbox').press('Enter');
-    await page.getByRole('button', { name: ko.call.callUser(callee.name) }).click(WAIT);
+    await page.getByRole('button', { name: koCall.callUser(callee.name) }).click(WAIT);
   }
 
   it('rings a user reading a chat room, and the call goes on while they move to another room and chat, until they hang up from the call bar', async () => {
@@ -63,14 +64,14 @@ describe('calls on every screen in the browser', function () {
     await dial(b.page, reader);
     await b.page.locator('[data-testid="in-call"][data-ring="ringback"]').waitFor(WAIT);
     const incoming = a.page.getByTestId('incoming-call');
-    await incoming.getByText(ko.call.incomingFrom('오세훈')).waitFor(WAIT);
+    await incoming.getByText(koCall.incomingFrom('오세훈')).waitFor(WAIT);
     // The ringing tone sounds (Web Audio running, not held back by the autoplay rules).
     expect(await incoming.getAttribute('data-ring')).to.equal('ringing');
-    await incoming.getByRole('button', { name: ko.call.accept }).click();
+    await incoming.getByRole('button', { name: koCall.accept }).click();
     await a.page.getByTestId('call-timer').filter({ hasNotText: '00:00' }).waitFor(WAIT);
 
     // Collapse to the call bar, back to the list, into the other room: the call goes on.
-    await a.page.getByRole('button', { name: ko.call.collapse }).click();
+    await a.page.getByRole('button', { name: koCall.collapse }).click();
     await a.page.getByRole('link', { name: ko.room.back }).click();
     await a.page.waitForURL('**/chat-list', WAIT);
     await a.page.locator(`a[href$="cri=${secondRoom}"]`).first().click();
@@ -85,9 +86,9 @@ describe('calls on every screen in the browser', function () {
     const shown = await timer.innerText();
     expect(shown).to.match(/^\d\d:\d\d$/);
     await timer.filter({ hasNotText: shown }).waitFor(WAIT); // it keeps running
-    await b.page.getByTestId('call-status').filter({ hasText: ko.call.inCall }).waitFor(WAIT);
+    await b.page.getByTestId('call-status').filter({ hasText: koCall.inCall }).waitFor(WAIT);
 
-    await bar.getByRole('button', { name: ko.call.hangUp }).click();
+    await bar.getByRole('button', { name: koCall.hangUp }).click();
     await bar.waitFor({ state: 'detached', ...WAIT });
     await b.page.getByTestId('in-call').waitFor({ state: 'detached', ...WAIT });
     expect(new URL(a.page.url()).pathname + new URL(a.page.url()).search).to.equal(`/chat-room?cri=${secondRoom}`);
@@ -101,7 +102,7 @@ describe('calls on every screen in the browser', function () {
     const a = await signedIn(caller);
     await dial(a.page, away);
     // Well within the 60 s ring timeout: the server answered unavailable at once.
-    expect(await answerDialog(a.page, ko.dialog.ok, 20_000)).to.equal(ko.call.unavailable);
+    expect(await answerDialog(a.page, ko.dialog.ok, 20_000)).to.equal(koCall.unavailable);
     await a.page.getByTestId('in-call').waitFor({ state: 'detached', ...WAIT });
     expect(new URL(a.page.url()).pathname).to.equal('/call');
   });
@@ -115,9 +116,9 @@ describe('calls on every screen in the browser', function () {
     const incoming = b.page.getByTestId('incoming-call');
     await incoming.waitFor(WAIT);
     // Focus is inside the dialog, on accept.
-    expect(await b.page.evaluate(() => document.activeElement?.textContent ?? '')).to.contain(ko.call.accept);
+    expect(await b.page.evaluate(() => document.activeElement?.textContent ?? '')).to.contain(koCall.accept);
     await b.page.keyboard.press('Escape');
     await incoming.waitFor({ state: 'detached', ...WAIT });
-    expect(await answerDialog(a.page)).to.equal(ko.call.peerRejected);
+    expect(await answerDialog(a.page)).to.equal(koCall.peerRejected);
   });
 });

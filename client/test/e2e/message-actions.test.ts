@@ -140,7 +140,7 @@ describe('reply, edit, delete, reactions and message search in the browser', fun
     // Delete for everyone, confirmed in the app's dialog: the text goes on both sides and from B's list.
     await send(A, '지울 메시지');
     await bubble(B, 'their-message', '지울 메시지').waitFor(WAIT);
-    await (await openMenu(bubble(A, 'my-message', '지울 메시지'))).getByRole('button', { name: ko.messageActions.delete }).click();
+    await (await openMenu(bubble(A, 'my-message', '지울 메시지'))).getByRole('button', { name: ko.messageActions.delete, exact: true }).click();
     const dialog = A.getByRole('alertdialog');
     await dialog.getByText(ko.messageActions.deleteConfirm).waitFor(WAIT);
     await axe(A, 'delete dialog');

@@ -5,7 +5,7 @@ import { expect } from 'chai';
 import type { Page } from 'playwright-core';
 import type { PushPayload } from '@common/push';
 import { readUntil } from '../../../server/test/support/wait';
-import { ko } from '../../src/i18n/ko';
+import { koCall } from '../../src/i18n/koCall';
 import { useE2eApp } from './support/app';
 
 const WAIT_MS = 30_000;
@@ -63,7 +63,7 @@ describe('the service worker in the browser', function () {
 
     await push({ kind: 'incoming-call', callerId: 7, callerName: '최우식' });
     const [ringing] = await readUntil(() => notifications(page), (n) => n.length === 1, { what: 'the call notification', timeoutMs: WAIT_MS, everyMs: 100 });
-    expect(ringing).to.deep.include({ title: ko.call.incomingTitle, body: ko.call.incomingFrom('최우식'), tag: 'call' });
+    expect(ringing).to.deep.include({ title: koCall.incomingTitle, body: koCall.incomingFrom('최우식'), tag: 'call' });
 
     await push({ kind: 'message', chatRoomId: 3, messageId: 41, senderName: '박보영', content: '어디야?' });
     const shown = await readUntil(() => notifications(page), (n) => n.length === 2, { what: 'the message notification', timeoutMs: WAIT_MS, everyMs: 100 });

@@ -10,6 +10,7 @@ import type { Page } from 'playwright-core';
 import { api } from '@common/api';
 import { createUser, loginClient, type TestUser } from '../../../server/test/support/users';
 import { ko } from '../../src/i18n/ko';
+import { koCall } from '../../src/i18n/koCall';
 import { useE2eApp } from './support/app';
 
 const WAIT = { timeout: 30_000 };
@@ -56,19 +57,19 @@ describe('video calls in the browser', function () {
     const callee = await signedIn(calleeUser);
     for (const page of [caller, callee]) {
       await page.goto(app.url(`/chat-room?cri=${room}`));
-      await page.getByRole('button', { name: ko.call.videoCall, exact: true }).waitFor(WAIT);
+      await page.getByRole('button', { name: koCall.videoCall, exact: true }).waitFor(WAIT);
     }
     return { caller, callee, room, callerUser, calleeUser };
   }
 
   /** Calls from the room header and answers: both sides read 통화 중. */
   async function connect(caller: Page, callee: Page, media: 'audio' | 'video'): Promise<void> {
-    await caller.getByRole('button', { name: media === 'video' ? ko.call.videoCall : ko.call.voiceCall, exact: true }).click();
+    await caller.getByRole('button', { name: media === 'video' ? koCall.videoCall : koCall.voiceCall, exact: true }).click();
     const incoming = callee.getByTestId('incoming-call');
     await incoming.getByTestId('incoming-media').filter({ hasText: media === 'video' ? '영상통화' : '음성통화' }).waitFor(WAIT);
-    await caller.getByTestId('call-status').filter({ hasText: ko.call.ringing }).waitFor(WAIT);
-    await incoming.getByRole('button', { name: ko.call.accept }).click();
-    for (const page of [caller, callee]) await page.getByTestId('call-status').filter({ hasText: ko.call.inCall }).waitFor(WAIT);
+    await caller.getByTestId('call-status').filter({ hasText: koCall.ringing }).waitFor(WAIT);
+    await incoming.getByRole('button', { name: koCall.accept }).click();
+    for (const page of [caller, callee]) await page.getByTestId('call-status').filter({ hasText: koCall.inCall }).waitFor(WAIT);
   }
 
   /** The peer's video plays on this page: decoded frames with a width. */
@@ -125,7 +126,7 @@ describe('video calls in the browser', function () {
   }
 
   async function hangUp(page: Page, other: Page): Promise<void> {
-    await page.getByTestId('in-call').getByRole('button', { name: ko.call.hangUp }).click();
+    await page.getByTestId('in-call').getByRole('button', { name: koCall.hangUp }).click();
     for (const p of [page, other]) await p.getByTestId('in-call').waitFor({ state: 'detached', ...WAIT });
   }
 
@@ -136,24 +137,24 @@ describe('video calls in the browser', function () {
     await playsRemoteVideo(callee);
     await screenshot(caller, 'video-call');
 
-    await callee.getByTestId('in-call').getByRole('button', { name: ko.call.mute, exact: true }).click();
+    await callee.getByTestId('in-call').getByRole('button', { name: koCall.mute, exact: true }).click();
     await caller.getByTestId('peer-muted').waitFor(WAIT);
     await screenshot(caller, 'video-call-peer-muted');
-    await callee.getByTestId('in-call').getByRole('button', { name: ko.call.unmute, exact: true }).click();
+    await callee.getByTestId('in-call').getByRole('button', { name: koCall.unmute, exact: true }).click();
     await caller.getByTestId('peer-muted').waitFor({ state: 'detached', ...WAIT });
 
     // Collapsed to the call bar, the call shows a live thumbnail of the peer's video.
-    await caller.getByRole('button', { name: ko.call.collapse }).click();
+    await caller.getByRole('button', { name: koCall.collapse }).click();
     await caller.waitForFunction(() => (document.querySelector<HTMLVideoElement>('[data-testid="call-bar-video"]')?.videoWidth ?? 0) > 0, undefined, WAIT);
     await screenshot(caller, 'video-call-bar');
-    await caller.getByRole('button', { name: ko.call.expand('최화면') }).click();
+    await caller.getByRole('button', { name: koCall.expand('최화면') }).click();
 
     await hangUp(caller, callee);
     await caller.getByTestId('call-end-text').filter({ hasText: /^통화 종료 · \d\d:\d\d$/ }).waitFor(WAIT);
     await caller.getByTestId('call-record-title').filter({ hasText: '발신 영상통화' }).waitFor(WAIT);
     await screenshot(caller, 'video-call-record');
     await callee.getByTestId('call-record-title').filter({ hasText: '수신 영상통화' }).waitFor(WAIT);
-    expect(await caller.getByRole('button', { name: ko.call.record.callBack(ko.call.videoCall) }).count()).to.be.greaterThan(0);
+    expect(await caller.getByRole('button', { name: koCall.record.callBack(koCall.videoCall) }).count()).to.be.greaterThan(0);
   });
 
   it('upgrades a voice call to video when the callee turns the camera on, and shows a shared screen on the other side', async () => {
@@ -161,14 +162,14 @@ describe('video calls in the browser', function () {
     await connect(caller, callee, 'audio');
     expect(await caller.getByTestId('remote-video').evaluate((el) => (el as HTMLVideoElement).hidden)).to.equal(true);
 
-    await callee.getByTestId('in-call').getByRole('button', { name: ko.call.cameraOn }).click();
+    await callee.getByTestId('in-call').getByRole('button', { name: koCall.cameraOn }).click();
     await playsRemoteVideo(caller);
 
-    await caller.getByTestId('in-call').getByRole('button', { name: ko.call.shareScreen }).click();
-    await callee.getByTestId('peer-sharing').filter({ hasText: ko.call.peerSharing }).waitFor(WAIT);
+    await caller.getByTestId('in-call').getByRole('button', { name: koCall.shareScreen }).click();
+    await callee.getByTestId('peer-sharing').filter({ hasText: koCall.peerSharing }).waitFor(WAIT);
     await playsRemoteVideo(callee);
     await screenshot(callee, 'video-call-screen-shared');
-    await caller.getByTestId('in-call').getByRole('button', { name: ko.call.stopShare }).click();
+    await caller.getByTestId('in-call').getByRole('button', { name: koCall.stopShare }).click();
     await callee.getByTestId('peer-sharing').waitFor({ state: 'detached', ...WAIT });
 
     await hangUp(callee, caller);
@@ -184,9 +185,9 @@ describe('video calls in the browser', function () {
       const [reloaded, stays] = who === 'callee' ? [callee, caller] : [caller, callee];
 
       await reloaded.reload();
-      await stays.getByTestId('call-status').filter({ hasText: ko.call.peerReconnecting }).or(stays.getByTestId('call-status').filter({ hasText: ko.call.connecting })).waitFor(WAIT);
-      await reloaded.getByTestId('call-status').filter({ hasText: ko.call.inCall }).waitFor(WAIT);
-      await stays.getByTestId('call-status').filter({ hasText: ko.call.inCall }).waitFor(WAIT);
+      await stays.getByTestId('call-status').filter({ hasText: koCall.peerReconnecting }).or(stays.getByTestId('call-status').filter({ hasText: koCall.connecting })).waitFor(WAIT);
+      await reloaded.getByTestId('call-status').filter({ hasText: koCall.inCall }).waitFor(WAIT);
+      await stays.getByTestId('call-status').filter({ hasText: koCall.inCall }).waitFor(WAIT);
       await hearsPeer(caller);
       await hearsPeer(callee);
       expect(new URL(reloaded.url()).search).to.equal(`?cri=${room}`);
@@ -197,20 +198,20 @@ describe('video calls in the browser', function () {
 
   it('records a call the callee rejects as 거절된 통화 for the caller and 거절한 통화 for the callee', async () => {
     const { caller, callee } = await twoInARoom('임거절', '한거부');
-    await caller.getByRole('button', { name: ko.call.voiceCall, exact: true }).click();
-    await callee.getByTestId('incoming-call').getByRole('button', { name: ko.call.reject }).click(WAIT);
-    await caller.getByTestId('call-record-title').filter({ hasText: ko.call.record.rejectedByPeer }).waitFor(WAIT);
-    await callee.getByTestId('call-record-title').filter({ hasText: ko.call.record.rejectedByMe }).waitFor(WAIT);
+    await caller.getByRole('button', { name: koCall.voiceCall, exact: true }).click();
+    await callee.getByTestId('incoming-call').getByRole('button', { name: koCall.reject }).click(WAIT);
+    await caller.getByTestId('call-record-title').filter({ hasText: koCall.record.rejectedByPeer }).waitFor(WAIT);
+    await callee.getByTestId('call-record-title').filter({ hasText: koCall.record.rejectedByMe }).waitFor(WAIT);
   });
 
   it('records a call the caller gives up on as 취소된 통화 / 부재중 전화, and 통화 기록 from the chat list counts the missed call', async () => {
     const { caller, callee } = await twoInARoom('조취소', '배부재');
-    await caller.getByRole('button', { name: ko.call.voiceCall, exact: true }).click();
+    await caller.getByRole('button', { name: koCall.voiceCall, exact: true }).click();
     await callee.getByTestId('incoming-call').waitFor(WAIT);
-    await caller.getByTestId('call-status').filter({ hasText: ko.call.ringing }).waitFor(WAIT);
-    await caller.getByTestId('in-call').getByRole('button', { name: ko.call.hangUp }).click();
-    await caller.getByTestId('call-record-title').filter({ hasText: ko.call.record.cancelled }).waitFor(WAIT);
-    await callee.getByTestId('call-record-title').filter({ hasText: ko.call.record.missed }).waitFor(WAIT);
+    await caller.getByTestId('call-status').filter({ hasText: koCall.ringing }).waitFor(WAIT);
+    await caller.getByTestId('in-call').getByRole('button', { name: koCall.hangUp }).click();
+    await caller.getByTestId('call-record-title').filter({ hasText: koCall.record.cancelled }).waitFor(WAIT);
+    await callee.getByTestId('call-record-title').filter({ hasText: koCall.record.missed }).waitFor(WAIT);
 
     await callee.goto(app.url('/chat-list'));
     await callee.getByRole('link', { name: ko.chatList.callHistory }).click();
@@ -219,7 +220,7 @@ describe('video calls in the browser', function () {
     const entry = callee.getByTestId('call-history-entry').first();
     await entry.filter({ hasText: '조취소' }).waitFor(WAIT);
     await screenshot(callee, 'call-history');
-    await entry.getByRole('button', { name: ko.call.videoCall }).click();
+    await entry.getByRole('button', { name: koCall.videoCall }).click();
     await caller.getByTestId('incoming-call').getByTestId('incoming-media').filter({ hasText: '영상통화' }).waitFor(WAIT);
   });
 });

@@ -28,6 +28,8 @@ export interface CallerOptions {
   relayOnly: boolean;
   /** Sent as Origin on the WebSocket upgrade, for servers that require one. */
   origin?: string;
+  /** What this side uses instead of the server's ICE servers (--network: TURN through the impairing relay). */
+  iceServersFor?(servers: IceServer[]): Promise<IceServer[]>;
 }
 
 export interface ReceivedEvent {
@@ -100,7 +102,8 @@ export class HeadlessCaller {
   }
 
   private static async open(options: CallerOptions, session: Session): Promise<HeadlessCaller> {
-    const iceServers = await getJson<IceServer[]>(session, api.iceServers);
+    const offered = await getJson<IceServer[]>(session, api.iceServers);
+    const iceServers = options.iceServersFor ? await options.iceServersFor(offered) : offered;
     const reconnects: string[] = [];
     const stomp = await connect(session.baseUrl, session.cookie, { origin: options.origin, onReconnect: (reason) => reconnects.push(reason) });
     const caller = new HeadlessCaller(options, session, iceServers, stomp);

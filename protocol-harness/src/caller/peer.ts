@@ -8,6 +8,7 @@ import type { IceServer } from '@common/api';
 import { canApplyAnswer, canApplyOffer } from '@common/signalling';
 import { AudioMeter, type SinkFrame } from './audio-meter';
 import { CandidateBatcher } from './candidates';
+import { QualityProbe } from './quality-probe';
 import { TonePlayer } from './tone';
 import { VideoMeter, VideoPlayer, type I420Frame } from './video';
 
@@ -30,6 +31,9 @@ export interface PeerOptions {
   note(message: string): void;
 }
 
+/** How long a connected peer's selectedPath() waits for getStats to name the selected pair. */
+const SELECTED_PATH_WAIT_MS = 3000;
+
 export interface SelectedPath {
   local: string;
   remote: string;
@@ -47,6 +51,8 @@ export class CallPeer {
    * libwebrtc refuses them, and they are of no use, so they are left out, counted.
    */
   staleCandidates = 0;
+  /** getStats() once a second from the first "connected" to the close (quality.ts). */
+  readonly quality: QualityProbe;
   private readonly pc: RTCPeerConnection;
   private readonly tone: TonePlayer;
   private readonly batcher: CandidateBatcher<RTCIceCandidateInit>;
@@ -59,6 +65,11 @@ export class CallPeer {
 
   constructor(private readonly options: PeerOptions) {
     this.meter = new AudioMeter(options.expectHz);
+    this.quality = new QualityProbe(async () => {
+      const entries: Record<string, unknown>[] = [];
+      (await this.pc.getStats()).forEach((s: Record<string, unknown>) => entries.push(s));
+      return entries;
+    });
     this.video = new VideoMeter(options.expectVideoTag);
     this.pc = new wrtc.RTCPeerConnection({
       iceServers: options.iceServers,
@@ -89,7 +100,10 @@ export class CallPeer {
     };
     this.pc.onconnectionstatechange = () => {
       const state = this.pc.connectionState;
-      if (state === 'connected') this.connectedAt ??= performance.now();
+      if (state === 'connected') {
+        this.connectedAt ??= performance.now();
+        if (!this.closed) this.quality.start();
+      }
       if (state === 'failed') this.failedAt ??= performance.now();
       this.options.stateChanged?.(state);
       this.notify();
@@ -183,18 +197,33 @@ export class CallPeer {
     });
   }
 
-  /** The candidate types (host, srflx, relay) of the selected path, from getStats. */
+  /**
+   * The candidate types (host, srflx, relay) of the selected path, from getStats: the transport's
+   * selectedCandidatePairId, else a nominated pair that succeeded. Right after "connected" on a
+   * loaded machine (forty connections in one process, `harness call --pairs`) the stats can lag
+   * the state for a moment, so a connected peer asks again for up to SELECTED_PATH_WAIT_MS.
+   */
   async selectedPath(): Promise<SelectedPath | null> {
+    const until = performance.now() + SELECTED_PATH_WAIT_MS;
+    for (;;) {
+      const path = await this.readSelectedPath();
+      if (path || this.connectionState !== 'connected' || performance.now() >= until) return path;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  }
+
+  private async readSelectedPath(): Promise<SelectedPath | null> {
     const stats = await this.pc.getStats();
     const byId = new Map<string, Record<string, unknown>>();
     stats.forEach((s: Record<string, unknown>) => byId.set(String(s.id), s));
+    const typeOf = (c: { candidateType?: unknown } | undefined) => (typeof c?.candidateType === 'string' ? c.candidateType : 'unknown');
+    const pathOf = (pair: Record<string, unknown>) => ({ local: typeOf(byId.get(String(pair.localCandidateId))), remote: typeOf(byId.get(String(pair.remoteCandidateId))) });
     for (const s of byId.values()) {
-      const selected = s.type === 'candidate-pair' && (s.selected === true || (s.nominated === true && s.state === 'succeeded'));
-      if (!selected) continue;
-      const local = byId.get(String(s.localCandidateId));
-      const remote = byId.get(String(s.remoteCandidateId));
-      const typeOf = (c: { candidateType?: unknown } | undefined) => (typeof c?.candidateType === 'string' ? c.candidateType : 'unknown');
-      return { local: typeOf(local), remote: typeOf(remote) };
+      const pair = s.type === 'transport' && typeof s.selectedCandidatePairId === 'string' ? byId.get(s.selectedCandidatePairId) : undefined;
+      if (pair) return pathOf(pair);
+    }
+    for (const s of byId.values()) {
+      if (s.type === 'candidate-pair' && (s.selected === true || (s.nominated === true && s.state === 'succeeded'))) return pathOf(s);
     }
     return null;
   }
@@ -202,6 +231,7 @@ export class CallPeer {
   close(): void {
     if (this.closed) return;
     this.closed = true;
+    this.quality.stop();
     this.tone.stop();
     this.camera?.stop();
     this.batcher.stop();

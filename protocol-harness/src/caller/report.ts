@@ -2,6 +2,8 @@
 // JUnit cases), and its human-readable summary (--json prints the report itself).
 import type { JUnitSuite } from '../shared/junit';
 import { EXIT, type StopSignal } from '../shared/outcome';
+import type { ExpectationResult } from './expect';
+import type { SideQuality } from './quality';
 import type { ScenarioReport, SideAudio, SideVideo } from './scenarios';
 
 export interface CallRunReport extends ScenarioReport {
@@ -11,6 +13,8 @@ export interface CallRunReport extends ScenarioReport {
   /** What the failure was: the system's (1), or the test could not run (2); null when it passed. */
   failure: 'expectation' | 'infrastructure' | null;
   exitCode: number;
+  /** --expect on the call's quality, each held or not; a missed one fails the run (exit 1). */
+  expectations?: ExpectationResult[];
 }
 
 /**
@@ -25,10 +29,18 @@ export function failureKind(reason: string | null): CallRunReport['failure'] {
   return INFRASTRUCTURE_STEPS.some((re) => re.test(reason)) ? 'infrastructure' : 'expectation';
 }
 
-export function withCallVerdict(report: ScenarioReport, signal: StopSignal | null): CallRunReport {
-  const failure = signal ? null : failureKind(report.reason);
-  const exitCode = signal ? (signal === 'SIGTERM' ? EXIT.sigterm : EXIT.sigint) : failure === 'infrastructure' ? EXIT.infrastructure : report.ok ? EXIT.passed : EXIT.failed;
-  return { ...report, ok: report.ok && !signal, interrupted: signal !== null, ...(signal ? { signal } : {}), failure, exitCode };
+/**
+ * The verdict: a signal decides first (130, 143), then a scenario that could not run (2), then any
+ * failed expectation of the scenario or of --expect (1). Expectations are only judged on a call
+ * that ran to its end: a half-run call's quality proves nothing either way.
+ */
+export function withCallVerdict(report: ScenarioReport, signal: StopSignal | null, expectations: ExpectationResult[] = []): CallRunReport {
+  const judged = report.ok && !signal ? expectations : [];
+  const missed = judged.some((e) => !e.ok);
+  const ok = report.ok && !signal && !missed;
+  const failure = signal ? null : report.ok ? (missed ? 'expectation' : null) : failureKind(report.reason);
+  const exitCode = signal ? (signal === 'SIGTERM' ? EXIT.sigterm : EXIT.sigint) : failure === 'infrastructure' ? EXIT.infrastructure : ok ? EXIT.passed : EXIT.failed;
+  return { ...report, ok, interrupted: signal !== null, ...(signal ? { signal } : {}), failure, exitCode, ...(judged.length > 0 ? { expectations: judged } : {}) };
 }
 
 /** A testcase per expectation that held, and one for the first that did not (the scenario stops there). */
@@ -39,8 +51,16 @@ export function callJUnit(r: CallRunReport, startedAt: Date, seconds: number): J
     const at = r.reason.indexOf(': ');
     cases.push({ name: at > 0 ? r.reason.slice(0, at) : r.reason, classname, failure: r.reason, kind: r.failure === 'infrastructure' ? 'error' : 'failure' });
   }
+  for (const e of r.expectations ?? []) cases.push({ name: `expect ${e.expression}`, classname: `${classname}.quality`, failure: e.ok ? null : e.description });
   if (r.interrupted) cases.push({ name: 'the scenario completed', classname, failure: `interrupted by ${r.signal ?? 'a signal'}` });
   return { name: `harness call ${r.scenario}`, timestamp: startedAt, seconds, cases, properties: { relayOnly: r.relayOnly, exitCode: r.exitCode } };
+}
+
+function qualityLine(side: string, q: SideQuality): string {
+  const s = q.summary;
+  const mean = (stat: { mean: number } | null, unit: string) => (stat ? `${stat.mean}${unit}` : 'n/a');
+  const p95 = (stat: { p95: number } | null, unit: string) => (stat ? `${stat.p95}${unit}` : 'n/a');
+  return `  quality ${side}: MOS ${mean(s.mos, '')} (min ${s.mos?.min ?? 'n/a'}), loss ${mean(s.lossPct, ' %')}, RTT ${mean(s.rttMs, ' ms')} (p95 ${p95(s.rttMs, ' ms')}), jitter ${mean(s.jitterMs, ' ms')}, in ${mean(s.bitrateKbps, ' kbps')}, ${s.samples} samples`;
 }
 
 const ms = (v: number | null | undefined) => (v === null || v === undefined ? 'n/a' : `${v} ms`);
@@ -55,7 +75,7 @@ function videoLine(side: string, v: SideVideo): string {
   return `  video   ${side}: ${v.seen ? 'saw' : 'did NOT see'} the other side's picture, ${size}, ${v.framesDecoded}/${v.framesReceived} frames read back (${v.distinctCounters} distinct)`;
 }
 
-export function formatReport(r: ScenarioReport & Partial<Pick<CallRunReport, 'interrupted' | 'signal' | 'failure'>>): string {
+export function formatReport(r: ScenarioReport & Partial<Pick<CallRunReport, 'interrupted' | 'signal' | 'failure' | 'expectations'>>): string {
   const verdict = r.interrupted ? `INTERRUPTED (${r.signal ?? 'signal'})` : r.ok ? 'PASS' : r.failure === 'infrastructure' ? 'FAIL (infrastructure)' : 'FAIL';
   const lines = [`scenario ${r.scenario}${r.relayOnly ? ' (relay only)' : ''}: ${verdict}`];
   for (const check of r.checks) lines.push(`  ✔ ${check}`);
@@ -80,6 +100,12 @@ export function formatReport(r: ScenarioReport & Partial<Pick<CallRunReport, 'in
   if (timings.length > 0) lines.push(`  timings ${timings.join(', ')}`);
   if (r.audio) lines.push(audioLine('caller', r.audio.caller), audioLine('callee', r.audio.callee));
   if (r.video) lines.push(videoLine('caller', r.video.caller), videoLine('callee', r.video.callee));
+  if (r.quality) {
+    lines.push(qualityLine('caller', r.quality.caller), qualityLine('callee', r.quality.callee));
+    const n = r.quality.network;
+    if (n) lines.push(`  network ${n.side}: asked ${n.asked}${n.changes ? ` then ${n.changes.join(', ')}` : ''}; measured loss ${n.measuredLossPct} % per impaired link`);
+  }
+  for (const e of r.expectations ?? []) lines.push(`  ${e.ok ? '✔' : '✘'} expect ${e.description}`);
   lines.push(`  ended   caller's last reason ${r.lastReason.caller ?? 'none'}, callee's ${r.lastReason.callee ?? 'none'}`);
   for (const why of r.reconnects) lines.push(`  ~ reconnected before CONNECTED: ${why}`);
   if (r.paths) {

@@ -2,10 +2,14 @@
 // running server, and every expectation of docs/spec.md §4 Call and of our server's call rules (docs/protocol.md) is
 // checked from what each side observes. A report lists the expectations that held, the one
 // that failed, the timings and the audio (and video) measured.
-import type { CallMedia } from '@common/api';
+import type { CallMedia, IceServer } from '@common/api';
 import type { AudioReport } from './audio-meter';
 import { HeadlessCaller, type ReceivedEvent } from './caller';
+import { ImpairedNetwork } from './impaired-network';
+import type { NetworkPlan } from './network';
 import type { SelectedPath } from './peer';
+import type { CallQuality } from './quality';
+import { callQuality } from './quality-report';
 import { CALLEE_VIDEO_TAG, CALLER_VIDEO_TAG, THIRD_VIDEO_TAG, type VideoReport } from './video';
 
 export const SCENARIOS = [
@@ -78,6 +82,11 @@ export interface ScenarioOptions {
   /** Longest wait for any one expected event, in milliseconds. */
   stepTimeoutMs?: number;
   origin?: string;
+  /**
+   * --network: the impaired sides' media goes through a lossy, late UDP relay to TURN (relay only
+   * for them), changed mid-call as planned.
+   */
+  network?: NetworkPlan;
 }
 
 export interface SideAudio extends AudioReport {
@@ -137,6 +146,8 @@ export interface ScenarioReport {
   /** What each side saw of the other's video, when a camera was on. */
   video?: { caller: SideVideo; callee: SideVideo };
   paths?: { caller: SelectedPath | null; callee: SelectedPath | null };
+  /** getStats() once a second on each side while its media was connected (quality.ts); absent when no media connected. */
+  quality?: CallQuality;
   /** The reason of the last hangup or rejected each side received (null: none had one). */
   lastReason: { caller: string | null; callee: string | null };
   /**
@@ -211,15 +222,27 @@ export async function runScenario(scenario: ScenarioName, input: ScenarioOptions
   const report: Partial<ScenarioReport> = {};
   const opened: HeadlessCaller[] = [];
   let reason: string | null = null;
+  const network = options.network ? new ImpairedNetwork(options.network) : null;
+  // --network-change-at counts from the moment the call's media first connects.
+  const changeWatch = network?.plan.changes.length
+    ? setInterval(() => {
+        if (!opened.some((c) => c.peers.some((p) => p.connectedAt !== null))) return;
+        network.startChanges();
+        clearInterval(changeWatch);
+      }, 50).unref()
+    : undefined;
   try {
     if (scenario === 'busy' && !options.third) throw new ExpectationFailed('the busy scenario needs a third user (--third EMAIL:PASSWORD)');
     const urls = options.urls?.length ? options.urls : [options.url];
     const urlOf: Record<string, string> = { caller: urls[0], callee: urls[1 % urls.length], third: urls[2 % urls.length] };
     const open = async (label: string, credentials: Credentials, toneHz: number, expectHz: number, videoTag: number, expectVideoTag: number) => {
-      const baseUrl = urlOf[label.split(' ')[0]] ?? options.url;
+      const side = label.split(' ')[0];
+      const baseUrl = urlOf[side] ?? options.url;
+      const impaired = network !== null && (side === 'caller' || side === 'callee') && network.impairs(side);
+      const iceServersFor = impaired ? (servers: IceServer[]) => network.iceServersFor(side, servers) : undefined;
       const caller = await expect.step(
         `${label} signs in, connects over STOMP and fetches ICE servers`,
-        HeadlessCaller.connect({ baseUrl, ...credentials, label, toneHz, expectHz, videoTag, expectVideoTag, relayOnly: options.relayOnly, origin: options.origin }),
+        HeadlessCaller.connect({ baseUrl, ...credentials, label, toneHz, expectHz, videoTag, expectVideoTag, relayOnly: options.relayOnly || impaired, origin: options.origin, iceServersFor }),
       );
       opened.push(caller);
       return caller;
@@ -253,8 +276,13 @@ export async function runScenario(scenario: ScenarioName, input: ScenarioOptions
     const problems = opened.flatMap((c) => c.problems);
     if (problems.length > 0) reason += ` (also seen: ${problems.join('; ')})`;
   } finally {
+    clearInterval(changeWatch);
     await Promise.allSettled(opened.map((c) => c.close()));
+    network?.close();
   }
+  const probesOf = (label: string) => opened.filter((c) => c.label.startsWith(label)).flatMap((c) => c.peers.map((p) => p.quality));
+  const quality = callQuality({ caller: probesOf('caller'), callee: probesOf('callee') }, network);
+  if (quality) report.quality = quality;
   const lastReason = (label: string) => {
     const events = opened.filter((c) => c.label.startsWith(label)).flatMap((c) => c.received);
     const last = events.filter((e) => e.signal === 'hangup' || e.signal === 'rejected').sort((a, b) => a.at - b.at).at(-1);
@@ -374,11 +402,12 @@ async function talk(run: Run): Promise<void> {
     timings.initiateToFirstFrameMs = rounded(Math.max(firstFrame(caller)!, firstFrame(callee)!) - started);
   }
   report.paths = { caller: await caller.peer!.selectedPath(), callee: await callee.peer!.selectedPath() };
-  if (options.relayOnly) {
-    for (const side of ['caller', 'callee'] as const) {
-      const path = report.paths[side];
-      expect.check(`${side}'s media goes through the TURN relay`, path?.local === 'relay', `selected path ${JSON.stringify(path)}`);
-    }
+  for (const side of ['caller', 'callee'] as const) {
+    const impaired = options.network && (options.network.side === 'both' || options.network.side === side);
+    if (!options.relayOnly && !impaired) continue;
+    const path = report.paths[side];
+    const through = impaired ? 'the impaired network to the TURN relay' : 'the TURN relay';
+    expect.check(`${side}'s media goes through ${through}`, path?.local === 'relay', `selected path ${JSON.stringify(path)}`);
   }
   if (options.holdSeconds > 0) {
     const before = { caller: caller.peer!.meter.report().soundFrames, callee: callee.peer!.meter.report().soundFrames };

@@ -12,6 +12,10 @@ import { formatReport, junitSuite, withVerdict, type LoadReport } from './report
 import type { LatencyHistogram } from './latency';
 import { MetricsServer } from './metrics';
 import { JsonlWriter, type RunSample } from './samples';
+import { loadFailureHtml, loadHtml } from './html';
+import { LoadTimeline } from './timeline';
+import { commandLine } from '../shared/html/command-line';
+import { writeHtml } from '../shared/html/page';
 import { prepareBroker, prepareChat, type Scenario } from './scenario';
 import { averageRate, messagesOffered, parseStages, scheduleSeconds, type Schedule, type Stage } from './schedule';
 import { runWorkers } from './workers';
@@ -88,6 +92,15 @@ export function scheduleOf(o: LoadOptions): Schedule {
   return { ratePerSecond: o.rate, durationSeconds: o.duration, rampSeconds: o.ramp };
 }
 
+/** The schedule for --html's stage table, or none when the options are inconsistent (runLoad says so). */
+function safeSchedule(o: LoadOptions): Schedule {
+  try {
+    return scheduleOf(o);
+  } catch {
+    return { ratePerSecond: 0, durationSeconds: 0, rampSeconds: 0 };
+  }
+}
+
 /** Thrown when a signal stops the run before any message was sent. */
 class InterruptedDuringSetup extends Error {}
 
@@ -100,7 +113,8 @@ function untilAborted<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
   });
 }
 
-export async function runLoad(o: LoadOptions, interrupt: AbortSignal): Promise<LoadReport> {
+/** `timeline` (--html) keeps every per-second sample and each stage's latency. */
+export async function runLoad(o: LoadOptions, interrupt: AbortSignal, timeline?: LoadTimeline): Promise<LoadReport> {
   const schedule = scheduleOf(o);
   const out = o.out ? openOut(o.out) : null;
   const metrics = o.metricsPort !== undefined ? new MetricsServer() : null;
@@ -111,7 +125,7 @@ export async function runLoad(o: LoadOptions, interrupt: AbortSignal): Promise<L
       });
       process.stderr.write(`metrics on http://${o.metricsHost.includes(':') ? `[${o.metricsHost}]` : o.metricsHost}:${port}/metrics\n`);
     }
-    const onSample = out || metrics ? (s: RunSample) => (out?.write(s), metrics?.sample(s)) : undefined;
+    const onSample = out || metrics || timeline ? (s: RunSample, interval: LatencyHistogram) => (out?.write(s), metrics?.sample(s), timeline?.add(s, interval)) : undefined;
     if (o.workers > 1) {
       const users = o.broker ? [] : chatUsers(o);
       for (const url of new Set([o.url].flat())) await checkReachable(url);
@@ -258,6 +272,7 @@ function writeFile(file: string, text: string): void {
 
 /** --report and --junit for a run that could not start: the error is the one failed testcase. */
 function writeFailureFiles(o: LoadOptions, message: string, code: number, startedAt: Date): void {
+  if (o.html) writeHtml(o.html, loadFailureHtml(o.broker ? 'broker' : 'chat', message, code, commandLine()), 'load');
   if (o.report) writeFile(o.report, JSON.stringify({ ok: false, error: message, exitCode: code }, null, 2) + '\n');
   if (o.junit) {
     const seconds = (Date.now() - startedAt.getTime()) / 1000;
@@ -335,6 +350,7 @@ export function loadCommand(): Command {
     .option('--json', 'print the report as one JSON object on stdout', false)
     .option('--report <file>', 'also write the JSON report to this file (written on failure and interruption too)')
     .option('--junit <file>', 'write JUnit XML: a testcase per check and threshold, a <failure> for each failed one')
+    .option('--html <file>', 'write one self-contained HTML page (opens offline): verdict, totals, checks, latency and throughput over time, per-stage tables (written on failure and interruption too)')
     .option('--out <file>', 'write one JSON sample a second (JSON Lines): counts so far, that second\'s latency percentiles, generator CPU')
     .option('--metrics-port <port>', 'serve Prometheus text on http://HOST:PORT/metrics while running (0: a free port, said on stderr)', nonNegativeInt)
     .option('--metrics-host <host>', 'address for --metrics-port', '127.0.0.1')
@@ -352,8 +368,10 @@ export function loadCommand(): Command {
       );
       try {
         let report: LoadReport;
+        // scheduleOf only throws for a usage error, which runLoad reports below.
+        const timeline = o.html ? new LoadTimeline(safeSchedule(o)) : undefined;
         try {
-          report = await runLoad(o, interruption.signal);
+          report = await runLoad(o, interruption.signal, timeline);
         } catch (err) {
           // A signal during set-up (here, or in a --workers process that then fails for it).
           if (!(err instanceof InterruptedDuringSetup) && !interruption.received) throw err;
@@ -365,6 +383,7 @@ export function loadCommand(): Command {
         // The files first: a CI job that kills us right after stdout still has them.
         if (o.report) writeFile(o.report, JSON.stringify(report, null, 2) + '\n');
         if (o.junit) writeFile(o.junit, toJUnit(junitSuite(report, startedAt, seconds)));
+        if (o.html) writeHtml(o.html, loadHtml(report, timeline ?? null, commandLine()), 'load');
         await new Promise((resolve) => process.stdout.write((o.json ? JSON.stringify(report) : formatReport(report)) + '\n', resolve));
         process.exitCode = report.exitCode ?? EXIT.failed;
       } catch (err) {

@@ -2,8 +2,11 @@
 // machines as one report, judged by the same checks, --threshold and exit statuses as one run.
 import fs from 'node:fs';
 import { Command, InvalidArgumentError } from 'commander';
+import { commandLine } from '../shared/html/command-line';
+import { writeHtml } from '../shared/html/page';
 import { toJUnit } from '../shared/junit';
 import { EXIT, EXIT_CODES_HELP } from '../shared/outcome';
+import { loadHtml } from './html';
 import { mergeReports } from './merge';
 import { formatReport, junitSuite, withVerdict, type LoadReport } from './report';
 import { evaluateThresholds, parseThreshold, type Threshold } from './threshold';
@@ -30,8 +33,9 @@ export function mergeCommand(): Command {
     .option('--json', 'print the merged report as one JSON object', false)
     .option('--report <file>', 'also write the merged JSON report to this file')
     .option('--junit <file>', 'write JUnit XML of the merged checks and thresholds')
+    .option('--html <file>', 'write the merged report as one self-contained HTML page (no per-second charts: the runs\' --out files hold those)')
     .addHelpText('after', EXIT_CODES_HELP)
-    .action(async (files: string[], o: { threshold: Threshold[]; json: boolean; report?: string; junit?: string }) => {
+    .action(async (files: string[], o: { threshold: Threshold[]; json: boolean; report?: string; junit?: string; html?: string }) => {
       let reports: LoadReport[];
       try {
         reports = files.map(readReport);
@@ -51,6 +55,7 @@ export function mergeCommand(): Command {
       merged = withVerdict({ ...merged, thresholds: evaluateThresholds(o.threshold, merged) });
       if (o.report) fs.writeFileSync(o.report, JSON.stringify(merged, null, 2) + '\n');
       if (o.junit) fs.writeFileSync(o.junit, toJUnit(junitSuite(merged, new Date(), merged.generator.sendingSeconds)));
+      if (o.html) writeHtml(o.html, loadHtml(merged, null, commandLine()), 'merge');
       await new Promise((resolve) => process.stdout.write((o.json ? JSON.stringify(merged) : formatReport(merged)) + '\n', resolve));
       process.exitCode = merged.exitCode ?? EXIT.failed;
     });

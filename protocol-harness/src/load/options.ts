@@ -22,6 +22,8 @@ export interface LoadOptions {
   threshold: Threshold[];
   report?: string;
   junit?: string;
+  /** --html FILE: one self-contained page with the report, its per-second charts and per-stage tables. */
+  html?: string;
   /** --out FILE.jsonl: one sample a second. */
   out?: string;
   /** --metrics-port: Prometheus text on /metrics while running (0: any free port, announced on stderr). */

@@ -59,12 +59,17 @@ const PHASES: RunSample['phase'][] = ['sending', 'draining', 'grace'];
  * merged histograms, CPU added (several processes), the worst event-loop lag.
  */
 export function mergeSamples(parts: EncodedSample[]): RunSample {
+  return mergeSamplesWithLatency(parts).sample;
+}
+
+/** mergeSamples, with the second's merged latency histogram (the HTML report's per-stage latency). */
+export function mergeSamplesWithLatency(parts: EncodedSample[]): { sample: RunSample; latency: LatencyHistogram } {
   const s = parts.map((p) => p.sample);
   const sum = (pick: (x: RunSample) => number) => s.reduce((n, x) => n + pick(x), 0);
   const h = new LatencyHistogram();
   for (const p of parts) h.add(LatencyHistogram.decode({ hdr: p.hdr }));
   const l = h.summary();
-  return {
+  const sample: RunSample = {
     at: s.map((x) => x.at).sort().at(-1)!,
     elapsedSeconds: Math.max(...s.map((x) => x.elapsedSeconds)),
     phase: PHASES[Math.min(...s.map((x) => PHASES.indexOf(x.phase)))],
@@ -82,6 +87,7 @@ export function mergeSamples(parts: EncodedSample[]): RunSample {
     generatorCpuPercent: sum((x) => x.generatorCpuPercent),
     eventLoopLagP99Ms: Math.max(...s.map((x) => x.eventLoopLagP99Ms)),
   };
+  return { sample, latency: h };
 }
 
 /** A worker that has finished still counts in later seconds with its final counts and nothing new. */
@@ -102,7 +108,7 @@ export class SampleAligner {
 
   constructor(
     workers: number,
-    private readonly emit: (sample: RunSample) => void,
+    private readonly emit: (sample: RunSample, interval: LatencyHistogram) => void,
   ) {
     this.byWorker = Array.from({ length: workers }, () => []);
   }
@@ -111,7 +117,7 @@ export class SampleAligner {
     this.byWorker[worker].push(part);
     while (this.byWorker.every((list) => list.length > this.emitted)) {
       const second = this.emitted++;
-      this.emit(mergeSamples(this.byWorker.map((list) => list[second])));
+      this.hand(this.byWorker.map((list) => list[second]));
     }
   }
 
@@ -119,7 +125,12 @@ export class SampleAligner {
   flush(): void {
     const longest = Math.max(0, ...this.byWorker.map((list) => list.length));
     for (; this.emitted < longest; this.emitted++) {
-      this.emit(mergeSamples(this.byWorker.flatMap((list) => (list[this.emitted] ? [list[this.emitted]] : list.length ? [carried(list[list.length - 1].sample)] : []))));
+      this.hand(this.byWorker.flatMap((list) => (list[this.emitted] ? [list[this.emitted]] : list.length ? [carried(list[list.length - 1].sample)] : [])));
     }
+  }
+
+  private hand(parts: EncodedSample[]): void {
+    const { sample, latency } = mergeSamplesWithLatency(parts);
+    this.emit(sample, latency);
   }
 }

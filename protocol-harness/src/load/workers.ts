@@ -10,6 +10,7 @@ import { mergeReports } from './merge';
 import type { LoadReport } from './report';
 import { slotOf } from './scenario';
 import type { BucketCounts } from './metrics';
+import type { LatencyHistogram } from './latency';
 import { SampleAligner, type EncodedSample, type RunSample } from './samples';
 import type { Schedule } from './schedule';
 import { InfrastructureError, UsageError } from '../shared/outcome';
@@ -65,7 +66,7 @@ export async function runWorkers(
   users: Credentials[],
   count: number,
   interrupt: AbortSignal,
-  onSample?: (sample: RunSample) => void,
+  onSample?: (sample: RunSample, interval: LatencyHistogram) => void,
   /** --metrics-port: each worker's latency bucket counts so far. */
   onBuckets?: (worker: number, counts: BucketCounts) => void,
 ): Promise<LoadReport> {
@@ -101,7 +102,7 @@ export async function runWorkers(
             child.once('exit', (code, signal) => {
               if (!settled) reject(new InfrastructureError(`worker ${k + 1} ended without a report (${signal ?? `exit ${code}`})`));
             });
-            const options: LoadOptions = { ...o, clients: plan.clients, rooms: plan.rooms, progress: false, threshold: [], out: undefined, metricsPort: undefined, report: undefined, junit: undefined, workers: 1 };
+            const options: LoadOptions = { ...o, clients: plan.clients, rooms: plan.rooms, progress: false, threshold: [], out: undefined, html: undefined, metricsPort: undefined, report: undefined, junit: undefined, workers: 1 };
             child.send({
               type: 'start',
               options,

@@ -9,6 +9,8 @@ import { busInterest, ClusterPublisher } from './cluster-publisher';
 import { LocalPresence, RedisPresence, type Presence } from './presence';
 import { RedisBus } from './redis-bus';
 import { RedisCallStore } from './redis-call-store';
+import { RedisGroupCallStore } from './redis-group-call-store';
+import type { GroupCallStore } from '../features/group-calls/group-call-store';
 import { LocalThrottle, RedisThrottle, type Throttle } from './throttle';
 
 export interface ClusterNode {
@@ -22,6 +24,8 @@ export interface ClusterNode {
   readonly throttle: Throttle;
   /** Call state every node shares; null alone, where calls live in the process's memory. */
   readonly sharedCallStore: SharedCallStore | null;
+  /** Group calls every node sees (made at most once, closed with the node); null alone. */
+  readonly sharedGroupCallStore: (() => GroupCallStore) | null;
   /**
    * The node's broker joins the cluster (once): the Publisher and Signals features use, and
    * who is online on any node.
@@ -68,6 +72,7 @@ class LocalCluster extends BusCluster implements ClusterNode {
   readonly interest = busInterest(this.bus);
   readonly throttle = new LocalThrottle();
   readonly sharedCallStore = null;
+  readonly sharedGroupCallStore = null;
 
   constructor(log: Logger) {
     super(new LocalBus(), log);
@@ -87,7 +92,9 @@ class RedisCluster extends BusCluster implements ClusterNode {
   readonly interest: LocalInterest;
   readonly throttle: Throttle;
   readonly sharedCallStore: SharedCallStore;
+  readonly sharedGroupCallStore: () => GroupCallStore;
   private readonly presence: RedisPresence;
+  private groupCalls: RedisGroupCallStore | null = null;
 
   constructor(
     protected readonly bus: RedisBus,
@@ -105,6 +112,7 @@ class RedisCluster extends BusCluster implements ClusterNode {
     };
     this.throttle = new RedisThrottle(bus.redis);
     this.sharedCallStore = (ringTimeoutMs, ports, featureLog) => new RedisCallStore(bus.redis, ringTimeoutMs, ports, featureLog);
+    this.sharedGroupCallStore = () => (this.groupCalls ??= new RedisGroupCallStore(bus.redis));
   }
 
   join(broker: Broker): { publisher: ClusterPublisher; presence: Presence } {
@@ -115,6 +123,7 @@ class RedisCluster extends BusCluster implements ClusterNode {
 
   async close(): Promise<void> {
     this.presence.stop();
+    this.groupCalls?.close();
     await this.bus.close();
   }
 }

@@ -11,6 +11,7 @@ import type { Metrics } from '../observability/metrics';
 import type { Publisher, StompFeature } from '../stomp/api';
 import type { Route } from '../transport/route';
 import type { SharedCallStore } from './calls/call-store';
+import type { GroupCallStore } from './group-calls/group-call-store';
 import type { Mailer } from './mail/mailer';
 
 /** Milliseconds since the epoch; injected so tests can move time. */
@@ -51,6 +52,8 @@ export interface ClusterDeps {
   throttle: Throttle;
   /** Call state every node shares (a cluster); null: calls live in this process's memory. */
   sharedCallStore: SharedCallStore | null;
+  /** Group calls every node sees (a cluster); null: in this process's memory. */
+  sharedGroupCallStore: (() => GroupCallStore) | null;
 }
 
 export interface ServerFeature {

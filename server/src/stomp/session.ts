@@ -3,11 +3,11 @@
 // only through SessionHost, so it is tested without a network.
 import { PayloadError } from '@common/payloads';
 import { StompHandlerError, StompUnavailableError, type StompPrincipal } from './api';
-import { CLIENT_COMMANDS, frame, serialize, type Frame, type StompVersion } from './frame';
+import { CLIENT_COMMANDS, escapeHeader, frame, serialize, type Frame, type StompVersion } from './frame';
 import { FRAMES_PER_TURN, FrameBudget, type BudgetLimits } from './budget';
 import { elapsedMs, isBeatDue, isSilent, negotiateHeartbeats } from './heartbeat';
 import { intern } from './intern';
-import { DEFAULT_LIMITS, StompParseError, StompParser } from './parser';
+import { DEFAULT_LIMITS, endOfFrames, StompParseError, StompParser } from './parser';
 import type { HandlerRoute, StompRouter } from './router';
 import type { TakesTurns, Turns } from './turns';
 
@@ -57,6 +57,9 @@ export interface SessionHost {
 export const SUPPORTED_VERSIONS: StompVersion[] = ['1.2', '1.1', '1.0'];
 
 export const CLOSE = { normal: 1000, goingAway: 1001, protocol: 1002, policy: 1008, tooBig: 1009, internal: 1011, tryAgainLater: 1013 } as const;
+
+/** The shortest frame: a one-letter command, the blank line and the NUL ("X\n\n\0"). */
+const MIN_FRAME_BYTES = 4;
 
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 
@@ -129,6 +132,11 @@ export class StompSession implements TakesTurns {
   private busy = false;
   /** The message being received, read in place by a turn taken at once (else copied into the parser). */
   private incoming: Uint8Array | null = null;
+  /**
+   * A message held more frames than the budget allowed when it arrived: only those were kept, and
+   * once they are parsed the session fails as if it had parsed the next one (the rest was dropped).
+   */
+  private overBudget = false;
 
   constructor(
     private readonly host: SessionHost,
@@ -192,8 +200,9 @@ export class StompSession implements TakesTurns {
    * turn at a time (turns.ts): the first turn at once when no other socket waits, the rest in
    * later rounds, so a message packed with frames costs its neighbours one turn per round.
    */
-  receive(bytes: Uint8Array): void {
-    if (this.state === 'ending' || this.state === 'closed') return;
+  receive(message: Uint8Array): void {
+    if (this.state === 'ending' || this.state === 'closed' || this.overBudget) return;
+    let bytes = message;
     const now = (this.lastReceived = this.host.now());
     const budget = (this.budget ??= new FrameBudget(this.host.budget, now));
     if (!budget.spend(0, bytes.length, now)) {
@@ -205,6 +214,21 @@ export class StompSession implements TakesTurns {
     if (parser.buffered + this.queuedBytes + bytes.length > SESSION_LIMITS.inputBytes) {
       this.failPiledUp();
       return;
+    }
+    // A message with more frames than the budget holds: only those are kept (and so copied) and
+    // the rest dropped. Counted from a frame boundary, so only when nothing is buffered; a
+    // message too short to hold more frames (4 bytes at least each) is not looked at.
+    if (parser.buffered === 0) {
+      const left = budget.framesLeft(now);
+      const cut = bytes.length >= MIN_FRAME_BYTES * (left + 1) ? endOfFrames(bytes, left) : -1;
+      if (cut === 0) {
+        this.failOverBudget();
+        return;
+      }
+      if (cut > 0) {
+        bytes = bytes.subarray(0, cut);
+        this.overBudget = true;
+      }
     }
     this.incoming = bytes;
     this.host.turns.turnNowOrQueue(this);
@@ -238,6 +262,11 @@ export class StompSession implements TakesTurns {
     try {
       let moreInput = false;
       const parser = this.parser;
+      // The frames the budget allowed are parsed: the next would overdraw it.
+      if (this.overBudget && !chunk && !parser?.midFrame) {
+        this.failOverBudget();
+        return false;
+      }
       if (parser && (chunk || parser.midFrame)) {
         const now = this.host.now();
         const budget = this.budget!;
@@ -249,10 +278,10 @@ export class StompSession implements TakesTurns {
         if (!parser.midFrame && !error) this.parser = null;
         this.host.counters.framesIn += frames.length;
         if (frames.length > 0 && !budget.spend(frames.length, 0, now)) {
-          this.fail(`more than ${this.host.budget.framesPerSecond} frames a second sent`, { code: CLOSE.policy });
+          this.failOverBudget();
           return false;
         }
-        moreInput = this.parser !== null && frames.length === max;
+        moreInput = (this.parser !== null && frames.length === max) || this.overBudget;
         const works: Work[] = frames;
         if (error) works.push(error);
         if (works.length > 0 && !this.enqueueAll(works)) return false;
@@ -328,6 +357,10 @@ export class StompSession implements TakesTurns {
     this.queuedBytes += bytes;
     for (const work of works) queue.push(work);
     return true;
+  }
+
+  private failOverBudget(): void {
+    this.fail(`more than ${this.host.budget.framesPerSecond} frames a second sent`, { code: CLOSE.policy });
   }
 
   private failPiledUp(): void {
@@ -419,7 +452,8 @@ export class StompSession implements TakesTurns {
 
   private receipt(f: Frame): void {
     const id = f.headers.get('receipt');
-    if (id !== undefined && this.state === 'connected') this.sendFrame(frame('RECEIPT', { 'receipt-id': id }));
+    // Written as text at once: a flood's budget of ACKs asks for thousands of these (no Map, no Buffer each).
+    if (id !== undefined && this.state === 'connected') this.sendRaw(`RECEIPT\nreceipt-id:${this.version === '1.0' ? id : escapeHeader(id)}\n\n\0`);
   }
 
   private connect(f: Frame): void {

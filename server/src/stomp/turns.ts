@@ -19,7 +19,7 @@ export interface TakesTurns {
 }
 
 /** A round stops after this long and the rest wait for the next one (the event loop runs between). */
-export const MAX_ROUND_MS = 5;
+export const MAX_ROUND_MS = 2;
 
 export class Turns {
   /** Woken since the last round: they go first. */

@@ -40,6 +40,8 @@ export function toOutgoing(reply: Reply, requestHeaders: Record<string, string>)
       body: reply.text.body,
     };
   }
+  // No Content has no body (and no body type).
+  if (reply.status === 204) return { status: 204, headers: { 'Cache-Control': 'no-store', ...reply.headers }, setCookies: reply.setCookies ?? [], body: '' };
   const out = json(reply.status ?? 200, reply.json ?? {}, reply.headers);
   out.setCookies = reply.setCookies ?? [];
   return out;

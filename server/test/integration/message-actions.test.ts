@@ -181,7 +181,7 @@ forEachDatabase('replying to, editing, deleting and reacting to messages', (db) 
       { emoji: '👍', userIds: [b.user.userId, a.user.userId] },
       { emoji: '😂', userIds: [a.user.userId] },
     ]);
-    expect(await refusal(b, app.reaction, { chatRoomId: roomId, messageId: m.messageId, emoji: '🔥', on: true })).to.match(/emoji must be one of/);
+    expect(await refusal(b, app.reaction, { chatRoomId: roomId, messageId: m.messageId, emoji: 'ok', on: true })).to.match(/exactly one emoji/);
     expect(await refusal(b, app.reaction, { chatRoomId: roomId, messageId: m.messageId, emoji: '👍', on: 'yes' })).to.match(/on must be/);
     expect(await refusal(await member('Nobody'), app.reaction, { chatRoomId: roomId, messageId: m.messageId, emoji: '👍', on: true })).to.match(/member/);
 
@@ -189,6 +189,32 @@ forEachDatabase('replying to, editing, deleting and reacting to messages', (db) 
     const gone = await inHistory(b, roomId, m.messageId);
     expect(gone.reactions).to.equal(undefined);
     expect(await refusal(b, app.reaction, { chatRoomId: roomId, messageId: m.messageId, emoji: '🙏', on: true })).to.match(/deleted/);
+  });
+
+  it('takes any single emoji as a reaction (flags, ZWJ sequences, skin tones) and refuses anything that is not exactly one', async () => {
+    const a = await member('Emoji Poster');
+    const b = await member('Emoji Fan');
+    const roomId = await roomOf(a, b);
+    const events = await a.stomp.subscribe(topics.chatRoomEvents(roomId));
+    const m = await say(a, roomId, 'any emoji');
+    const given = ['🔥', '🇰🇷', '👩‍💻', '👍🏽', '👩🏻‍❤️‍💋‍👨🏼', '🏴󠁧󠁢󠁳󠁣󠁴󠁿'];
+    for (const emoji of given) {
+      now += 1000;
+      await b.stomp.send(app.reaction, { chatRoomId: roomId, messageId: m.messageId, emoji, on: true });
+      expect(await nextChange(events, roomId)).to.deep.include({ type: 'reaction', userId: b.user.userId, emoji, on: true });
+    }
+    // 👍 and 👍🏽 are two reactions: the column compares bytes (utf8mb4_bin on MariaDB).
+    now += 1000;
+    await a.stomp.send(app.reaction, { chatRoomId: roomId, messageId: m.messageId, emoji: '👍', on: true });
+    await nextChange(events, roomId);
+    for (const emoji of ['👍👍', 'a', '1', '👍 ok', '', ' ', 'ㅋ']) {
+      expect(await refusal(b, app.reaction, { chatRoomId: roomId, messageId: m.messageId, emoji, on: true }), JSON.stringify(emoji)).to.match(/exactly one emoji/);
+    }
+    await events.nothingSoFar();
+    expect((await inHistory(b, roomId, m.messageId)).reactions).to.deep.equal([
+      ...given.map((emoji) => ({ emoji, userIds: [b.user.userId] })),
+      { emoji: '👍', userIds: [a.user.userId] },
+    ]);
   });
 
   it('gives a reconnecting client every message changed while it was away, from the change counter it last saw', async () => {

@@ -1,16 +1,19 @@
 // Web Push end to end without the internet: a local HTTP server plays the browsers' push
 // service; subscriptions carry keys the test made, so it decrypts (aes128gcm) what the server
 // pushes and checks the VAPID Authorization header. Calls ring an offline callee by push,
-// offline members hear of new messages (at most once per room a minute), and endpoints the push
+// a group call rings its closed-tab members with a push of its own (group-call: the room, the
+// starter), offline members hear of new messages (at most once per room a minute), and endpoints the push
 // service calls gone, or deleted, or of a logged-out session, are rung no more.
+import { execFileSync } from 'node:child_process';
 import { expect } from 'chai';
 import { api } from '@common/api';
 import { app, queues } from '@common/destinations';
+import type { GroupCallSignal } from '@common/group-call';
 import type { CallEvent } from '@common/payloads';
 import type { PushPayload } from '@common/push';
 import type { RunningServer } from '../../src/main';
 import type { ApiClient } from '../support/api-client';
-import { forEachDatabase } from '../support/databases';
+import { forEachDatabase, IN_CI } from '../support/databases';
 import { LocalPushService, verifyVapid, type TestSubscription } from '../support/push-service';
 import { connectStomp, type Inbox, type TestStomp } from '../support/stomp-client';
 import { startTestServer } from '../support/test-server';
@@ -22,6 +25,14 @@ const RING_TIMEOUT_MS = 5000;
 /** How long a "nothing arrives" check listens, where no later event can stand as a barrier. */
 const QUIET_MS = 500;
 const METRICS_TOKEN = 'push-metrics';
+
+function janusInstalled(): boolean {
+  try {
+    return execFileSync('janus', ['--help'], { encoding: 'utf8' }).includes('janus');
+  } catch {
+    return false;
+  }
+}
 
 interface Person {
   user: TestUser;
@@ -129,6 +140,34 @@ forEachDatabase('web push', (db) => {
     await stomp.send(app.callHangup, { targetUserId: bob.user.userId });
   });
 
+  it('rings the closed-tab members of a room where a group call starts with a group-call push naming the call and its starter', async function () {
+    if (!janusInstalled()) {
+      if (IN_CI) throw new Error('janus is not installed: CI must run every test');
+      console.warn('\n  !!! SKIPPING the group ring push: janus is not installed (apt-get install janus)\n');
+      this.skip();
+    }
+    const [alice, bob, carol] = [await person('Alice'), await person('Bob'), await person('Carol')];
+    const [bobSubscription, carolSubscription] = [await subscribed(bob), await subscribed(carol)];
+    const room = await alice.client.post(api.roomCreate, { targetUserId: bob.user.userId, targetUserName: 'x' });
+    const chatRoomId = room.body.chatRoomId as number;
+    expect((await alice.client.post(api.addUser, { chatRoomId, userId: carol.user.userId })).status).to.equal(200);
+    const carolTab = await connect(carol);
+    const carolRing = await carolTab.subscribe(queues.call('group-incoming', carol.user.userId));
+    const stomp = await connect(alice);
+    const signals = await stomp.subscribe(queues.call('group-signal', alice.user.userId));
+    await stomp.send(app.groupCallStart, { chatRoomId, media: 'video' });
+    const joined = (await signals.next(20_000)).json<GroupCallSignal>();
+    if (joined.kind !== 'joined') throw new Error(`not joined: ${JSON.stringify(joined)}`);
+
+    const push = await pushService.nthPushTo(bobSubscription, 1);
+    expect(payloadOf(bobSubscription, push)).to.deep.equal({ kind: 'group-call', chatRoomId, callId: joined.callId, media: 'video', starterName: 'Alice' });
+    expect(push.headers.urgency).to.equal('high');
+    // Carol is connected: rung on her queue, not pushed.
+    await carolRing.next();
+    await expectNothingFor(QUIET_MS, 'a push to Carol, who is connected', () => pushService.pushesTo(carolSubscription).length > 0);
+    await stomp.send(app.groupCallLeave, { chatRoomId, callId: joined.callId });
+  });
+
   it('answers unavailable at once for a callee with neither a connection nor a subscription', async () => {
     const { hangups } = await call(await person('Caller'), await person('Nobody'));
     expect((await hangups.next()).json<CallEvent>().reason).to.equal('unavailable');
@@ -181,6 +220,26 @@ forEachDatabase('web push', (db) => {
     await writer.send(app.privateMessage, { chatRoomId: room, content: 'hello again', clientMsgId: 'mute-2' });
     const push = await pushService.nthPushTo(bobSubscription, 1);
     expect(payloadOf(bobSubscription, push)).to.include({ kind: 'message', chatRoomId: room, content: 'hello again' });
+  });
+
+  it('pushes a mention even in a muted room (mention: true), and nothing to a member who blocked the sender', async () => {
+    const alice = await person('Mentioner');
+    const bob = await person('Muted mentioned');
+    const dan = await person('Blocking reader');
+    const bobSubscription = await subscribed(bob);
+    const danSubscription = await subscribed(dan);
+    const room = (await alice.client.post<{ chatRoomId: number }>(api.roomCreate, { targetUserId: bob.user.userId })).body.chatRoomId;
+    expect((await alice.client.post(api.addUser, { chatRoomId: room, userId: dan.user.userId })).status).to.equal(200);
+    expect((await bob.client.patch(api.roomSettings, { chatRoomId: room, muted: true })).status).to.equal(200);
+    expect((await dan.client.request('PUT', api.block(alice.user.userId))).status).to.equal(200);
+    const writer = await connect(alice);
+
+    await writer.send(app.privateMessage, { chatRoomId: room, content: 'plain', clientMsgId: 'mention-1' });
+    await writer.send(app.privateMessage, { chatRoomId: room, content: '@Bob look', clientMsgId: 'mention-2', mentions: [bob.user.userId, dan.user.userId] });
+    const push = await pushService.nthPushTo(bobSubscription, 1);
+    expect(payloadOf(bobSubscription, push)).to.deep.include({ kind: 'message', chatRoomId: room, content: '@Bob look', mention: true });
+    await expectNothingFor(QUIET_MS, 'a push to Dan, who blocked the sender', () => pushService.pushesTo(danSubscription).length > 0);
+    expect(pushService.pushesTo(bobSubscription)).to.have.length(1);
   });
 
   it('deletes a subscription whose endpoint the push service calls gone (410)', async () => {

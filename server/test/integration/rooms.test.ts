@@ -174,8 +174,12 @@ forEachDatabase('chat rooms over REST', (db) => {
         unreadCount: 0,
         lastSeq: 1,
         memberCount: 2,
+        peer: { userId: d.user.userId, photoVersion: null },
       });
-      expect(last).to.deep.equal({ chatRoomId: quiet, chatRoomName: 'Ben', lastMessage: null, lastMessageTime: null, lastReadAt: null, unreadCount: 0, lastSeq: 0, memberCount: 2 });
+      expect(last).to.deep.equal({
+        chatRoomId: quiet, chatRoomName: 'Ben', lastMessage: null, lastMessageTime: null, lastReadAt: null, unreadCount: 0, lastSeq: 0, memberCount: 2,
+        peer: { userId: b.user.userId, photoVersion: null },
+      });
     });
 
     it('shows a room as read after its history was loaded', async () => {

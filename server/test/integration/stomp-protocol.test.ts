@@ -31,6 +31,8 @@ function closedWithin(raw: RawStomp, ms = 10_000) {
 describe('STOMP over the /websocket endpoint', function () {
   let server: StandaloneServer;
   let recorded: Array<{ userId: number; body: string }> = [];
+  /** /app/slow handlers still running: a test that leaves some behind waits for them, or they record into the next test. */
+  let slowRunning = 0;
   const logLines: string[] = [];
   /** Tokens the test authenticator no longer accepts (an expired login session). */
   const expired = new Set<string>();
@@ -45,8 +47,13 @@ describe('STOMP over the /websocket endpoint', function () {
             recorded.push({ userId: user.userId, body });
           },
           '/app/slow': async (user: StompPrincipal, body: string) => {
-            await slowWork();
-            recorded.push({ userId: user.userId, body });
+            slowRunning += 1;
+            try {
+              await slowWork();
+              recorded.push({ userId: user.userId, body });
+            } finally {
+              slowRunning -= 1;
+            }
           },
           '/app/refuse': () => {
             throw new StompHandlerError('not in this room');
@@ -490,6 +497,8 @@ describe('STOMP over the /websocket endpoint', function () {
       const raw = await connected();
       raw.send('SEND\ndestination:/app/slow\n\nx\0'.repeat(SESSION_LIMITS.pendingFrames + 2));
       await expectError(raw, /awaiting processing/);
+      // The handlers that were running finish after the close; their records belong to this test.
+      await waitFor(() => slowRunning === 0, 'the slow handlers to finish');
     });
 
     it('answers ERROR past the limits on transaction frames and subscriptions', async () => {

@@ -56,7 +56,12 @@ async function freePort(): Promise<number> {
 
 const READY = /Total General servers/;
 
-export async function startCoturn(secret: string, options: { timeoutMs?: number } = {}): Promise<Coturn> {
+/**
+ * `relayPorts`: how many relay ports coturn may hand out (default 100). Each relayed
+ * RTCPeerConnection holds several allocations (a UDP and a TCP TURN URL, from each local address)
+ * for as long as it lives, so 100 carry about ten calls at once; `harness call --pairs 20` needs more.
+ */
+export async function startCoturn(secret: string, options: { timeoutMs?: number; relayPorts?: number } = {}): Promise<Coturn> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'letschat-coturn-'));
   const port = await freePort();
   // Relay ports from a band derived from the listening port, so parallel instances rarely meet.
@@ -67,7 +72,7 @@ export async function startCoturn(secret: string, options: { timeoutMs?: number 
     `--listening-port=${port}`,
     '--relay-ip=127.0.0.1',
     `--min-port=${relayMin}`,
-    `--max-port=${relayMin + 99}`,
+    `--max-port=${relayMin + (options.relayPorts ?? 100) - 1}`,
     '--use-auth-secret',
     `--static-auth-secret=${secret}`,
     '--realm=letschat.test',

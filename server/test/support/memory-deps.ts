@@ -85,6 +85,6 @@ export async function memoryDeps(): Promise<MemoryDeps> {
     publisher: new RecordingPublisher(),
     mailer: new RecordingMailer(),
     metrics: new Metrics(),
-    cluster: { signals: { broadcast() {}, onSignal() {}, onLost() {} }, presence: { isOnline: async () => false, onlineAmong: async () => new Set<number>() }, throttle: { allow: async () => true }, sharedCallStore: null },
+    cluster: { signals: { broadcast() {}, onSignal() {}, onLost() {} }, presence: { isOnline: async () => false, onlineAmong: async () => new Set<number>() }, throttle: { allow: async () => true }, sharedCallStore: null, sharedGroupCallStore: null },
   };
 }

@@ -1,5 +1,5 @@
 import { useEffect, useId, useState, type FormEvent } from 'react';
-import { Link, useSearchParams } from 'react-router-dom';
+import { Link, useSearchParams } from 'wouter';
 import { OAUTH_PROVIDERS, type OAuthProvider } from '@common/api';
 import { LIMITS } from '@common/rules';
 import { useAppDispatch, useAppSelector } from '../../kernel/hooks';

@@ -1,12 +1,12 @@
 // The collapsed in-call overlay: a bar above every screen with the peer's name (and a live
 // thumbnail of the peer's video), the mm:ss timer (연결 중… until connected), mute and hang-up.
 // Tapping the name expands the overlay again.
-import { ko } from '../../i18n/ko';
+import { koCall } from '../../i18n/koCall';
 import { formatCallDuration } from './callOutcomeRules';
 import { CallThumbnail } from './CallThumbnail';
 import { MicIcon, PhoneIcon } from './icons';
 
-const t = ko.call;
+const t = koCall;
 
 export interface CallBarProps {
   peerName: string;

@@ -2,14 +2,14 @@
 // on each member of the room's list, in user search results, on each call-history entry. Disabled
 // while a call is under way (one call at a time). Other features place it through call/index.ts.
 import { useAppDispatch, useAppSelector } from '../../kernel/hooks';
-import { ko } from '../../i18n/ko';
+import { koCall } from '../../i18n/koCall';
 import type { CallPeer } from './callRules';
 import { callRequested } from './callRequests';
 import type { CallState } from './callSlice';
 import { PhoneIcon } from './icons';
 import { VideoIcon } from './videoIcons';
 
-const t = ko.call;
+const t = koCall;
 
 /** The call reducer comes with the signed-in hosts; until it is installed there is no call to wait for. */
 const selectBusy = (state: { call?: CallState }) => (state.call?.phase ?? 'idle') !== 'idle';

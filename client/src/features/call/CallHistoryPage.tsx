@@ -6,15 +6,16 @@ import type { CallRecord } from '@common/api';
 import { callDuration } from '@common/system-text';
 import { useAppDispatch, useAppSelector } from '../../kernel/hooks';
 import { paths } from '../../kernel/paths';
+import { Avatar } from '../../components/Avatar';
 import { BackButton } from '../../components/BackButton';
 import { useDocumentTitle } from '../../components/documentTitle';
 import { relativeTime } from '../../components/relativeTime';
-import { ko } from '../../i18n/ko';
+import { koCall } from '../../i18n/koCall';
 import { CallButtons } from './CallButtons';
 import { callHistoryActions, selectCallHistory, selectMissedCallCount } from './callHistorySlice';
 import { isMissedCall } from './callHistoryRules';
 
-const t = ko.call;
+const t = koCall;
 
 function outcomeText(entry: CallRecord): string {
   const kind = entry.media === 'video' ? t.videoCall : t.voiceCall;
@@ -51,6 +52,7 @@ export default function CallHistoryPage() {
       <ul className="call-history">
         {entries.map((entry) => (
           <li key={entry.callId} className={isMissedCall(entry) ? 'call-history__entry call-history__entry--missed' : 'call-history__entry'} data-testid="call-history-entry">
+            <Avatar name={entry.peerName} size={40} photo={{ userId: entry.peerUserId, photoVersion: entry.peerPhotoVersion }} />
             <span className="call-history__who">
               <span className="call-history__name">{entry.peerName}</span>
               <span className="call-history__meta">

@@ -35,7 +35,7 @@ function renderSignedIn(at: string) {
     ],
     at,
   );
-  services.currentPath = () => rendered.router.state.location.pathname;
+  services.currentPath = () => rendered.router.pathname();
   return { ...rendered, services, callStomp, rtc };
 }
 
@@ -59,7 +59,7 @@ describe('the call host at the app root', () => {
     act(() => rtc.peers[0].emit({ type: 'connectionState', state: 'connected' }));
     await screen.findByTestId('call-timer');
 
-    await act(() => router.navigate('/user-settings'));
+    act(() => router.navigate('/user-settings'));
     expect(screen.getByText('settings screen')).to.not.equal(null);
     expect(screen.queryByTestId('in-call')).to.equal(null);
     expect(screen.getByTestId('call-bar').textContent).to.contain('Kim');
@@ -75,7 +75,7 @@ describe('the call host at the app root', () => {
 
     await waitFor(() => expect(screen.queryByTestId('call-bar')).to.equal(null));
     expect(callStomp.sentTo(app.callHangup)).to.deep.equal([{ targetUserId: KIM.userId }]);
-    expect(router.state.location.pathname).to.equal('/user-settings');
+    expect(router.pathname()).to.equal('/user-settings');
     expect(services.navigations).to.deep.equal([]);
   });
 

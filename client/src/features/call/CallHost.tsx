@@ -3,7 +3,7 @@
 // hidden audio elements (docs/spec.md §2); CallStrip shows the call bar and the missed-call line
 // above the screen. Navigating never ends a call: the listener lives as long as the sign-in.
 import { Suspense, useEffect, useLayoutEffect, useRef } from 'react';
-import { useLocation } from 'react-router-dom';
+import { useLocation } from 'wouter';
 import { useAppDispatch, useAppSelector } from '../../kernel/hooks';
 import { useSignedInUser } from '../../kernel/useSignedInUser';
 import { bindCallAudio } from '../../services/callElements';
@@ -34,7 +34,7 @@ function CallAudio() {
 
 export function CallHost() {
   const uid = useSignedInUser();
-  const { pathname } = useLocation();
+  const [pathname] = useLocation();
   const dispatch = useAppDispatch();
   const state = useAppSelector(selectCall);
   const { phase, peer, expanded, ring } = state;

@@ -2,14 +2,14 @@
 // (features/userSearch, installed with this page); the overlays and the audio elements come from
 // CallHost, which AppShell mounts above this page.
 import { useEffect, useState, type FormEvent } from 'react';
-import { Navigate } from 'react-router-dom';
+import { Redirect } from 'wouter';
 import type { UserSummary } from '@common/api';
 import { LIMITS } from '@common/rules';
 import { useAppDispatch, useAppSelector } from '../../kernel/hooks';
 import { paths } from '../../kernel/paths';
 import { BackButton } from '../../components/BackButton';
 import { useDocumentTitle } from '../../components/documentTitle';
-import { ko } from '../../i18n/ko';
+import { koCall } from '../../i18n/koCall';
 import { createUidStore } from '../../services/uid';
 import { selectUserSearch, userSearchOpened, userSearchSubmitted } from '../userSearch';
 import { CallButtons } from './CallButtons';
@@ -17,11 +17,11 @@ import { callActions, selectIsCallActive } from './callSlice';
 import { PhoneIcon } from './icons';
 import './call.css';
 
-const t = ko.call;
+const t = koCall;
 
 export default function CallPage() {
   const uid = createUidStore(window.localStorage).read();
-  if (uid === null) return <Navigate to={paths.login} replace />;
+  if (uid === null) return <Redirect to={paths.login} replace />;
   return <CallScreen me={uid} />;
 }
 

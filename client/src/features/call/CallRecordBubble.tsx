@@ -3,14 +3,14 @@
 // the caller's side of the conversation, with a button to call back with the same media.
 import type { CallSystemEvent } from '@common/api';
 import { useAppDispatch } from '../../kernel/hooks';
-import { ko } from '../../i18n/ko';
+import { koCall } from '../../i18n/koCall';
 import { callRecordView } from './callRecordView';
 import { callRequested } from './callRequests';
 import type { CallPeer } from './callRules';
 import { PhoneIcon } from './icons';
 import { VideoIcon } from './videoIcons';
 
-const t = ko.call;
+const t = koCall;
 const kinds = { audio: t.voiceCall, video: t.videoCall } as const;
 
 export function CallRecordBubble({ event, me, peer }: { event: CallSystemEvent; me: number; peer: CallPeer | null }) {

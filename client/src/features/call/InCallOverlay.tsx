@@ -6,7 +6,7 @@
 // preview sits small in a corner, movable by dragging; on phones the card fills the screen. A
 // modal Dialog: focus moves in, Tab stays inside, Escape (or a click beside it) collapses it.
 import { Dialog } from '../../components/Dialog';
-import { ko } from '../../i18n/ko';
+import { koCall } from '../../i18n/koCall';
 import { formatCallDuration } from './callOutcomeRules';
 import type { CallStatus, PeerMediaState } from './callRules';
 import type { CallState } from './callSlice';
@@ -15,7 +15,7 @@ import { RingStatus, ringAttribute } from './RingStatus';
 import { MicIcon, PhoneIcon } from './icons';
 import { CameraIcon, ScreenIcon, SwitchCameraIcon } from './videoIcons';
 
-const t = ko.call;
+const t = koCall;
 
 export interface InCallOverlayProps {
   peerName: string;

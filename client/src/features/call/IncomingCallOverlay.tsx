@@ -2,12 +2,12 @@
 // reject, in the app's modal Dialog: focus starts on accept, Tab stays inside, Escape rejects.
 import { useRef } from 'react';
 import { Dialog } from '../../components/Dialog';
-import { ko } from '../../i18n/ko';
+import { koCall } from '../../i18n/koCall';
 import type { CallState } from './callSlice';
 import { PhoneIcon } from './icons';
 import { RingStatus, ringAttribute } from './RingStatus';
 
-const t = ko.call;
+const t = koCall;
 
 export interface IncomingCallOverlayProps {
   callerName: string;

@@ -1,7 +1,7 @@
 // '부재중 전화: {name}' for the callee of a call that rang out, until the user dismisses it.
-import { ko } from '../../i18n/ko';
+import { koCall } from '../../i18n/koCall';
 
-const t = ko.call;
+const t = koCall;
 
 export function MissedCallLine({ callerName, onDismiss }: { callerName: string; onDismiss(): void }) {
   return (

@@ -1,6 +1,6 @@
 // What the ring tone is doing, for the overlays: a line asking for a tap when the browser's
 // autoplay rules hold the sound back, and a data-ring attribute (the tone sounding) for tests.
-import { ko } from '../../i18n/ko';
+import { koCall } from '../../i18n/koCall';
 import type { CallState } from './callSlice';
 
 export function ringAttribute(ring: CallState['ring']): string | undefined {
@@ -12,7 +12,7 @@ export function RingStatus({ ring }: { ring: CallState['ring'] }) {
   if (!ring?.blocked) return null;
   return (
     <p className="call-overlay__hint" role="status" data-testid="ring-blocked">
-      {ko.call.soundBlocked}
+      {koCall.soundBlocked}
     </p>
   );
 }

@@ -10,7 +10,7 @@ import { call, cancel, cancelled, fork, put, select, type SagaGenerator } from '
 import { app } from '@common/destinations';
 import type { CallMedia } from '@common/api';
 import { service } from '../../kernel/sagaContext';
-import { ko } from '../../i18n/ko';
+import { koCall } from '../../i18n/koCall';
 import type { LocalMedia, Peer } from '../../services/rtc';
 import { controlMedia, createConnection, openMedia, sendMediaState } from './callMediaSaga';
 import { negotiate } from './callNegotiationSaga';
@@ -67,7 +67,7 @@ export function* runCall(signals: EventChannel<SignalMessage>, me: number, targe
       yield* stopRinging(ringing);
       ringing = null;
       if (answer !== 'accepted') {
-        if (answer.alert) yield* alertUser(ko.call[answer.alert]);
+        if (answer.alert) yield* alertUser(koCall[answer.alert]);
         ending = answer;
         return;
       }
@@ -123,7 +123,7 @@ export function* runCall(signals: EventChannel<SignalMessage>, me: number, targe
     } catch (error) {
       const logError = yield* service('logError');
       yield* call(logError, 'call failed', error);
-      yield* alertUser(ko.call.callFailed);
+      yield* alertUser(koCall.callFailed);
       ending = LOCAL_HANGUP;
     }
   } finally {
@@ -134,7 +134,7 @@ export function* runCall(signals: EventChannel<SignalMessage>, me: number, targe
     media?.stop();
     if (ending.sendHangup) yield* publish(app.callHangup, { targetUserId: target.userId });
     const { phase, elapsedSeconds } = yield* select(selectCall);
-    const summary = endSummary(ending, target.name, phase === 'connected' || elapsedSeconds > 0, elapsedSeconds, ko.call.endReasons);
+    const summary = endSummary(ending, target.name, phase === 'connected' || elapsedSeconds > 0, elapsedSeconds, koCall.endReasons);
     yield* put(callActions.callEnded(summary));
     if (ending.navigateTo && !(yield* cancelled())) yield* navigateAfterCall(ending);
   }

@@ -8,7 +8,7 @@ import { call, put, race, select, take, type SagaGenerator } from 'typed-redux-s
 import { api, type IceServer } from '@common/api';
 import { app } from '@common/destinations';
 import { service } from '../../kernel/sagaContext';
-import { ko } from '../../i18n/ko';
+import { koCall } from '../../i18n/koCall';
 import type { LocalMedia, Peer, PeerEvent } from '../../services/rtc';
 import { publish } from './callSignallingSaga';
 import { callActions, selectCall, selectCallMediaState } from './callSlice';
@@ -31,7 +31,7 @@ export function* openMedia(video: boolean): SagaGenerator<LocalMedia | null> {
     const logError = yield* service('logError');
     yield* call(logError, 'call microphone', error);
     const alert = yield* service('alert');
-    yield* call(alert, ko.call.microphoneDenied);
+    yield* call(alert, koCall.microphoneDenied);
     return null;
   }
 }
@@ -106,13 +106,13 @@ export function* controlMedia(media: LocalMedia, targetUserId: number): SagaGene
         try {
           yield* call([media, media.setCamera], !media.cameraOn);
         } catch (error) {
-          yield* mediaFailed('call camera', error, ko.call.cameraDenied);
+          yield* mediaFailed('call camera', error, koCall.cameraDenied);
         }
       } else if (action.switchCamera) {
         try {
           yield* call([media, media.switchCamera]);
         } catch (error) {
-          yield* mediaFailed('call camera switch', error, ko.call.cameraDenied);
+          yield* mediaFailed('call camera switch', error, koCall.cameraDenied);
         }
       } else if (action.screen) {
         if (media.screenOn) media.stopScreenShare();

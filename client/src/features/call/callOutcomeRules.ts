@@ -61,7 +61,7 @@ export function formatCallDuration(totalSeconds: number): string {
 export const CALL_PATH = '/call';
 export const CHAT_LIST_PATH = '/chat-list';
 
-/** The alerts a call can end with; their texts are ko.call's of the same names. */
+/** The alerts a call can end with; their texts are koCall's (i18n/koCall.ts) of the same names. */
 export type CallEndAlert = 'peerBusy' | 'peerRejected' | 'noAnswer' | 'unavailable';
 /** Why a call ended, for the end screen: an alert's text, or the connection lost for good. */
 export type CallEndReason = CallEndAlert | 'connectionLost';

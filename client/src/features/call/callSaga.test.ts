@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { CALL_SIGNALS, app, queues } from '@common/destinations';
 import { eventually, settle } from '../../app/fakeServices';
-import { ko } from '../../i18n/ko';
+import { koCall } from '../../i18n/koCall';
 import { createCallTestStore } from '../../app/callFakes.test-support';
 import { missedCallKey } from './missedCallSaga';
 import { callActions } from './callSlice';
@@ -110,7 +110,7 @@ describe('call saga', () => {
       await eventually(() => h.stomp.sentTo(app.callInitiate).length === 1, 'initiate sent');
       h.stomp.deliver(queues.call('rejected', ME), { userId: KIM.userId, reason: 'busy' });
       await eventually(() => phase(h) === 'idle', 'call ended');
-      expect(h.alerts).to.deep.equal([ko.call.peerBusy]);
+      expect(h.alerts).to.deep.equal([koCall.peerBusy]);
     });
 
     it('clears the ringing state quietly when the unanswered call is hung up with no reason', async () => {

@@ -8,7 +8,7 @@
 import type { EventChannel } from 'redux-saga';
 import { call, cancel, delay, fork, put, race, select, take, takeLatest, type SagaGenerator } from 'typed-redux-saga';
 import { service } from '../../kernel/sagaContext';
-import { ko } from '../../i18n/ko';
+import { koCall } from '../../i18n/koCall';
 import type { CallEntry } from './activeCall';
 import { activeCallKey, decideSignal, END_SCREEN_MS, parseActiveCall, skipReason, type CallPeer } from './callRules';
 import { callSignalChannel, logSkipped, type SignalMessage } from './callQueuesSaga';
@@ -50,7 +50,7 @@ function* startCall(signals: EventChannel<SignalMessage>, me: number, target: Ca
     yield* call(logError, 'call code not loaded', error);
     if (entry.role === 'caller') {
       const alert = yield* service('alert');
-      yield* call(alert, ko.call.callFailed);
+      yield* call(alert, koCall.callFailed);
     }
     return;
   }

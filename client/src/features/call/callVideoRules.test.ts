@@ -1,13 +1,13 @@
 import { expect } from 'chai';
 import type { CallSystemEvent } from '@common/api';
-import { ko } from '../../i18n/ko';
+import { koCall } from '../../i18n/koCall';
 import { answerOutcome, CONNECTION_LOST, endSummary, LOCAL_HANGUP, PEER_HANGUP, peerHangupEnding, QUIET_END } from './callOutcomeRules';
 import { callStatus, decideSignal, showsPeerVideo } from './callRules';
 import { callRecordView } from './callRecordView';
 import { decodeCallHistory, isMissedCall } from './callHistoryRules';
 import { callActions, callReducer, initialCallState } from './callSlice';
 
-const kinds = { audio: ko.call.voiceCall, video: ko.call.videoCall };
+const kinds = { audio: koCall.voiceCall, video: koCall.videoCall };
 const record = (over: Partial<CallSystemEvent>): CallSystemEvent => ({
   type: 'call',
   actorUserId: 1,
@@ -26,7 +26,7 @@ describe('call rules for video, ringing, media-state and survival', () => {
     expect(callStatus('connecting', true, false)).to.equal('connecting');
     expect(callStatus('connected', false, false)).to.equal('inCall');
     expect(callStatus('connected', false, true)).to.equal('peerReconnecting');
-    expect([ko.call.calling, ko.call.ringing, ko.call.connecting, ko.call.peerReconnecting]).to.deep.equal([
+    expect([koCall.calling, koCall.ringing, koCall.connecting, koCall.peerReconnecting]).to.deep.equal([
       '호출 중…',
       '전화 거는 중…',
       '연결 중…',
@@ -62,7 +62,7 @@ describe('call rules for video, ringing, media-state and survival', () => {
   it('ends a call lost for good with 연결이 끊겨 통화가 종료되었습니다., other hang-ups as before', () => {
     expect(peerHangupEnding('connection-lost')).to.equal(CONNECTION_LOST);
     expect(peerHangupEnding(undefined)).to.equal(PEER_HANGUP);
-    const texts = { ...ko.call.endReasons };
+    const texts = { ...koCall.endReasons };
     expect(endSummary(CONNECTION_LOST, 'Kim', true, 38, texts)).to.deep.equal({ peerName: 'Kim', text: '연결이 끊겨 통화가 종료되었습니다.' });
     expect(endSummary(LOCAL_HANGUP, 'Kim', true, 38, texts)).to.deep.equal({ peerName: 'Kim', text: '통화 종료 · 00:38' });
     expect(endSummary(LOCAL_HANGUP, 'Kim', false, 0, texts)).to.deep.equal({ peerName: 'Kim', text: '통화 종료' });
@@ -78,7 +78,7 @@ describe('call rules for video, ringing, media-state and survival', () => {
   });
 
   it('words a call record for each viewer', () => {
-    const view = (over: Partial<CallSystemEvent>, me: number) => callRecordView(record(over), me, ko.call.record, kinds);
+    const view = (over: Partial<CallSystemEvent>, me: number) => callRecordView(record(over), me, koCall.record, kinds);
     expect(view({}, 1)).to.deep.include({ title: '발신 음성통화', duration: '00:38', outgoing: true, missed: false });
     expect(view({ media: 'video' }, 2)).to.deep.include({ title: '수신 영상통화', duration: '00:38', outgoing: false });
     expect(view({ outcome: 'missed', durationSec: 0 }, 1)).to.deep.include({ title: '응답 없는 통화', duration: null });

@@ -5,3 +5,6 @@ export { callActions } from './callSlice';
 export type { CallPeer } from './callRules';
 export { CallButtons } from './CallButtons';
 export { CallRecordBubble } from './CallRecordBubble';
+// The call's icons, for the group call's controls (features/groupCall).
+export { MicIcon, PhoneIcon } from './icons';
+export { CameraIcon, ScreenIcon } from './videoIcons';

@@ -1,7 +1,7 @@
 // /chat-list (docs/spec.md §2): the user's rooms, newest activity first, with the way to a call, to a
 // new conversation, to the settings and out.
-import { useEffect, useState, type ReactNode } from 'react';
-import { Link } from 'react-router-dom';
+import { lazy, Suspense, useEffect, useState, type ReactNode } from 'react';
+import { Link } from 'wouter';
 import { useAppDispatch, useAppSelector } from '../../kernel/hooks';
 import { paths } from '../../kernel/paths';
 import { ko } from '../../i18n/ko';
@@ -13,6 +13,9 @@ import '../../styles/chat.css';
 import { MessageSearchPanel } from '../messageSearch';
 import { ChatRow } from './ChatRow';
 import { chatListClosed, chatListOpened, selectChatListUnseen, selectChats, selectMe } from './chatListSlice';
+
+// Issue 27: 나와의 채팅 until the user has one (then the server lists it as a row).
+const MemoRoomEntry = lazy(() => import(/* webpackChunkName: "memo-room" */ './MemoRoomEntry').then((m) => ({ default: m.MemoRoomEntry })));
 
 /** Relative times ("3분 전") move on while the list stays open. */
 function useNow(intervalMs = 30_000): number {
@@ -92,9 +95,19 @@ export default function ChatListPage({ beside = false }: { beside?: boolean }) {
               <span className="empty-state__icon"><ChatBubbleIcon /></span>
               <p className="empty-state__title">{ko.chatList.emptyTitle}</p>
               <p>{ko.chatList.emptyHint}</p>
+              <ul className="chat-rows">
+                <Suspense fallback={null}>
+                  <MemoRoomEntry />
+                </Suspense>
+              </ul>
             </div>
           ) : (
             <ul className="chat-rows">
+              {!chats.some((chat) => chat.self) && (
+                <Suspense fallback={null}>
+                  <MemoRoomEntry />
+                </Suspense>
+              )}
               {chats.map((chat) => (
                 <ChatRow key={chat.chatRoomId} chat={chat} now={now} />
               ))}

@@ -1,10 +1,11 @@
-// A room's picture in the chat list: the other person's initial in a two-person
-// room (its name is theirs), a group mark in a group.
+// A room's picture in the chat list: the other person's photo (or initial) in a two-person
+// room (its name is theirs; the row's `peer` says who), a group mark in a group.
+import type { ChatPeer } from '@common/api';
 import { ko } from '../../i18n/ko';
 import { Avatar } from '../../components/Avatar';
 
-export function RoomAvatar({ name, memberCount }: { name: string; memberCount: number | undefined }) {
-  if (memberCount === undefined || memberCount <= 2) return <Avatar name={name} />;
+export function RoomAvatar({ name, memberCount, peer }: { name: string; memberCount: number | undefined; peer?: ChatPeer }) {
+  if (memberCount === undefined || memberCount <= 2) return <Avatar name={name} photo={peer} />;
   return (
     <span className="avatar avatar--group" role="img" aria-label={ko.chatList.group(memberCount)} data-testid="group-avatar">
       <svg width="22" height="22" viewBox="0 0 24 24" fill="currentColor" aria-hidden="true">

@@ -3,7 +3,7 @@
 // the list and, when the user is not looking, raise the tab title count.
 import type { EventChannel } from 'redux-saga';
 import { buffers, eventChannel } from 'redux-saga';
-import { all, call, delay, put, race, take, takeEvery, type SagaGenerator } from 'typed-redux-saga';
+import { all, call, delay, put, race, select, take, takeEvery, takeLeading, type SagaGenerator } from 'typed-redux-saga';
 import { api, type ChatSummary, type NameAndEmail, type UserIdResponse } from '@common/api';
 import { topics } from '@common/destinations';
 import { isRefreshSignal } from '@common/events';
@@ -12,7 +12,8 @@ import { service } from '../../kernel/sagaContext';
 import type { StompService } from '../../services/stomp';
 import { logoutRequested } from '../auth';
 import { isWindowActive, windowActivityChannel } from '../../services/windowActivity';
-import { chatListClosed, chatListOpened, chatsLoaded, loadFailed, newMessagesSignalled, profileLoaded, windowFocused } from './chatListSlice';
+import { memoRoomRequested, chatListClosed, chatListOpened, chatsLoaded, loadFailed, newMessagesSignalled, profileLoaded, selectChats, windowFocused } from './chatListSlice';
+import { signalCounts } from './unread';
 
 type RefreshEvent = 'refresh' | 'subscribed';
 
@@ -29,16 +30,16 @@ function refreshChannel(stomp: StompService, userId: number): EventChannel<Refre
   }, buffers.sliding<RefreshEvent>(4));
 }
 
-function* loadChats(): SagaGenerator<boolean> {
+function* loadChats(): SagaGenerator<ChatSummary[] | null> {
   const http = yield* service('http');
   try {
     const chats = yield* call([http, http.get<ChatSummary[]>], api.chats);
     yield* put(chatsLoaded(chats));
-    return true;
+    return chats;
   } catch (error) {
     const logError = yield* service('logError');
     yield* call(logError, 'chat list: chats', error);
-    return false;
+    return null;
   }
 }
 
@@ -85,8 +86,11 @@ function* awaitSubscription(refresh: EventChannel<RefreshEvent>): SagaGenerator<
 function* watchRefresh(refresh: EventChannel<RefreshEvent>): SagaGenerator<void> {
   for (;;) {
     const event = yield* take(refresh);
-    if (event === 'refresh' && !isWindowActive()) yield* put(newMessagesSignalled());
-    yield* call(loadChats);
+    const previous = yield* select(selectChats);
+    const chats = yield* call(loadChats);
+    // A muted room's news raises no tab count (issue 26), unless it mentions the member.
+    const counts = chats === null || previous === null || signalCounts(previous, chats);
+    if (event === 'refresh' && !isWindowActive() && counts) yield* put(newMessagesSignalled());
   }
 }
 
@@ -108,8 +112,8 @@ export function* chatListSession(): SagaGenerator<void> {
   let activity: EventChannel<boolean> | null = null;
   try {
     if (refresh) yield* call(awaitSubscription, refresh);
-    const { userId, chatsOk } = yield* all({ userId: call(loadUserId), chatsOk: call(loadChats), profile: call(loadProfile) });
-    if (userId === null || !chatsOk) {
+    const { userId, chats } = yield* all({ userId: call(loadUserId), chats: call(loadChats), profile: call(loadProfile) });
+    if (userId === null || chats === null) {
       // docs/spec.md §8: log (done), show an empty list, go to /login.
       yield* put(loadFailed());
       yield* call(navigate, paths.login, { replace: true });
@@ -134,8 +138,20 @@ function* disconnectOnLogout(): SagaGenerator<void> {
   yield* call([stomp, stomp.deactivate]);
 }
 
+/** Ours (issue 27): the memo room, made on first use, opened (its code fetched on first use). */
+function* openMemoRoom(): SagaGenerator<void> {
+  try {
+    const request = yield* call(() => import(/* webpackChunkName: "memo-room" */ './memoRoomRequest'));
+    yield* call(request.openMemoRoom);
+  } catch (error) {
+    const logError = yield* service('logError');
+    yield* call(logError, 'chat list: memo room', error);
+  }
+}
+
 export function* chatListSaga(): SagaGenerator<void> {
   yield* takeEvery(logoutRequested, disconnectOnLogout);
+  yield* takeLeading(memoRoomRequested, openMemoRoom);
   for (;;) {
     yield* take(chatListOpened);
     yield* race({ session: call(chatListSession), closed: take(chatListClosed) });

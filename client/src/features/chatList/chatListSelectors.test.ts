@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { combineReducers, type UnknownAction } from '@reduxjs/toolkit';
 import type { ChatSummary } from '@common/api';
 import { DELETED_MESSAGE_TEXT } from '@common/system-text';
-import { messageDeletedInRoom } from '../room';
+import { messageDeletedInRoom, roomSettingsChanged } from '../room';
 import { chatListReducer, chatsLoaded, loadFailed, newMessagesSignalled, selectChats } from './chatListSlice';
 
 const rootReducer = combineReducers({ chatList: chatListReducer });
@@ -29,5 +29,16 @@ describe('the chat list\'s selectors', () => {
     expect(selectChats(s)?.map((c) => c.lastMessage)).to.deep.equal(['안녕', DELETED_MESSAGE_TEXT]);
     s = rootReducer(s, loadFailed());
     expect(selectChats(s)).to.deep.equal([]);
+  });
+
+  it('put pinned rooms first, and move a room the member pins or unpins at once, marking it', () => {
+    let s = rootReducer(run(), chatsLoaded([chat(7), chat(3, { pinned: true }), chat(9)]));
+    expect(selectChats(s)?.map((c) => c.chatRoomId)).to.deep.equal([3, 7, 9]);
+    s = rootReducer(s, roomSettingsChanged({ chatRoomId: 9, muted: true, pinned: true }));
+    expect(selectChats(s)?.map((c) => c.chatRoomId)).to.deep.equal([3, 9, 7]);
+    expect(selectChats(s)?.find((c) => c.chatRoomId === 9)).to.deep.include({ muted: true, pinned: true });
+    s = rootReducer(s, roomSettingsChanged({ chatRoomId: 3, muted: false, pinned: false }));
+    expect(selectChats(s)?.map((c) => c.chatRoomId)).to.deep.equal([9, 3, 7]);
+    expect(selectChats(s)?.find((c) => c.chatRoomId === 3)).not.to.have.property('pinned');
   });
 });

@@ -1,10 +1,11 @@
 // /add-user-to-chat?cri= (docs/spec.md §2 invite): search people and add them to the room.
 import { useEffect } from 'react';
-import { Navigate, useSearchParams } from 'react-router-dom';
+import { Redirect, useSearchParams } from 'wouter';
 import { useAppDispatch, useAppSelector } from '../../kernel/hooks';
 import { paths } from '../../kernel/paths';
 import { Button } from '../../components/Button';
 import { ko } from '../../i18n/ko';
+import { koRoomMarks } from '../../i18n/koRoomMarks';
 import { createUidStore } from '../../services/uid';
 import { CheckIcon } from '../../components/icons';
 import { chatRoomPath, roomIdFrom } from '../../kernel/roomPaths';
@@ -16,8 +17,8 @@ export default function InvitePage() {
   const [params] = useSearchParams();
   const chatRoomId = roomIdFrom(params);
   const uid = createUidStore(window.localStorage).read();
-  if (uid === null) return <Navigate to={paths.login} replace />;
-  if (chatRoomId === null) return <Navigate to={paths.chatList} replace />;
+  if (uid === null) return <Redirect to={paths.login} replace />;
+  if (chatRoomId === null) return <Redirect to={paths.chatList} replace />;
   return <Invite chatRoomId={chatRoomId} />;
 }
 
@@ -39,6 +40,7 @@ function Invite({ chatRoomId }: { chatRoomId: number }) {
       searched={searched}
       onSearch={(keyword) => dispatch(inviteSearchSubmitted({ chatRoomId, keyword }))}
       emptyHint={ko.invite.emptyHint}
+      note={koRoomMarks.invite.privatePast}
       results={results}
       renderAction={(user) =>
         user.isInChat ? (

@@ -3,7 +3,7 @@
 // the text with the keyword highlighted, rendered as text only. Opening one shows the room
 // around it (/chat-room?cri=N&seq=S), or, in the room, scrolls to it when it is already held.
 import { useEffect, useId, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
-import { useNavigate } from 'react-router-dom';
+import { useLocation } from 'wouter';
 import { LIMITS } from '@common/rules';
 import { useAppDispatch, useAppSelector } from '../../kernel/hooks';
 import { cx } from '../../components/classNames';
@@ -13,18 +13,6 @@ import { chatRoomPathAt } from '../../kernel/roomPaths';
 import { excerptAround, highlightParts } from './highlight';
 import './messageSearch.css';
 import { moreRequested, searchCleared, searchRequested, selectSearch, type SearchScope } from './messageSearchSlice';
-
-/** The header button that shows and hides the room's search. */
-export function MessageSearchToggle({ open, onToggle }: { open: boolean; onToggle(): void }) {
-  return (
-    <button type="button" className={cx('icon-btn', open && 'icon-btn--active')} onClick={onToggle} aria-label={ko.messageSearch.open} aria-expanded={open} title={ko.messageSearch.open} data-testid="message-search-toggle">
-      <svg viewBox="0 0 24 24" width="22" height="22" aria-hidden="true" focusable="false">
-        <circle cx="11" cy="11" r="6.5" fill="none" stroke="currentColor" strokeWidth="2" />
-        <path d="M16 16l4.5 4.5" stroke="currentColor" strokeWidth="2" strokeLinecap="round" />
-      </svg>
-    </button>
-  );
-}
 
 export interface MessageSearchPanelProps {
   scope: SearchScope;
@@ -38,7 +26,7 @@ export interface MessageSearchPanelProps {
 
 export function MessageSearchPanel({ scope, chatRoomId, onClose, onOpenHeld }: MessageSearchPanelProps) {
   const dispatch = useAppDispatch();
-  const navigate = useNavigate();
+  const [, navigate] = useLocation();
   const state = useAppSelector(selectSearch(scope));
   const [text, setText] = useState('');
   const inputRef = useRef<HTMLInputElement>(null);
@@ -70,7 +58,7 @@ export function MessageSearchPanel({ scope, chatRoomId, onClose, onOpenHeld }: M
       onClose?.();
       return;
     }
-    void navigate(chatRoomPathAt(chatRoomIdOf, seq));
+    navigate(chatRoomPathAt(chatRoomIdOf, seq));
     onClose?.();
   };
 

@@ -1,4 +1,4 @@
-import { Link } from 'react-router-dom';
+import { Link } from 'wouter';
 import { CenteredPage } from '../../components/CenteredPage';
 import { ko } from '../../i18n/ko';
 

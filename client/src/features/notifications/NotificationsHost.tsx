@@ -2,7 +2,7 @@
 // the chat list offers the in-app prompt that asks for the browser's permission, only when the
 // user presses it (never on page load).
 import { useEffect } from 'react';
-import { useLocation } from 'react-router-dom';
+import { useLocation } from 'wouter';
 import { useAppDispatch, useAppSelector } from '../../kernel/hooks';
 import { paths } from '../../kernel/paths';
 import { useSignedInUser } from '../../kernel/useSignedInUser';
@@ -13,7 +13,7 @@ const t = ko.notifications;
 
 export function NotificationsHost() {
   const uid = useSignedInUser();
-  const { pathname } = useLocation();
+  const [pathname] = useLocation();
   const dispatch = useAppDispatch();
   const showPrompt = useAppSelector(selectShowNotificationPrompt);
   const asking = useAppSelector(selectNotificationsAsking);

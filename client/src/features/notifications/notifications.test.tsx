@@ -130,7 +130,8 @@ describe('system notifications and the push subscription', () => {
     const rooms = withRooms(services, [chat(1, '2026-11-25T08:00:00Z', '2026-11-25T08:00:00Z'), chat(2, '2026-11-25T08:00:00Z', '2026-11-25T08:00:00Z')]);
     store.dispatch(notificationsActions.started());
     (services.stomp as FakeStomp).connect();
-    await eventually(() => chatReads(services) === 2, 'the list read at the start and once subscribed');
+    // The open room reads the list once too, for its muted/pinned settings.
+    await eventually(() => chatReads(services) === 3, 'the list read at the start, once subscribed and by the room');
     await settle();
     await rooms.news([chat(1, '2026-11-25T08:01:00Z', '2026-11-25T08:00:00Z', '여기'), chat(2, '2026-11-25T08:00:00Z', '2026-11-25T08:00:00Z')]);
     expect(notifier.shown).to.deep.equal([]);
@@ -218,6 +219,30 @@ describe('system notifications and the push subscription', () => {
     store.dispatch(notificationsActions.started());
     await eventually(() => store.getState().notifications.permission === 'default', 'permission read');
     expect(store.getState().notifications.promptDismissed).to.equal(true);
+  });
+
+  it('keeps a muted open room silent in a hidden tab, except for a message that mentions the member', async () => {
+    const { services, notifier, store } = setUp('granted');
+    services.route(`GET ${api.chatHistory}`, () => ({ totalPages: 1, chatRoomName: 'Room 5', users: [], messages: [], notice: null }));
+    services.route(`GET ${api.chats}`, () => [{ ...chat(5, null, null), muted: true }]);
+    store.dispatch(roomOpened({ chatRoomId: 5, userId: ME }));
+    (services.stomp as FakeStomp).connect();
+    await eventually(() => store.getState().room.settings?.muted === true, 'the room\'s settings read');
+    store.dispatch(notificationsActions.started());
+    await eventually(() => store.getState().notifications.permission === 'granted', 'permission read');
+    const base = { senderName: 'Kim', enrolledAt: '2026-11-25T08:00:00.000Z', chatRoomId: 5, senderId: 2 };
+    store.dispatch(messageReceived({ ...base, messageId: 10, content: '조용히' }));
+    store.dispatch(messageReceived({ ...base, messageId: 11, content: '@Me 봐주세요', mentions: [ME] }));
+    store.dispatch(messageReceived({ ...base, messageId: 12, content: '@Lee 봐주세요', mentions: [3] }));
+    await eventually(() => notifier.shown.length === 1, 'one notification');
+    await settle();
+    expect(notifier.shown.map((n) => n.body)).to.deep.equal(['@Me 봐주세요']);
+  });
+
+  it('leaves muted rooms out of the other rooms\' news unless an unread message mentions the member', () => {
+    const previous = new Map<number, string | null>([[1, 'a'], [2, 'b'], [3, 'c']]);
+    const now = [{ ...chat(1, 'x', null), muted: true as const }, { ...chat(2, 'y', null), muted: true as const, mentioned: true as const }, chat(3, 'z', null)];
+    expect(newlyUnread(previous, now).map((c) => c.chatRoomId)).to.deep.equal([2, 3]);
   });
 
   it('picks only rooms whose last message changed and is unread', () => {

@@ -14,7 +14,7 @@ import { service } from '../../kernel/sagaContext';
 import type { NotificationPermissionState } from '../../services/notifier';
 import { incomingCallNotice, messageNotice, type Notice } from '../../sw/pushNotice';
 import { callActions, type CallPeer } from '../call';
-import { messageReceived } from '../room';
+import { messageReceived, selectOpenRoomMuted } from '../room';
 import { notificationsActions, selectNotificationsOn } from './notificationsSlice';
 import { endPushSubscription } from '../../kernel/endPushSubscription';
 import { watchOtherRooms } from './otherRooms';
@@ -70,7 +70,10 @@ function* notifyIncomingCall(action: PayloadAction<CallPeer>): SagaGenerator<voi
 function* notifyRoomMessage(action: PayloadAction<ChatMessage>): SagaGenerator<void> {
   const message = action.payload;
   const uid = yield* service('uid');
-  if (message.senderId === null || message.senderId === uid.read() || message.chatRoomId === undefined) return;
+  const me = uid.read();
+  if (message.senderId === null || message.senderId === me || message.chatRoomId === undefined) return;
+  // A muted room stays silent (issue 26) unless the message mentions the member.
+  if ((yield* select(selectOpenRoomMuted)) && !(me !== null && message.mentions?.includes(me))) return;
   yield* notify(messageNotice(message.chatRoomId, message.senderName, message.content));
 }
 

@@ -15,7 +15,7 @@ import { paths } from '../../kernel/paths';
 import { service } from '../../kernel/sagaContext';
 import type { StompService } from '../../services/stomp';
 import { messageNotice } from '../../sw/pushNotice';
-import { chatsLoaded, hasUnread } from '../chatList';
+import { chatsLoaded, hasUnread, isAudible } from '../chatList';
 import { selectOpenRoomId } from '../room';
 
 /** The shortest time between two reads of the list made for notifications (signals meanwhile wait as one). */
@@ -24,9 +24,12 @@ export const OTHER_ROOMS_READ_INTERVAL_MS = 2000;
 /** Each room's last message time, as last seen. */
 type LastSeen = ReadonlyMap<number, string | null>;
 
-/** Rooms whose last message is new since the previous list and unread (the user's own never are). */
+/**
+ * Rooms whose last message is new since the previous list and unread (the user's own never are),
+ * leaving out muted rooms unless an unread message mentions the member (issue 26).
+ */
 export function newlyUnread(previous: LastSeen, chats: readonly ChatSummary[]): ChatSummary[] {
-  return chats.filter((chat) => previous.has(chat.chatRoomId) && previous.get(chat.chatRoomId) !== chat.lastMessageTime && hasUnread(chat));
+  return chats.filter((chat) => previous.has(chat.chatRoomId) && previous.get(chat.chatRoomId) !== chat.lastMessageTime && hasUnread(chat) && isAudible(chat));
 }
 
 /** 'subscribed' also after a reconnect, when news may have been missed: the list is read then too. */

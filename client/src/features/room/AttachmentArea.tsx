@@ -3,16 +3,17 @@
 // shows above the composer with a cancel button. When the server holds the file, the room
 // saga sends it as a message of the room, through the pending sends like a typed message (so
 // one that finished offline goes out when the connection returns). Files over 25 MiB are
-// refused before uploading.
+// refused before uploading. Ours (issue 27): several photos at once go up as a queue with one
+// progress (photoQueue.ts) and are sent as one message of up to 30 photos.
 import { useCallback, useEffect, useRef, useState, type ClipboardEvent, type DragEvent, type ReactNode } from 'react';
-import { LIMITS } from '@common/rules';
 import { useAppDispatch } from '../../kernel/hooks';
 import { ko } from '../../i18n/ko';
-import { UploadCancelled, uploadAttachment, type Upload } from '../../services/upload';
-import { uploadRefusal } from './uploadRefusal';
+import type { Progress } from './photoQueue';
 import { attachmentUploaded } from './roomSlice';
 
-interface Progress { name: string; fraction: number; upload: Upload }
+
+/** The upload's code comes with the first file sent: most visits to a room send none. */
+const loadUpload = () => import(/* webpackChunkName: "upload" */ './photoQueue');
 
 export function AttachmentArea({ chatRoomId, children }: { chatRoomId: number; children: ReactNode }) {
   const dispatch = useAppDispatch();
@@ -20,32 +21,26 @@ export function AttachmentArea({ chatRoomId, children }: { chatRoomId: number; c
   const [progress, setProgress] = useState<Progress | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [dragging, setDragging] = useState(false);
-  const current = useRef<Upload | null>(null);
+  const current = useRef<{ cancel(): void } | null>(null);
 
   // Leaving the room cancels an upload still running.
   useEffect(() => () => current.current?.cancel(), []);
 
   const send = useCallback(async (files: File[]) => {
     setError(null);
-    for (const file of files) {
-      if (file.size > LIMITS.attachmentBytes) {
-        setError(ko.attachment.tooLarge);
-        continue;
-      }
-      const upload = uploadAttachment(chatRoomId, file, (fraction) => setProgress((p) => (p && p.upload === upload ? { ...p, fraction } : p)));
-      current.current = upload;
-      setProgress({ name: file.name || 'file', fraction: 0, upload });
-      try {
-        const attachment = await upload.done;
-        dispatch(attachmentUploaded({ chatRoomId, attachment }));
-      } catch (err) {
-        if (err instanceof UploadCancelled) break;
-        setError(uploadRefusal(err));
-      } finally {
-        current.current = null;
-        setProgress(null);
-      }
+    let loaded: Awaited<ReturnType<typeof loadUpload>>;
+    try {
+      loaded = await loadUpload();
+    } catch {
+      setError(ko.attachment.failed); // the chunk could not be fetched (offline)
+      return;
     }
+    await loaded.sendFiles(chatRoomId, files, {
+      progress: setProgress,
+      error: setError,
+      running: (upload) => { current.current = upload; },
+      uploaded: (attachment, attachments) => dispatch(attachmentUploaded({ chatRoomId, attachment, ...(attachments ? { attachments } : {}) })),
+    });
   }, [chatRoomId, dispatch]);
 
   const onPaste = (e: ClipboardEvent) => {
@@ -71,9 +66,9 @@ export function AttachmentArea({ chatRoomId, children }: { chatRoomId: number; c
     <div className="attach-area" onPaste={onPaste} onDragOver={onDragOver} onDragLeave={() => setDragging(false)} onDrop={onDrop} data-dragging={dragging || undefined}>
       {progress && (
         <div className="upload-status" role="status" data-testid="upload-status">
-          <span className="upload-status__label">{ko.attachment.uploading(progress.name, Math.round(progress.fraction * 100))}</span>
+          <span className="upload-status__label">{progress.label}</span>
           <progress className="upload-status__bar" max={1} value={progress.fraction} />
-          <button type="button" className="upload-status__cancel" onClick={() => progress.upload.cancel()}>
+          <button type="button" className="upload-status__cancel" onClick={() => progress.cancel()}>
             {ko.attachment.cancel}
           </button>
         </div>

@@ -2,12 +2,21 @@
 // to (a button: it scrolls to the original), '(수정됨)', the deleted placeholder, the reaction
 // chips under the bubble (tap one to give or take back one's own), and the message menu. All
 // text is rendered as text, never as HTML.
-import { useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
+import { lazy, Suspense, useCallback, useEffect, useId, useLayoutEffect, useRef, useState, type KeyboardEvent } from 'react';
 import type { ReactionSummary, ReplyQuote } from '@common/api';
 import { REACTIONS, type Reaction } from '@common/rules';
 import { cx } from '../../components/classNames';
 import { ko } from '../../i18n/ko';
+import { koRoomMarks } from '../../i18n/koRoomMarks';
 import { quoteOf } from './messageChanges';
+import type { PassOnHandlers } from './passOnSlice';
+
+// Issue 27's items (복사, 전달, 선택, 나에게서 삭제) come with the lazy pass-on chunk.
+const PassOnItems = lazy(() => import(/* webpackChunkName: "pass-on" */ './PassOn').then((m) => ({ default: m.PassOnItems })));
+
+const EmojiPicker = lazy(() => import(/* webpackChunkName: "emoji" */ './emoji/EmojiPicker'));
+/** The reaction bar's button that opens the picker of any emoji (issue 27). */
+export const MORE_EMOJI = '더보기';
 
 /** What a message's menu and chips can ask for; the room page dispatches them. */
 export interface MessageActionHandlers {
@@ -16,14 +25,19 @@ export interface MessageActionHandlers {
   onDelete(messageId: number): void;
   onReact(messageId: number, emoji: Reaction): void;
   onJump(messageId: number): void;
+  /** '공지로 등록': make the message the room's notice (issue 26). */
+  onMakeNotice?(messageId: number): void;
+  /** Ours (issue 27): 복사 (the text to the clipboard), 전달, 나에게서 삭제 and 선택 (several at once). */
+  passOn?: PassOnHandlers;
 }
 
 export function QuoteBlock({ quote, onJump }: { quote: ReplyQuote; onJump?(messageId: number): void }) {
   return (
     <button
       type="button"
-      className={cx('quote', quote.deleted && 'quote--deleted')}
-      onClick={() => onJump?.(quote.messageId)}
+      // A quote of someone the reader blocked reads like a deleted one and goes nowhere: the reader's history leaves that message out.
+      className={cx('quote', (quote.deleted || quote.blocked) && 'quote--deleted')}
+      onClick={() => quote.blocked || onJump?.(quote.messageId)}
       // The visible sender and text name the button (axe: the name holds what is seen); the title says where it goes.
       title={ko.messageActions.goToOriginal(quote.senderName)}
       data-testid="reply-quote"
@@ -46,7 +60,7 @@ export function ReactionChips({ messageId, reactions, myId, onReact }: { message
             className={cx('reaction-chip', mine && 'reaction-chip--mine')}
             aria-pressed={mine}
             title={ko.messageActions.reactionChip(r.emoji, r.userIds.length, mine)}
-            onClick={() => onReact(messageId, r.emoji as Reaction)}
+            onClick={() => onReact(messageId, r.emoji)}
             data-testid="reaction-chip"
           >
             <span>{r.emoji}</span>
@@ -75,9 +89,25 @@ export interface MessageMenuProps {
  */
 export function MessageMenu({ messageId, content, senderName, mine, canDelete, handlers }: MessageMenuProps) {
   const [open, setOpen] = useState(false);
+  const [picking, setPicking] = useState(false);
   const menuId = useId();
   const buttonRef = useRef<HTMLButtonElement>(null);
   const panelRef = useRef<HTMLDivElement>(null);
+
+  // The menu opens above its message, or below it when the message list has more room there
+  // than above (a message near the top: the longer menu of issue 27 would pass under the header).
+  const place = useCallback(() => {
+    const panel = panelRef.current;
+    const list = panel?.closest('.messages');
+    if (!panel || !list || !buttonRef.current) return;
+    const button = buttonRef.current.getBoundingClientRect();
+    const frame = list.getBoundingClientRect();
+    const above = button.top - frame.top;
+    panel.classList.toggle('msg-menu__panel--below', above < panel.offsetHeight + 4 && frame.bottom - button.bottom > above);
+  }, []);
+  useLayoutEffect(() => {
+    if (open) place();
+  }, [open, place]);
 
   useEffect(() => {
     if (!open) return;
@@ -110,6 +140,8 @@ export function MessageMenu({ messageId, content, senderName, mine, canDelete, h
       <button
         ref={buttonRef}
         type="button"
+        // Not a tab stop of its own: the message list is one (Enter on a message opens this menu).
+        tabIndex={-1}
         className="msg-menu__button"
         aria-label={ko.messageActions.menuFor(content)}
         aria-expanded={open}
@@ -128,10 +160,33 @@ export function MessageMenu({ messageId, content, senderName, mine, canDelete, h
                 {emoji}
               </button>
             ))}
+            <button
+              type="button"
+              className="msg-menu__emoji msg-menu__more"
+              aria-label={MORE_EMOJI}
+              title={MORE_EMOJI}
+              aria-haspopup="dialog"
+              onClick={() => {
+                close(false);
+                setPicking(true);
+              }}
+            >
+              ＋
+            </button>
           </span>
           <button type="button" className="msg-menu__item" onClick={act(() => handlers.onReply({ messageId, senderName, content: quoteOf(content) }))}>
             {ko.messageActions.reply}
           </button>
+          {handlers.onMakeNotice && (
+            <button type="button" className="msg-menu__item" onClick={act(() => handlers.onMakeNotice?.(messageId))}>
+              {koRoomMarks.messageActions.makeNotice}
+            </button>
+          )}
+          {handlers.passOn && (
+            <Suspense fallback={null}>
+              <PassOnItems messageId={messageId} content={content} passOn={handlers.passOn} act={act} onShown={place} />
+            </Suspense>
+          )}
           {mine && (
             <button type="button" className="msg-menu__item" onClick={act(() => handlers.onEdit(messageId, content))}>
               {ko.messageActions.edit}
@@ -143,6 +198,17 @@ export function MessageMenu({ messageId, content, senderName, mine, canDelete, h
             </button>
           )}
         </div>
+      )}
+      {picking && (
+        <Suspense fallback={null}>
+          <EmojiPicker
+            onPick={(emoji) => handlers.onReact(messageId, emoji)}
+            onClose={() => {
+              setPicking(false);
+              buttonRef.current?.focus();
+            }}
+          />
+        </Suspense>
       )}
     </span>
   );

@@ -5,7 +5,8 @@
 // linkifyjs is 9 KiB of gzipped JavaScript, so it is not part of the room's code: it is fetched
 // the first time a message that may hold an address is shown (most messages hold none), and
 // such a message is plain text until it arrives.
-import { useEffect, useState, type ReactNode } from 'react';
+import { Fragment, useEffect, useState, type ReactNode } from 'react';
+import { mentionParts } from './mentions';
 import type { tokenize as linkifyTokenize } from 'linkifyjs';
 import { ko } from '../../i18n/ko';
 
@@ -39,10 +40,24 @@ function useTokenizer(wanted: boolean): Tokenize | null {
   return loaded;
 }
 
-export function linkified(text: string, tokenize: Tokenize): ReactNode[] {
+/** Text with the mentions of `names` highlighted (issue 26); as is without names. */
+function withMentions(text: string, names: readonly string[] | undefined, keyPrefix: string): ReactNode {
+  if (!names?.length || !text.includes('@')) return text;
+  return mentionParts(text, names).map((part, i) =>
+    part.mention ? (
+      <strong key={`${keyPrefix}${i}`} className="mention" data-testid="mention">
+        {part.text}
+      </strong>
+    ) : (
+      part.text
+    ),
+  );
+}
+
+export function linkified(text: string, tokenize: Tokenize, mentionNames?: readonly string[]): ReactNode[] {
   return tokenize(text).map((token, i) => {
     const value = token.toString();
-    if (!token.isLink) return value;
+    if (!token.isLink) return <Fragment key={i}>{withMentions(value, mentionNames, `${i}-`)}</Fragment>;
     const href = token.toHref('https');
     if (!SAFE_HREF.test(href)) return value;
     return (
@@ -53,7 +68,7 @@ export function linkified(text: string, tokenize: Tokenize): ReactNode[] {
   });
 }
 
-export function MessageText({ content }: { content: string }) {
+export function MessageText({ content, mentionNames }: { content: string; mentionNames?: readonly string[] }) {
   const [expanded, setExpanded] = useState(false);
   const folded = !expanded && content.length > FOLD_AT;
   const shown = folded ? `${content.slice(0, FOLD_AT)}…` : content;
@@ -61,7 +76,7 @@ export function MessageText({ content }: { content: string }) {
   const tokenize = useTokenizer(mayLink);
   return (
     <>
-      {mayLink && tokenize ? linkified(shown, tokenize) : shown}
+      {mayLink && tokenize ? linkified(shown, tokenize, mentionNames) : withMentions(shown, mentionNames, '')}
       {folded && (
         <>
           {'\n'}

@@ -1,13 +1,16 @@
 // The room's side panel: participants with their count, (You) and e-mails; invite, e-mail
-// notification (confirm; idle, sending, done) and leave (confirm); the renaming tip.
+// notification (confirm; idle, sending, done), the member's mute and pin switches, and leave
+// (confirm); the renaming tip. Another member's photo and name open their profile card.
 import { useEffect, useRef, type ReactNode } from 'react';
-import { Link } from 'react-router-dom';
+import { Link } from 'wouter';
 import type { UserSummary } from '@common/api';
 import { useDialog } from '../../components/dialogs';
 import { ko } from '../../i18n/ko';
+import { koRooms } from '../../i18n/koRooms';
 import { Avatar } from '../../components/Avatar';
 import { WithPresence } from '../../components/PresenceDot';
 import { AddPersonIcon, CloseIcon, LeaveIcon, MailIcon } from '../../components/icons';
+import { BellOffIcon, PinIcon } from '../../components/roomIcons';
 import type { NotificationState } from './roomSlice';
 
 export interface RoomSidebarProps {
@@ -20,6 +23,13 @@ export interface RoomSidebarProps {
   onNotify(): void;
   onLeave(): void;
   onClose(): void;
+  /** The member's own settings of the room (null until read: the switches wait). */
+  settings?: { muted: boolean; pinned: boolean } | null;
+  onChangeSettings?(change: { muted?: boolean; pinned?: boolean }): void;
+  /** Opens another member's profile card (kernel/profileCard.ts); without it the rows open nothing. */
+  onOpenProfile?(user: UserSummary): void;
+  /** Ours (issue 27): opens the room's drawer (사진, 파일, 링크). */
+  onOpenDrawer?(): void;
 }
 
 const notifyLabel: Record<NotificationState, string> = {
@@ -28,7 +38,7 @@ const notifyLabel: Record<NotificationState, string> = {
   done: ko.room.notifyDone,
 };
 
-export function RoomSidebar({ users, myId, invitePath, notification, onNotify, onLeave, onClose, memberActions }: RoomSidebarProps) {
+export function RoomSidebar({ users, myId, invitePath, notification, onNotify, onLeave, onClose, memberActions, settings = null, onChangeSettings, onOpenProfile, onOpenDrawer }: RoomSidebarProps) {
   const panelRef = useRef<HTMLElement>(null);
   // Opening moves focus into the panel (keyboard and screen-reader users land in it); closing
   // gives focus back to what opened it (the menu button).
@@ -70,22 +80,28 @@ export function RoomSidebar({ users, myId, invitePath, notification, onNotify, o
           <ul className="user-rows">
             {users.map((user) => (
               <li key={user.userId} className="member" data-testid="participant">
-                <WithPresence online={user.online}>
-                  <Avatar name={user.name} size={36} />
-                </WithPresence>
-                <span className="member__text">
-                  <span>
-                    <span className="member__name">{user.name}</span>
-                    {user.userId === myId && <span className="member__you">{ko.room.you}</span>}
-                  </span>
-                  <span className="member__email">{user.email}</span>
-                </span>
+                {onOpenProfile && user.userId !== myId ? (
+                  <button type="button" className="member__who" aria-haspopup="dialog" onClick={() => onOpenProfile(user)}>
+                    <MemberWho user={user} me={false} />
+                  </button>
+                ) : (
+                  <MemberWho user={user} me={user.userId === myId} />
+                )}
                 {user.userId !== myId && memberActions?.(user)}
               </li>
             ))}
           </ul>
         </div>
         <div className="sidebar__actions">
+          {onOpenDrawer && (
+            <button type="button" className="sidebar-action" onClick={onOpenDrawer} data-testid="drawer-open">
+              <svg viewBox="0 0 24 24" width="20" height="20" aria-hidden="true" focusable="false">
+                <rect x="3.5" y="4.5" width="17" height="15" rx="2" fill="none" stroke="currentColor" strokeWidth="2" />
+                <path d="M3.5 12h17M10 15.5h4" stroke="currentColor" strokeWidth="2" strokeLinecap="round" />
+              </svg>
+              채팅방 서랍
+            </button>
+          )}
           <Link className="sidebar-action sidebar-action--accent" to={invitePath}>
             <AddPersonIcon />
             {ko.room.invite}
@@ -94,6 +110,18 @@ export function RoomSidebar({ users, myId, invitePath, notification, onNotify, o
             <MailIcon />
             {notifyLabel[notification]}
           </button>
+          {onChangeSettings && (
+            <>
+              <button type="button" className="sidebar-action" disabled={settings === null} onClick={() => onChangeSettings({ muted: !settings?.muted })}>
+                <BellOffIcon size={20} />
+                {settings?.muted ? koRooms.roomSettings.unmute : koRooms.roomSettings.mute}
+              </button>
+              <button type="button" className="sidebar-action" disabled={settings === null} onClick={() => onChangeSettings({ pinned: !settings?.pinned })}>
+                <PinIcon size={20} />
+                {settings?.pinned ? koRooms.roomSettings.unpin : koRooms.roomSettings.pin}
+              </button>
+            </>
+          )}
           <button type="button" className="sidebar-action sidebar-action--danger" onClick={leave}>
             <LeaveIcon />
             {ko.room.leave}
@@ -101,6 +129,24 @@ export function RoomSidebar({ users, myId, invitePath, notification, onNotify, o
         </div>
         <p className="sidebar__tip">{ko.room.renameTip}</p>
       </aside>
+    </>
+  );
+}
+
+/** A member's photo (with presence), name, (You) and e-mail. */
+function MemberWho({ user, me }: { user: UserSummary; me: boolean }) {
+  return (
+    <>
+      <WithPresence online={user.online}>
+        <Avatar name={user.name} size={36} photo={{ userId: user.userId, photoVersion: user.photoVersion }} />
+      </WithPresence>
+      <span className="member__text">
+        <span>
+          <span className="member__name">{user.name}</span>
+          {me && <span className="member__you">{ko.room.you}</span>}
+        </span>
+        <span className="member__email">{user.email}</span>
+      </span>
     </>
   );
 }

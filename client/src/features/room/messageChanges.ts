@@ -4,13 +4,14 @@
 // *Reconnecting*). Events can arrive out of counter order, so an edit applies only when it is
 // newer than what the message shows; a reaction names one user and one emoji, so applying it
 // again, or late, leaves the same set; a deletion is final.
-import type { ChatMessage, ReplyQuote } from '@common/api';
+import type { ChatMessage, LinkPreview, ReplyQuote } from '@common/api';
 import { LIMITS, type Reaction } from '@common/rules';
 import { DELETED_MESSAGE_TEXT } from '@common/system-text';
 import { messagesAdapter, type MessagesState } from './messages';
 
 export interface EditedChange { messageId: number; content: string; editedAt: string; changeSeq: number }
 export interface DeletedChange { messageId: number; changeSeq: number }
+export interface LinkPreviewChange { messageId: number; linkPreview: LinkPreview }
 export interface ReactionChange { messageId: number; userId: number; emoji: Reaction; on: boolean; changeSeq: number }
 
 const newer = (m: ChatMessage, changeSeq: number) => Math.max(m.changeSeq ?? 0, changeSeq);
@@ -69,6 +70,31 @@ export function applyReaction(messages: MessagesState, change: ReactionChange): 
   const left = reactions.filter((r) => r.userIds.length > 0);
   const { reactions: _old, ...rest } = m;
   messages.entities[change.messageId] = { ...rest, ...(left.length > 0 ? { reactions: left } : {}), changeSeq: newer(m, change.changeSeq) };
+}
+
+/**
+ * A message's link preview arrived (issue 27). Not a change of the message (no changeSeq): a
+ * deleted message is left alone. The preview is also held (the newest HELD_PREVIEWS), because it
+ * can come before its message is on screen (the room still loading) or before a history page
+ * fetched earlier replaces the message whole without it; reapplyLinkPreviews puts it back then.
+ */
+export function applyLinkPreview(messages: MessagesState, held: HeldPreviews, change: LinkPreviewChange): void {
+  held[change.messageId] = change.linkPreview;
+  const ids = Object.keys(held);
+  if (ids.length > HELD_PREVIEWS) delete held[Number(ids[0])];
+  reapplyLinkPreviews(messages, { [change.messageId]: change.linkPreview });
+}
+
+/** Link previews that came as events, by message id (the room's, while it is open). */
+export type HeldPreviews = Record<number, LinkPreview>;
+const HELD_PREVIEWS = 200;
+
+/** Every held preview onto its message, when the message is on screen without one and not deleted. */
+export function reapplyLinkPreviews(messages: MessagesState, held: HeldPreviews): void {
+  for (const [id, linkPreview] of Object.entries(held)) {
+    const m = messages.entities[Number(id)];
+    if (m && !m.deleted && !m.linkPreview) messages.entities[Number(id)] = { ...m, linkPreview };
+  }
 }
 
 /**

@@ -11,7 +11,7 @@ const ME = 1;
 const message = (messageId: number, extra: Partial<ChatMessage> = {}): ChatMessage => ({
   messageId, seq: messageId, senderId: 2, senderName: '김철수', content: `m${messageId}`, enrolledAt: new Date().toISOString(), clientMsgId: null, ...extra,
 });
-type Spied = { [K in keyof MessageActionHandlers]: sinon.SinonSpy };
+type Spied = { [K in keyof MessageActionHandlers]: K extends 'passOn' ? MessageActionHandlers[K] : sinon.SinonSpy };
 const handlers = (): Spied => ({
   onReply: sinon.spy(), onEdit: sinon.spy(), onDelete: sinon.spy(), onReact: sinon.spy(), onJump: sinon.spy(),
 });
@@ -42,6 +42,20 @@ describe('the message extras', () => {
     expect(actions.onReact.calledOnceWith(1, '👍')).to.equal(true);
     // A deleted message has no menu.
     expect(screen.getAllByTestId('message-menu-button')).to.have.length(1);
+  });
+
+  it('shows a quote of someone the reader blocked like a deleted one, going nowhere', () => {
+    const actions = handlers();
+    render(
+      <LaidOutMessageList
+        messages={[message(1, { replyTo: { messageId: 9, senderName: '이영희', content: '차단한 사용자의 메시지입니다.', blocked: true } })]}
+        pending={[]} myId={ME} hasOlder={false} loadingOlder={false} onNeedOlder={() => {}} actions={actions}
+      />,
+    );
+    const quote = screen.getByTestId('reply-quote');
+    expect(quote.className).to.include('quote--deleted');
+    fireEvent.click(quote);
+    expect(actions.onJump.called).to.equal(false);
   });
 
   it('offers edit and delete on one\'s own message only, and replies with a quote of at most 100 characters', () => {

@@ -30,4 +30,10 @@ describe('laying out a room\'s messages', () => {
     const last = items[items.length - 1];
     expect(last).to.include({ kind: 'message', key: 'px', mine: true, pending: true, content: '대기' });
   });
+
+  it('gives a sender\'s messages their photo while they are a member with one, and none otherwise', () => {
+    const members = [{ userId: 2, name: 'u2', photoVersion: 'p9' }, { userId: 3, name: 'u3', photoVersion: null }];
+    const items = layoutMessages([at(1, '2026-11-21T10:00:00'), at(2, '2026-11-21T10:05:00', 3), at(3, '2026-11-21T10:06:00', 4)], [], 1, members);
+    expect(items.flatMap((i) => (i.kind === 'message' ? [i.senderPhoto ?? null] : []))).to.deep.equal([{ userId: 2, photoVersion: 'p9' }, null, null]);
+  });
 });

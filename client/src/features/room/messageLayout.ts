@@ -3,9 +3,9 @@
 // the open room's list laid out (selectMessageItems). Kept here, not in roomSlice.ts, so the
 // layout ships with the room screen rather than with every signed-in screen that reads the slice.
 import { createSelector } from '@reduxjs/toolkit';
-import type { Attachment, ChatMessage, ReactionSummary, ReplyQuote, CallSystemEvent } from '@common/api';
+import type { Attachment, ChatMessage, LinkPreview, ReactionSummary, ReplyQuote, RoomUser, CallSystemEvent } from '@common/api';
 import { isSystemMessage, systemMessageText, type PendingMessage } from './messages';
-import { selectMessages, selectPending, selectRoomUserId } from './roomSlice';
+import { selectMessages, selectPending, selectRoomUserId, selectRoomUsers } from './roomSlice';
 
 export type MessageItem =
   | { kind: 'day'; key: string; label: string }
@@ -37,6 +37,16 @@ export type MessageItem =
       deleted: boolean;
       /** The photo or file it carries. */
       attachment?: Attachment;
+      /** The photos it sent at once (issue 27): a grid. */
+      attachments?: Attachment[];
+      /** The preview of its first link (issue 27). */
+      linkPreview?: LinkPreview;
+      /** The names of the members it mentions, to highlight (issue 26). */
+      mentionNames?: string[];
+      /** Forwarded from another message (issue 27): marked 전달됨. */
+      forwarded?: true;
+      /** The sender's photo while they are a member with one (issue 26). */
+      senderPhoto?: { userId: number; photoVersion: string };
     };
 
 const dayFormat = new Intl.DateTimeFormat('ko-KR', { year: 'numeric', month: 'long', day: 'numeric', weekday: 'long' });
@@ -69,9 +79,21 @@ interface Entry {
   edited: boolean;
   deleted: boolean;
   attachment?: Attachment;
+  attachments?: Attachment[];
+  linkPreview?: LinkPreview;
+  mentions?: number[];
+  forwarded?: true;
 }
 
-export function layoutMessages(messages: readonly ChatMessage[], pending: readonly PendingMessage[], myId: number | null): MessageItem[] {
+export function layoutMessages(
+  messages: readonly ChatMessage[],
+  pending: readonly PendingMessage[],
+  myId: number | null,
+  members: readonly Pick<RoomUser, 'userId' | 'name' | 'photoVersion'>[] = [],
+): MessageItem[] {
+  const nameOf = new Map(members.map((m) => [m.userId, m.name]));
+  const photoOf = new Map(members.flatMap((m) => (m.photoVersion ? [[m.userId, m.photoVersion] as const] : [])));
+  const namesOf = (ids: readonly number[]) => ids.map((id) => nameOf.get(id)).filter((name): name is string => name !== undefined);
   const entries: Entry[] = [
     ...messages.map((m) => ({
       key: `m${m.messageId}`,
@@ -92,6 +114,10 @@ export function layoutMessages(messages: readonly ChatMessage[], pending: readon
       edited: m.editedAt !== undefined,
       deleted: m.deleted === true,
       attachment: m.attachment,
+      attachments: m.attachments,
+      linkPreview: m.linkPreview,
+      mentions: m.mentions,
+      forwarded: m.forwarded,
     })),
     // Pending sends always come last: the server will order them after everything we hold.
     ...pending.map((p) => ({
@@ -110,6 +136,7 @@ export function layoutMessages(messages: readonly ChatMessage[], pending: readon
       edited: false,
       deleted: false,
       attachment: p.attachment,
+      attachments: p.attachments,
     })),
   ];
   const items: MessageItem[] = [];
@@ -127,6 +154,7 @@ export function layoutMessages(messages: readonly ChatMessage[], pending: readon
     const prev = entries[i - 1];
     const next = entries[i + 1];
     const time = timeLabel(entry.at);
+    const photoVersion = entry.senderId === null ? undefined : photoOf.get(entry.senderId);
     const sameRun = (other: Entry | undefined) =>
       other !== undefined && !other.system && other.senderId === entry.senderId && other.pending === entry.pending &&
       timeLabel(other.at) === time && dayLabel(other.at) === day;
@@ -150,6 +178,11 @@ export function layoutMessages(messages: readonly ChatMessage[], pending: readon
       edited: entry.edited,
       deleted: entry.deleted,
       ...(entry.attachment ? { attachment: entry.attachment } : {}),
+      ...(entry.attachments && entry.attachments.length > 1 ? { attachments: entry.attachments } : {}),
+      ...(entry.linkPreview ? { linkPreview: entry.linkPreview } : {}),
+      ...(entry.mentions?.length ? { mentionNames: namesOf(entry.mentions) } : {}),
+      ...(entry.forwarded ? { forwarded: true as const } : {}),
+      ...(photoVersion && entry.senderId !== null ? { senderPhoto: { userId: entry.senderId, photoVersion } } : {}),
     });
   });
   return items;
@@ -159,4 +192,4 @@ export function layoutMessages(messages: readonly ChatMessage[], pending: readon
  * The open room's message list as laid out on screen, the pending sends last. Laid out again
  * only when the messages, the pending sends or the user change, not on every change of the room.
  */
-export const selectMessageItems = createSelector([selectMessages, selectPending, selectRoomUserId], layoutMessages);
+export const selectMessageItems = createSelector([selectMessages, selectPending, selectRoomUserId, selectRoomUsers], layoutMessages);

@@ -20,6 +20,8 @@ export interface PendingMessage {
   replyTo?: ReplyQuote;
   /** The uploaded photo or file this message sends; every (re)send carries its attachmentId. */
   attachment?: Attachment;
+  /** The photos it sends at once (issue 27), `attachment` their first; every (re)send carries their attachmentIds. */
+  attachments?: Attachment[];
 }
 
 /** System messages carry no sender (null; 0 in older data). */

@@ -1,54 +1,49 @@
 // The open room's commands (docs/spec.md §2 Chat room, §8): rename, leave, and the e-mail
-// notification to the other members. Each runs one request at a time; a failure is logged, and
-// only the notification's is told to the user.
-import { call, put, take, takeLeading, type SagaGenerator } from 'typed-redux-saga';
+// notification to the other members; ours: the notice and the member's settings (issue 26).
+// Each runs one request at a time (roomRequests.ts, fetched on demand).
+import { call, take, takeLatest, takeLeading, type SagaGenerator } from 'typed-redux-saga';
 import { api } from '@common/api';
 import { isValidRoomName } from '@common/rules';
 import { service } from '../../kernel/sagaContext';
-import { isHttpStatus } from '../../services/http';
-import { ko } from '../../i18n/ko';
 import {
   leaveConfirmed,
+  noticeRemoveRequested,
+  noticeSetRequested,
   notificationConfirmed,
-  notificationFailed,
-  notificationSent,
-  renamed,
   renameSubmitted,
+  settingsChangeRequested,
   type RoomOpening,
 } from './roomSlice';
 
-function* rename(session: RoomOpening, { payload }: ReturnType<typeof renameSubmitted>): SagaGenerator<void> {
-  if (!isValidRoomName(payload)) return;
-  const http = yield* service('http');
-  const chatRoomName = payload.trim();
-  try {
-    yield* call([http, http.post], api.updateSubject, { chatRoomId: session.chatRoomId, chatRoomName });
-    yield* put(renamed(chatRoomName));
-  } catch (error) {
-    // docs/spec.md §8: a rename failure is not shown.
-    const logError = yield* service('logError');
-    yield* call(logError, 'room: rename', error);
-  }
-}
+const loadRequests = () => import(/* webpackChunkName: "room-extras" */ './roomRequests');
 
-function* sendNotification(session: RoomOpening): SagaGenerator<void> {
-  const http = yield* service('http');
+type RequestName = 'rename' | 'sendNotification' | 'setNotice' | 'removeNotice' | 'changeSettings';
+
+/** Runs one of the on-demand requests, its code fetched the first time (then held by the module loader). */
+function* onDemand(name: RequestName, session: RoomOpening, action: { type: string }): SagaGenerator<void> {
+  let requests: Awaited<ReturnType<typeof loadRequests>>;
   try {
-    yield* call([http, http.post], api.notificationSend, { chatRoomId: session.chatRoomId });
-    yield* put(notificationSent());
+    requests = yield* call(loadRequests);
   } catch (error) {
     const logError = yield* service('logError');
-    const alert = yield* service('alert');
-    yield* call(logError, 'room: e-mail notification', error);
-    yield* put(notificationFailed());
-    yield* call(alert, isHttpStatus(error, 429) ? ko.room.notifyLimited : ko.room.notifyFailed);
+    yield* call(logError, `room: ${name}`, error);
+    return;
   }
+  // Each request takes the action its pattern matches (the takeLeading/takeLatest below).
+  const run = requests[name] as (session: RoomOpening, action: { type: string }) => SagaGenerator<void>;
+  yield* call(run, session, action);
 }
 
-/** Rename and e-mail notification while the room is open. Ends only with the room session. */
+/** Rename, e-mail notification, notice and settings while the room is open. Ends only with the room session. */
 export function* roomCommandsSaga(session: RoomOpening): SagaGenerator<void> {
-  yield* takeLeading(renameSubmitted, rename, session);
-  yield* takeLeading(notificationConfirmed, sendNotification, session);
+  // A name never submitted is refused at once, not after fetching the request's code.
+  yield* takeLeading(renameSubmitted, function* (action): SagaGenerator<void> {
+    if (isValidRoomName(action.payload)) yield* onDemand('rename', session, action);
+  });
+  yield* takeLeading(notificationConfirmed, (action) => onDemand('sendNotification', session, action));
+  yield* takeLeading(noticeSetRequested, (action) => onDemand('setNotice', session, action));
+  yield* takeLeading(noticeRemoveRequested, (action) => onDemand('removeNotice', session, action));
+  yield* takeLatest(settingsChangeRequested, (action) => onDemand('changeSettings', session, action));
 }
 
 /** Returns once the server has taken the user out of the room; a failed leave is only logged (docs/spec.md §8). */

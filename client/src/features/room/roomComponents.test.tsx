@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import sinon from 'sinon';
 import { cleanup, fireEvent, render, screen, within } from '@testing-library/react';
-import { MemoryRouter } from 'react-router-dom';
+import { MemoryRouter } from '../../app/renderApp.test-support';
 import type { ChatMessage } from '@common/api';
 import { settle } from '../../app/fakeServices';
 import { DialogProvider, DialogQueue } from '../../components/dialogs';
@@ -214,6 +214,31 @@ describe('the chat room components', () => {
     fireEvent.click(screen.getByRole('button', { name: '확인' }));
     await settle();
     expect(onLeave.calledOnce).to.equal(true);
+  });
+
+  it('opens another member\'s profile card from their photo and name (not the user\'s own), showing their photo', () => {
+    const onOpenProfile = sinon.spy();
+    const other = { userId: 2, name: '김철수', email: 'kim@example.com', photoVersion: 'p1', statusMessage: '바빠요' };
+    const { container } = render(
+      <DialogProvider queue={new DialogQueue()}>
+        <MemoryRouter>
+          <RoomSidebar
+            users={[{ userId: ME, name: '김민지', email: 'minji@example.com' }, other]}
+            myId={ME}
+            invitePath="/x"
+            notification="idle"
+            onNotify={() => {}}
+            onLeave={() => {}}
+            onClose={() => {}}
+            onOpenProfile={onOpenProfile}
+          />
+        </MemoryRouter>
+      </DialogProvider>,
+    );
+    expect(screen.queryByRole('button', { name: /김민지/ })).to.equal(null);
+    fireEvent.click(screen.getByRole('button', { name: /김철수/ }));
+    expect(onOpenProfile.args).to.deep.equal([[other]]);
+    expect(container.querySelector('img.avatar--photo')?.getAttribute('src')).to.equal('/api/users/2/photo?size=small&v=p1');
   });
 
   it('asks before sending the notification e-mail, with the spec\'s text', async () => {

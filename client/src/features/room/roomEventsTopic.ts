@@ -1,5 +1,5 @@
 // The room-events topic (docs/protocol.md /topic/chat-room-events/{id}) while a room is open:
-// read positions, typing, presence, edits, deletions and reactions, and the server's request to
+// read positions, typing, presence, edits, deletions, reactions and link previews, and the server's request to
 // catch up after its cluster bus was down. Decoded through common/
 // before they reach a slice; events of types this client does not know are ignored.
 import { buffers, eventChannel, type EventChannel } from 'redux-saga';
@@ -10,7 +10,7 @@ import type { RoomEvent } from '@common/payloads';
 import { service } from '../../kernel/sagaContext';
 import type { StompService } from '../../services/stomp';
 import { presenceChanged, typingSeen } from './liveSlice';
-import { messageDeleted, messageDeletedInRoom, messageEdited, reactionChanged, roomResyncRequested, selectMessageSeq } from './roomSlice';
+import { linkPreviewArrived, messageDeleted, messageDeletedInRoom, messageEdited, messagesHidden, noticeChanged, reactionChanged, roomResyncRequested, selectMessageSeq } from './roomSlice';
 import { readEventReceived } from './readsSlice';
 import { expireTyping } from './roomTypingSaga';
 
@@ -54,8 +54,15 @@ export function* watchRoomEventsTopic(chatRoomId: number, myId: number): SagaGen
         yield* put(messageDeleted(event));
         const seq = yield* select(selectMessageSeq, event.messageId);
         if (seq !== undefined) yield* put(messageDeletedInRoom({ chatRoomId, seq }));
+      } else if (event.type === 'hidden') {
+        // Deleted for me in another tab of this user (only their own subscriptions hear it).
+        yield* put(messagesHidden([event.messageId]));
       } else if (event.type === 'reaction') {
         yield* put(reactionChanged(event));
+      } else if (event.type === 'linkPreview') {
+        yield* put(linkPreviewArrived({ messageId: event.messageId, linkPreview: event.linkPreview }));
+      } else if (event.type === 'notice') {
+        yield* put(noticeChanged(event.notice));
       } else if (event.type === 'resync') {
         // The room topic's saga catches up (roomLiveSaga.ts followRoomTopic).
         yield* put(roomResyncRequested({ chatRoomId }));

@@ -54,7 +54,12 @@ export function* catchUp(session: RoomOpening): SagaGenerator<void> {
     if (since === null || oldest === undefined || oldest <= since || page.messages.length < LIMITS.historyPageSize) break;
     beforeId = oldest;
   }
-  if (first) yield* put(caughtUp({ chatRoomName: first.chatRoomName, renamed: first.renamed, users: first.users, messages: found }));
+  if (first) yield* put(caughtUp({ chatRoomName: first.chatRoomName, renamed: first.renamed, users: first.users, messages: found, ...noticeOf(first) }));
+}
+
+/** The page's notice when it tells one (an older server's page does not). */
+function noticeOf(page: ChatHistoryResponse): { notice?: ChatHistoryResponse['notice'] } {
+  return 'notice' in page ? { notice: page.notice } : {};
 }
 
 /** The messages after a seq, page by page while the server says more follow. */
@@ -62,7 +67,7 @@ export function* fetchAfter(session: RoomOpening, afterSeq: number): SagaGenerat
   let from = afterSeq;
   for (let i = 0; i < MAX_CATCH_UP_PAGES; i += 1) {
     const page = yield* historyPage({ chatRoomId: session.chatRoomId, afterSeq: from });
-    yield* put(caughtUp({ chatRoomName: page.chatRoomName, renamed: page.renamed, users: page.users, messages: page.messages }));
+    yield* put(caughtUp({ chatRoomName: page.chatRoomName, renamed: page.renamed, users: page.users, messages: page.messages, ...noticeOf(page) }));
     const last = page.messages.at(-1)?.seq;
     if (!page.hasMore || last === undefined) return;
     from = last;

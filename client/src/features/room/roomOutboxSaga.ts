@@ -3,11 +3,13 @@
 // failed after SEND_TIMEOUT_MS without its echo, is kept in local storage so a reload does not
 // lose it, and goes out again, in the order written, on every new subscription (the server
 // stores a clientMsgId once and echoes it again, so a resend never duplicates a message).
-import { call, delay, fork, put, select, take, takeEvery, type SagaGenerator } from 'typed-redux-saga';
+import { buffers, type Channel } from 'redux-saga';
+import { actionChannel, call, delay, fork, put, select, take, takeEvery, type SagaGenerator } from 'typed-redux-saga';
 import { app } from '@common/destinations';
 import { isSendableMessage } from '@common/rules';
 import { service } from '../../kernel/sagaContext';
 import { newClientMsgId } from './clientMsgId';
+import { mentionedIds } from './mentions';
 import type { PendingMessage } from './messages';
 import { publish } from './roomPublish';
 import {
@@ -17,6 +19,7 @@ import {
   resendRequested,
   selectPending,
   selectReplyTo,
+  selectRoomUsers,
   sendAttempted,
   sendTimedOut,
   type RoomOpening,
@@ -29,8 +32,13 @@ function* sendPending({ chatRoomId, userId }: RoomOpening, pending: PendingMessa
   yield* put(sendAttempted(pending.clientMsgId));
   // Not connected: the send times out as failed and goes out again on the next subscription.
   const reply = pending.replyTo ? { replyToMessageId: pending.replyTo.messageId } : {};
-  const attachment = pending.attachment ? { attachmentId: pending.attachment.attachmentId } : {};
-  yield* call(publish, app.privateMessage, { chatRoomId, senderId: userId, content: pending.content, clientMsgId: pending.clientMsgId, ...reply, ...attachment });
+  const attachment = pending.attachments && pending.attachments.length > 1
+    ? { attachmentIds: pending.attachments.map((a) => a.attachmentId) }
+    : pending.attachment ? { attachmentId: pending.attachment.attachmentId } : {};
+  // The members the text names as it goes out (issue 26); none: no field, as the original client sends.
+  const ids = mentionedIds(pending.content, yield* select(selectRoomUsers), userId);
+  const mentions = ids.length > 0 ? { mentions: ids } : {};
+  yield* call(publish, app.privateMessage, { chatRoomId, senderId: userId, content: pending.content, clientMsgId: pending.clientMsgId, ...reply, ...attachment, ...mentions });
 }
 
 /** Every pending message again, in the order they were written (the server keeps a clientMsgId once). */
@@ -72,16 +80,24 @@ function* resend(session: RoomOpening, clientMsgId: string): SagaGenerator<void>
   if (failed) yield* call(sendPending, session, failed);
 }
 
-type SendAction = ReturnType<typeof messageSubmitted | typeof resendRequested | typeof attachmentUploaded>;
+export type SendRequest = ReturnType<typeof messageSubmitted | typeof resendRequested | typeof attachmentUploaded>;
+
+/**
+ * The sends asked for in the room, held from the moment it opens: the composer shows before the
+ * first page is loaded, and a message sent then waits here for the outbox instead of being lost.
+ */
+export function* sendRequests(): SagaGenerator<Channel<SendRequest>> {
+  return yield* actionChannel<SendRequest>([messageSubmitted, resendRequested, attachmentUploaded], buffers.expanding<SendRequest>(8));
+}
 
 /**
  * Typed messages and uploads the server holds (docs/spec.md §2 Chat room) become pending sends
  * alike, with the reply quote being composed: so an upload that finished offline goes out when
  * the connection returns, like a typed message.
  */
-function* watchSends(session: RoomOpening): SagaGenerator<void> {
+function* watchSends(session: RoomOpening, requests: Channel<SendRequest>): SagaGenerator<void> {
   for (;;) {
-    const action = yield* take<SendAction>([messageSubmitted, resendRequested, attachmentUploaded]);
+    const action = yield* take(requests);
     if (resendRequested.match(action)) {
       yield* resend(session, action.payload);
       continue;
@@ -90,8 +106,8 @@ function* watchSends(session: RoomOpening): SagaGenerator<void> {
     const quote = replyTo ? { replyTo } : {};
     let pending: PendingMessage;
     if (attachmentUploaded.match(action)) {
-      const { chatRoomId, attachment } = action.payload;
-      pending = { clientMsgId: newClientMsgId(), content: '', createdAt: new Date().toISOString(), attachment };
+      const { chatRoomId, attachment, attachments } = action.payload;
+      pending = { clientMsgId: newClientMsgId(), content: '', createdAt: new Date().toISOString(), attachment, ...(attachments && attachments.length > 1 ? { attachments } : {}) };
       if (chatRoomId !== session.chatRoomId) {
         // Another room's upload (its screen closed meanwhile): kept with that room's unsent
         // messages, it goes out when that room is next open.
@@ -111,8 +127,8 @@ function* watchSends(session: RoomOpening): SagaGenerator<void> {
 }
 
 /** The outbox while the room is open: send timeouts, storage and sends. Ends only with the room session. */
-export function* outboxSaga(session: RoomOpening): SagaGenerator<void> {
+export function* outboxSaga(session: RoomOpening, requests: Channel<SendRequest>): SagaGenerator<void> {
   yield* takeEvery(sendAttempted, startSendTimeout);
   yield* fork(persistUnsent, session);
-  yield* fork(watchSends, session);
+  yield* fork(watchSends, session, requests);
 }

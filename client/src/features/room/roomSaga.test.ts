@@ -164,6 +164,17 @@ describe('the room session saga', () => {
     expect(h.ids()).to.deep.equal([1, 2, 3]);
   });
 
+  it('sends a message submitted while the room was still loading, once it is open (the composer shows before the first page)', async () => {
+    h = open(2);
+    h.store.dispatch(roomOpened({ chatRoomId: ROOM, userId: ME.userId }));
+    h.store.dispatch(messageSubmitted('방금 열었어요'));
+    h.stomp.connect();
+    await eventually(() => h.room().status === 'ready', 'history loaded');
+    await eventually(() => h.stomp.sentTo(app.privateMessage).length === 1, 'the early message sent');
+    expect(h.stomp.sentTo(app.privateMessage)[0]).to.include({ chatRoomId: ROOM, content: '방금 열었어요' });
+    expect(h.pending().map((p) => p.content)).to.deep.equal(['방금 열었어요']);
+  });
+
   it('after a lost connection fetches what it missed and sends the messages still pending, once each', async () => {
     h = open(30);
     await openRoom(h);
@@ -355,6 +366,23 @@ describe('the room session saga', () => {
     await eventually(() => h.room().connection === 'live', 'live again');
     await settle();
     expect(h.stomp.sentTo(app.privateMessage)).to.have.length(1);
+  });
+
+  it('sends photos uploaded together as one message with attachmentIds, kept in order in the unsent store while offline', async () => {
+    const second = { ...PHOTO, attachmentId: 'B'.repeat(22), url: `/api/attachments/${'B'.repeat(22)}`, thumbnailUrl: `/api/attachments/${'B'.repeat(22)}/thumbnail` };
+    h = open(2);
+    await openRoom(h);
+    h.stomp.drop();
+    await eventually(() => h.room().connection === 'lost', 'connection lost shown');
+    h.store.dispatch(attachmentUploaded({ chatRoomId: ROOM, attachment: PHOTO, attachments: [PHOTO, second] }));
+    await settle();
+    expect(h.unsent.read(ME.userId, ROOM).map((p) => p.attachments)).to.deep.equal([[PHOTO, second]]);
+
+    h.stomp.connect();
+    await eventually(() => h.stomp.sentTo(app.privateMessage).length === 1, 'sent on reconnect');
+    const [sent] = h.stomp.sentTo(app.privateMessage) as Array<Record<string, unknown>>;
+    expect(sent.attachmentIds).to.deep.equal([PHOTO.attachmentId, second.attachmentId]);
+    expect(sent.attachmentId).to.equal(undefined);
   });
 
   it('drops a pending message that the catch-up shows was already stored, instead of sending it again', async () => {

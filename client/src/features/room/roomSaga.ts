@@ -13,21 +13,25 @@ import { roomEventChannel } from './roomEvents';
 import { watchRoomEventsTopic } from './roomEventsTopic';
 import { loadFirstPage, olderPagesSaga } from './roomHistorySaga';
 import { announceSubscribed, awaitFirstSubscription, followRoomTopic } from './roomLiveSaga';
-import { outboxSaga, resendAll } from './roomOutboxSaga';
+import { outboxSaga, resendAll, sendRequests, type SendRequest } from './roomOutboxSaga';
 import { publishPresence, readsSaga } from './roomReadsSaga';
 import { activityChanged, roomClosed, roomOpened, unsentRestored, type RoomOpening } from './roomSlice';
+import { loadRoomSettings } from './roomSettingsSaga';
+import { passOnSaga } from './passOnSaga';
 import { sendTyping } from './roomTypingSaga';
 import { isWindowActive, windowActivityChannel } from '../../services/windowActivity';
 
 /** Every concern that lasts as long as the room session, each in a task of its own. */
-function* roomConcerns(session: RoomOpening, activity: EventChannel<boolean>, reads: Channel<number>): SagaGenerator<void> {
-  yield* fork(outboxSaga, session);
+function* roomConcerns(session: RoomOpening, activity: EventChannel<boolean>, reads: Channel<number>, sends: Channel<SendRequest>): SagaGenerator<void> {
+  yield* fork(outboxSaga, session, sends);
   yield* fork(readsSaga, session, activity, reads);
   yield* fork(olderPagesSaga, session);
   yield* fork(roomCommandsSaga, session);
   yield* fork(watchRoomEventsTopic, session.chatRoomId, session.userId);
   yield* fork(sendTyping, session.chatRoomId);
   yield* fork(watchMessageActions, session);
+  yield* fork(loadRoomSettings, session);
+  yield* fork(passOnSaga, session);
 }
 
 export function* roomSession(session: RoomOpening): SagaGenerator<void> {
@@ -40,6 +44,8 @@ export function* roomSession(session: RoomOpening): SagaGenerator<void> {
   const events = yield* call(roomEventChannel, stomp, session.chatRoomId);
   const activity = yield* call(windowActivityChannel);
   const reads = yield* call(channel<number>, buffers.expanding<number>(16));
+  // Sends asked for while the first page loads go out once the room is open.
+  const sends = yield* sendRequests();
   try {
     yield* put(activityChanged(isWindowActive()));
     // Sends left unconfirmed by an earlier visit show as failed until they go out again.
@@ -63,7 +69,7 @@ export function* roomSession(session: RoomOpening): SagaGenerator<void> {
     // The session ends by itself only when the user is no longer in the room: taken out (seen on
     // the room topic, from another device too) or left from here. The concerns never end by
     // themselves: the race cancels them then, as closing the room does.
-    const [, left, leaveDone] = yield* race([call(roomConcerns, session, activity, reads), call(followRoomTopic, session, events, reads), call(leaveRoom, session)]);
+    const [, left, leaveDone] = yield* race([call(roomConcerns, session, activity, reads, sends), call(followRoomTopic, session, events, reads), call(leaveRoom, session)]);
     // Nothing is left to send in a room left.
     if (left !== undefined || leaveDone !== undefined) yield* call([unsent, unsent.write], session.userId, session.chatRoomId, []);
     yield* call(navigate, paths.chatList, { replace: true });
@@ -71,6 +77,7 @@ export function* roomSession(session: RoomOpening): SagaGenerator<void> {
     events.close();
     activity.close();
     reads.close();
+    sends.close();
     // Freeze the read marker once the user is no longer looking at this room.
     if (yield* cancelled()) yield* call(publishPresence, session, false);
   }

@@ -3,9 +3,12 @@
 // the e-mail notification button. Messages and pending sends are normalized (messages.ts); the
 // selectors below are what components and sagas read, each as narrow as what it renders.
 import { createAction, createSelector, createSlice, type PayloadAction } from '@reduxjs/toolkit';
-import type { Attachment, ChatHistoryResponse, ChatMessage, ReplyQuote, RoomUser } from '@common/api';
+import type { Attachment, ChatHistoryResponse, ChatMessage, ReplyQuote, RoomNotice, RoomSettings, RoomUser } from '@common/api';
+import { decodeRoomNotice } from '@common/events';
 import type { Reaction } from '@common/rules';
-import { applyChangedMessages, applyDeleted, applyEdited, applyReaction, type DeletedChange, type EditedChange, type ReactionChange } from './messageChanges';
+import {
+  applyChangedMessages, applyDeleted, applyEdited, applyLinkPreview, applyReaction, reapplyLinkPreviews, type DeletedChange, type HeldPreviews, type EditedChange, type LinkPreviewChange, type ReactionChange,
+} from './messageChanges';
 import { viewerRoomName } from '@common/room-names';
 import {
   applyToParticipants,
@@ -60,6 +63,12 @@ export interface RoomState {
   jumping: boolean;
   /** The highest change counter seen (history's lastChangeSeq, then events'): a reconnect asks changedSince it. */
   lastChangeSeq: number;
+  /** The room's notice (공지), from history's `notice` and the notice event; null when none. */
+  notice: RoomNotice | null;
+  /** The member's own settings of the room (muted, pinned); null until read. */
+  settings: { muted: boolean; pinned: boolean } | null;
+  /** Link previews that came as events, put back on their messages after every merge. */
+  linkPreviews: HeldPreviews;
 }
 
 /** Where a room opens: at its newest messages, or around a seq (a search result). */
@@ -85,7 +94,21 @@ const initialState: RoomState = {
   focus: null,
   jumping: false,
   lastChangeSeq: 0,
+  notice: null,
+  settings: null,
+  linkPreviews: {},
 };
+
+/** History answers carry the notice (null when none); an older server's answer has no field and changes nothing. */
+function takeNotice(state: RoomState, page: { notice?: unknown }): void {
+  if ('notice' in page) state.notice = decodeRoomNotice(page.notice);
+}
+
+/** Whether a message counts for the tab title: a muted room's only when it mentions the member. */
+export function isAudible(settings: RoomState['settings'], message: ChatMessage, userId: number | null): boolean {
+  if (!settings?.muted) return true;
+  return userId !== null && (message.mentions?.includes(userId) ?? false);
+}
 
 export interface OlderPage {
   messages: ChatMessage[];
@@ -110,9 +133,11 @@ const roomSlice = createSlice({
       state.renamed = page.renamed ?? null;
       state.users = page.users;
       mergeMessages(state.messages, page.messages);
+      reapplyLinkPreviews(state.messages, state.linkPreviews);
       unconfirmed(state.pending, page.messages);
       state.hasOlder = page.totalPages > 1;
       state.lastChangeSeq = Math.max(state.lastChangeSeq, page.lastChangeSeq ?? 0);
+      takeNotice(state, page);
     },
     /** The page around a seq (a search result opened in its place): older ones exist when it does not start at 1. */
     aroundLoaded(state, action: PayloadAction<ChatHistoryResponse>) {
@@ -121,16 +146,20 @@ const roomSlice = createSlice({
       state.roomName = page.chatRoomName;
       state.users = page.users;
       mergeMessages(state.messages, page.messages);
+      reapplyLinkPreviews(state.messages, state.linkPreviews);
       unconfirmed(state.pending, page.messages);
       state.hasOlder = (page.messages[0]?.seq ?? 1) > 1;
       state.lastChangeSeq = Math.max(state.lastChangeSeq, page.lastChangeSeq ?? 0);
+      takeNotice(state, page);
     },
     /** Messages fetched after a (re)subscription; the page's name and members are the current truth. */
-    caughtUp(state, action: PayloadAction<{ chatRoomName: string; renamed?: boolean; users: RoomUser[]; messages: ChatMessage[] }>) {
+    caughtUp(state, action: PayloadAction<{ chatRoomName: string; renamed?: boolean; users: RoomUser[]; messages: ChatMessage[]; notice?: RoomNotice | null }>) {
+      takeNotice(state, action.payload);
       state.roomName = action.payload.chatRoomName;
       state.renamed = action.payload.renamed ?? null;
       state.users = action.payload.users;
       mergeMessages(state.messages, action.payload.messages);
+      reapplyLinkPreviews(state.messages, state.linkPreviews);
       unconfirmed(state.pending, action.payload.messages);
     },
     olderRequested(state) {
@@ -138,6 +167,7 @@ const roomSlice = createSlice({
     },
     olderLoaded(state, action: PayloadAction<OlderPage>) {
       mergeMessages(state.messages, action.payload.messages);
+      reapplyLinkPreviews(state.messages, state.linkPreviews);
       state.hasOlder = action.payload.hasOlder;
       state.loadingOlder = false;
     },
@@ -148,6 +178,7 @@ const roomSlice = createSlice({
       const message = action.payload;
       if (state.messages.entities[message.messageId] !== undefined) return;
       mergeMessages(state.messages, [message]);
+      reapplyLinkPreviews(state.messages, state.linkPreviews);
       unconfirmed(state.pending, [message]);
       if (isSystemMessage(message)) {
         // A system message carries the room's stored name (a rename among them). A room no one
@@ -161,13 +192,14 @@ const roomSlice = createSlice({
           const others = state.users.filter((u) => u.userId !== state.userId).map((u) => u.name);
           state.roomName = viewerRoomName(message.senderName, false, others);
         }
-      } else if (!state.active && message.senderId !== state.userId) {
+      } else if (!state.active && message.senderId !== state.userId && isAudible(state.settings, message, state.userId)) {
         state.unseenCount += 1;
       }
     },
     messageSubmitted: (_state, _action: PayloadAction<string>) => {},
     /** The server holds an upload of the composer: the room saga sends it as a message (through the pending sends, like text). */
-    attachmentUploaded: (_state, _action: PayloadAction<{ chatRoomId: number; attachment: Attachment }>) => {},
+    /** An upload the server holds, to send; with `attachments` (issue 27), photos sent at once, `attachment` their first. */
+    attachmentUploaded: (_state, _action: PayloadAction<{ chatRoomId: number; attachment: Attachment; attachments?: Attachment[] }>) => {},
     /** The user is typing a message (the room may be told). */
     typingNoticed: () => {},
     messageQueued(state, action: PayloadAction<PendingMessage>) {
@@ -201,21 +233,34 @@ const roomSlice = createSlice({
     reactionToggled: (_state, _action: PayloadAction<{ messageId: number; emoji: Reaction }>) => {},
     messageEdited(state, action: PayloadAction<EditedChange>) {
       applyEdited(state.messages, action.payload);
+      if (state.notice?.messageId === action.payload.messageId) state.notice.content = action.payload.content;
       state.lastChangeSeq = Math.max(state.lastChangeSeq, action.payload.changeSeq);
     },
     messageDeleted(state, action: PayloadAction<DeletedChange>) {
       applyDeleted(state.messages, action.payload);
+      // A deleted message stops being the notice (the server removes it too).
+      if (state.notice?.messageId === action.payload.messageId) state.notice = null;
       state.lastChangeSeq = Math.max(state.lastChangeSeq, action.payload.changeSeq);
       if (state.editing?.messageId === action.payload.messageId) state.editing = null;
       if (state.replyTo?.messageId === action.payload.messageId) state.replyTo = null;
+    },
+    /** Ours (issue 27): deleted for this user only (here, or in another of their tabs): gone from the list. */
+    messagesHidden(state, action: PayloadAction<number[]>) {
+      messagesAdapter.removeMany(state.messages, action.payload);
+      if (state.editing && action.payload.includes(state.editing.messageId)) state.editing = null;
+      if (state.replyTo && action.payload.includes(state.replyTo.messageId)) state.replyTo = null;
     },
     reactionChanged(state, action: PayloadAction<ReactionChange>) {
       applyReaction(state.messages, action.payload);
       state.lastChangeSeq = Math.max(state.lastChangeSeq, action.payload.changeSeq);
     },
+    linkPreviewArrived(state, action: PayloadAction<LinkPreviewChange>) {
+      applyLinkPreview(state.messages, state.linkPreviews, action.payload);
+    },
     /** What changedSince answered after a reconnect: whole messages, and the counter to continue from. */
     changesLoaded(state, action: PayloadAction<{ messages: ChatMessage[]; lastChangeSeq: number }>) {
       applyChangedMessages(state.messages, action.payload.messages);
+      reapplyLinkPreviews(state.messages, state.linkPreviews);
       state.lastChangeSeq = Math.max(state.lastChangeSeq, action.payload.lastChangeSeq);
     },
     /** Scroll to a message (a quote's original), loading older pages until it is held. */
@@ -277,6 +322,20 @@ const roomSlice = createSlice({
     notificationFailed(state) {
       state.notification = 'idle';
     },
+    /** The notice event (or a PUT/DELETE of this tab's): the room's notice now. */
+    noticeChanged(state, action: PayloadAction<RoomNotice | null>) {
+      state.notice = action.payload;
+    },
+    /** '공지로 등록' on a message (the saga PUTs it; the event sets it). */
+    noticeSetRequested: (_state, _action: PayloadAction<number>) => {},
+    /** '공지 내리기': remove the notice for everyone. */
+    noticeRemoveRequested: () => {},
+    /** The member's settings of this room as the server holds them. */
+    settingsLoaded(state, action: PayloadAction<{ muted: boolean; pinned: boolean }>) {
+      state.settings = action.payload;
+    },
+    /** '알림 끄기'/'알림 켜기', '채팅방 고정'/'고정 해제' (the saga PATCHes them). */
+    settingsChangeRequested: (_state, _action: PayloadAction<{ muted?: boolean; pinned?: boolean }>) => {},
   },
 });
 
@@ -295,7 +354,9 @@ export const {
   reactionToggled,
   messageEdited,
   messageDeleted,
+  messagesHidden,
   reactionChanged,
+  linkPreviewArrived,
   changesLoaded,
   jumpRequested,
   jumpEnded,
@@ -322,7 +383,15 @@ export const {
   notificationConfirmed,
   notificationSent,
   notificationFailed,
+  noticeChanged,
+  noticeSetRequested,
+  noticeRemoveRequested,
+  settingsLoaded,
+  settingsChangeRequested,
 } = roomSlice.actions;
+
+/** The member changed a room's settings (the server's answer): the chat list re-sorts and marks the row. */
+export const roomSettingsChanged = createAction<RoomSettings>('room/settingsChanged');
 
 /**
  * A message of the open room was deleted for everyone, told with its seq once the room
@@ -383,3 +452,7 @@ export const selectEditing = (state: WithRoom) => state.room.editing;
 export const selectFocus = (state: WithRoom) => state.room.focus;
 export const selectJumping = (state: WithRoom) => state.room.jumping;
 export const selectLastChangeSeq = (state: WithRoom) => state.room.lastChangeSeq;
+export const selectNotice = (state: WithRoom) => state.room.notice;
+export const selectRoomSettings = (state: WithRoom) => state.room.settings;
+/** The open room is muted (its messages notify only when they mention the member). */
+export const selectOpenRoomMuted = (state: WithRoom) => state.room.settings?.muted ?? false;

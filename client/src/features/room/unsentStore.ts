@@ -1,6 +1,7 @@
 // Sends the server has not confirmed yet, kept in local storage per user and room so that a
 // failed message survives a reload of the page until it is sent or deleted. A reply keeps its
 // quote and a photo or file its attachment, so the send after the reload is the same message.
+import type { Attachment } from '@common/api';
 import { decodeAttachment, decodeReplyQuote } from '@common/events';
 import { LIMITS } from '@common/rules';
 import type { PendingMessage } from './messages';
@@ -28,8 +29,8 @@ export function unsentKey(userId: number, chatRoomId: number): string {
 }
 
 /** What is kept of a pending message: the message itself, not the state of its sends. */
-function kept({ clientMsgId, content, createdAt, replyTo, attachment }: PendingMessage): PendingMessage {
-  return { clientMsgId, content, createdAt, ...(replyTo ? { replyTo } : {}), ...(attachment ? { attachment } : {}) };
+function kept({ clientMsgId, content, createdAt, replyTo, attachment, attachments }: PendingMessage): PendingMessage {
+  return { clientMsgId, content, createdAt, ...(replyTo ? { replyTo } : {}), ...(attachment ? { attachment } : {}), ...(attachments && attachments.length > 1 ? { attachments } : {}) };
 }
 
 /** A stored entry read back; null when it is not one (storage is anyone's to edit). */
@@ -45,8 +46,11 @@ function restored(value: unknown): PendingMessage | null {
   const attachment = decodeAttachment(m.attachment);
   // A quote or attachment that no longer reads as one would send a different message: drop it.
   if ((m.replyTo !== undefined && !replyTo) || (m.attachment !== undefined && !attachment)) return null;
+  // Photos sent at once (issue 27): every one must still read as one.
+  const attachments = Array.isArray(m.attachments) ? m.attachments.map(decodeAttachment) : undefined;
+  if (m.attachments !== undefined && (!attachments || attachments.length > LIMITS.photosPerMessage || attachments.some((a) => !a))) return null;
   // Whatever was unsent before the reload counts as failed until it goes out again.
-  return { ...kept({ clientMsgId: m.clientMsgId as string, content: m.content as string, createdAt: m.createdAt as string, replyTo, attachment }), failed: true };
+  return { ...kept({ clientMsgId: m.clientMsgId as string, content: m.content as string, createdAt: m.createdAt as string, replyTo, attachment, attachments: attachments as Attachment[] | undefined }), failed: true };
 }
 
 export function createUnsentStore(storage: Storage): UnsentStore {

@@ -1,5 +1,6 @@
 import { useEffect, useId, useState, type FormEvent } from 'react';
-import { Navigate, useLocation } from 'react-router-dom';
+import { Redirect } from 'wouter';
+import { useNavigationState } from '../../kernel/routing';
 import type { NameAndEmail } from '@common/api';
 import { useAppDispatch, useAppSelector } from '../../kernel/hooks';
 import { BackLink } from '../../components/BackLink';
@@ -9,6 +10,7 @@ import { ProfileFields, type ProfileValues } from '../../components/ProfileField
 import { StatusLine } from '../../components/StatusLine';
 import { TextField } from '../../components/TextField';
 import { ko } from '../../i18n/ko';
+import { PeopleSettings } from '../friends';
 import { NotificationsSwitch } from '../notifications';
 import { TypingSwitch } from './TypingSwitch';
 import { selectSettings, settingsActions, type SettingsMessage } from './settingsSlice';
@@ -44,8 +46,8 @@ function profileFrom(state: unknown): NameAndEmail | null {
 }
 
 export default function SettingsPage() {
-  const profile = profileFrom(useLocation().state);
-  if (!profile) return <Navigate to="/chat-list" replace />;
+  const profile = profileFrom(useNavigationState());
+  if (!profile) return <Redirect to="/chat-list" replace />;
   return <SettingsForm profile={profile} />;
 }
 
@@ -99,6 +101,7 @@ function SettingsForm({ profile }: { profile: NameAndEmail }) {
           {t.submit}
         </Button>
       </form>
+      <PeopleSettings />
       <TypingSwitch />
       <NotificationsSwitch />
     </CenteredPage>

@@ -1,10 +1,12 @@
 // /find-user (docs/spec.md §2 user search): find someone by name or e-mail and start a chat.
 import { useEffect, type ReactNode } from 'react';
-import { Navigate } from 'react-router-dom';
+import type { UserSummary } from '@common/api';
+import { Redirect } from 'wouter';
 import { useAppDispatch, useAppSelector } from '../../kernel/hooks';
 import { paths } from '../../kernel/paths';
 import { Button } from '../../components/Button';
 import { ko } from '../../i18n/ko';
+import { koHome } from '../../i18n/koHome';
 import { createUidStore } from '../../services/uid';
 import '../../styles/chat.css';
 import { UserSearchScreen } from './UserSearchScreen';
@@ -13,16 +15,18 @@ import { selectUserSearch, startChatRequested, userSearchOpened, userSearchSubmi
 export interface FindUserPageProps {
   /** What else a result offers beside starting a chat (the call buttons, wired in by app/). */
   peerActions?: (peer: { userId: number; name: string }) => ReactNode;
+  /** Opens the person's profile card (the friends feature's, wired in by app/). */
+  onOpenProfile?: (person: UserSummary) => void;
 }
 
-export default function FindUserPage({ peerActions }: FindUserPageProps) {
+export default function FindUserPage({ peerActions, onOpenProfile }: FindUserPageProps) {
   const myId = createUidStore(window.localStorage).read();
   // docs/spec.md §6: without a stored uid the screen goes to /login at once.
-  if (myId === null) return <Navigate to={paths.login} replace />;
-  return <FindUser myId={myId} peerActions={peerActions} />;
+  if (myId === null) return <Redirect to={paths.login} replace />;
+  return <FindUser myId={myId} peerActions={peerActions} onOpenProfile={onOpenProfile} />;
 }
 
-function FindUser({ myId, peerActions }: { myId: number } & FindUserPageProps) {
+function FindUser({ myId, peerActions, onOpenProfile }: { myId: number } & FindUserPageProps) {
   const dispatch = useAppDispatch();
   const { results, searching, searched, startingWith } = useAppSelector(selectUserSearch);
 
@@ -40,7 +44,9 @@ function FindUser({ myId, peerActions }: { myId: number } & FindUserPageProps) {
       searched={searched}
       onSearch={(keyword) => dispatch(userSearchSubmitted(keyword))}
       emptyHint={ko.userSearch.emptyHint}
+      minCharsHint={koHome.minChars}
       results={results}
+      onOpen={onOpenProfile}
       renderAction={(user) =>
         user.userId === myId ? (
           <span className="user-row__self">{ko.userSearch.self}</span>
@@ -48,13 +54,13 @@ function FindUser({ myId, peerActions }: { myId: number } & FindUserPageProps) {
           <>
             {peerActions?.({ userId: user.userId, name: user.name })}
             <Button
-            variant="secondary"
-            className="user-row__action"
-            busy={startingWith === user.userId}
-            disabled={startingWith !== null}
-            onClick={() => dispatch(startChatRequested(user))}
-          >
-            {ko.userSearch.startChat}
+              variant="secondary"
+              className="user-row__action"
+              busy={startingWith === user.userId}
+              disabled={startingWith !== null}
+              onClick={() => dispatch(startChatRequested(user))}
+            >
+              {ko.userSearch.startChat}
             </Button>
           </>
         )

@@ -1,5 +1,5 @@
 // The search box of the search screens: max 255 characters, Enter or the button submits.
-import { useState, type FormEvent } from 'react';
+import { useId, useState, type FormEvent } from 'react';
 import { LIMITS } from '@common/rules';
 import { Button } from '../../components/Button';
 import { SearchIcon } from '../../components/icons';
@@ -9,10 +9,14 @@ export interface SearchBarProps {
   buttonLabel: string;
   busy?: boolean;
   onSearch(keyword: string): void;
+  /** Said while the box holds a single character: the search needs two or more. */
+  minCharsHint?: string;
 }
 
-export function SearchBar({ placeholder, buttonLabel, busy, onSearch }: SearchBarProps) {
+export function SearchBar({ placeholder, buttonLabel, busy, onSearch, minCharsHint }: SearchBarProps) {
   const [keyword, setKeyword] = useState('');
+  const hintId = useId();
+  const tooShort = minCharsHint !== undefined && [...keyword.trim()].length === 1;
   const submit = (event: FormEvent) => {
     event.preventDefault();
     onSearch(keyword);
@@ -30,12 +34,18 @@ export function SearchBar({ placeholder, buttonLabel, busy, onSearch }: SearchBa
           maxLength={LIMITS.searchInput}
           value={keyword}
           onChange={(e) => setKeyword(e.target.value)}
+          aria-describedby={minCharsHint ? hintId : undefined}
           autoFocus
         />
       </label>
       <Button type="submit" busy={busy}>
         {buttonLabel}
       </Button>
+      {minCharsHint !== undefined && (
+        <p id={hintId} className="search-bar__hint" role="status">
+          {tooShort ? minCharsHint : ''}
+        </p>
+      )}
     </form>
   );
 }

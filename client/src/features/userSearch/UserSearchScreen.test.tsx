@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { cleanup, fireEvent, render, screen, within } from '@testing-library/react';
-import { MemoryRouter } from 'react-router-dom';
+import { MemoryRouter } from '../../app/renderApp.test-support';
 import type { UserSummary } from '@common/api';
 import { UserSearchScreen } from './UserSearchScreen';
 
@@ -61,5 +61,38 @@ describe('the user search screen', () => {
     fireEvent.change(box, { target: { value: '김' } });
     fireEvent.submit(box.form!);
     expect(searched).to.deep.equal(['김']);
+  });
+
+  it('says 두 글자 이상 입력하세요. while the box holds one character, and opens a person’s card from their photo and name', () => {
+    const opened: string[] = [];
+    render(
+      <MemoryRouter>
+        <UserSearchScreen
+          back={{ to: '/chat-list', label: '채팅 목록으로' }}
+          title="사용자 검색"
+          placeholder="이름 또는 이메일"
+          searchLabel="검색"
+          searching={false}
+          searched={false}
+          onSearch={() => undefined}
+          emptyHint="검색할 사용자 이름을 입력해주세요."
+          minCharsHint="두 글자 이상 입력하세요."
+          results={[{ ...KIM, photoVersion: 'p2' }]}
+          onOpen={(user) => opened.push(user.name)}
+          renderAction={() => null}
+        />
+      </MemoryRouter>,
+    );
+    const box = screen.getByRole('searchbox');
+    expect(screen.queryByText('두 글자 이상 입력하세요.')).to.equal(null);
+    fireEvent.change(box, { target: { value: '박' } });
+    expect(screen.getByText('두 글자 이상 입력하세요.').id).to.equal(box.getAttribute('aria-describedby'));
+    fireEvent.change(box, { target: { value: '박민' } });
+    expect(screen.queryByText('두 글자 이상 입력하세요.')).to.equal(null);
+
+    const row = screen.getByTestId('user-row');
+    expect(row.querySelector('img')?.getAttribute('src')).to.equal('/api/users/2/photo?size=small&v=p2');
+    fireEvent.click(within(row).getByRole('button', { name: '김철수 kim@example.com' }));
+    expect(opened).to.deep.equal(['김철수']);
   });
 });

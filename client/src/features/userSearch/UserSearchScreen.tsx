@@ -21,8 +21,14 @@ export interface UserSearchScreenProps<U extends UserSummary> {
   searched: boolean;
   onSearch(keyword: string): void;
   emptyHint: string;
+  /** Said under the box while it holds one character (the server searches two or more). */
+  minCharsHint?: string;
   results: readonly U[];
+  /** Tapping a person's photo or name opens their profile card. */
+  onOpen?: (user: U) => void;
   renderAction(user: U): ReactNode;
+  /** A line under the search box that holds whatever is found (the invite's private past). */
+  note?: string;
 }
 
 export function UserSearchScreen<U extends UserSummary>(props: UserSearchScreenProps<U>) {
@@ -35,7 +41,8 @@ export function UserSearchScreen<U extends UserSummary>(props: UserSearchScreenP
           <BackButton to={back.to} label={back.label} />
           <h1 className="screen__title">{title}</h1>
         </header>
-        <SearchBar placeholder={props.placeholder} buttonLabel={props.searchLabel} busy={props.searching} onSearch={props.onSearch} />
+        <SearchBar placeholder={props.placeholder} buttonLabel={props.searchLabel} busy={props.searching} onSearch={props.onSearch} minCharsHint={props.minCharsHint} />
+        {props.note && <p className="search-note" data-testid="search-note">{props.note}</p>}
         <div className="screen__body">
           {props.searching && results.length === 0 ? (
             <p className="loading-line" role="status" data-testid="search-loading">
@@ -49,7 +56,7 @@ export function UserSearchScreen<U extends UserSummary>(props: UserSearchScreenP
           ) : (
             <ul className="user-rows" aria-busy={props.searching || undefined}>
               {results.map((user) => (
-                <UserRow key={user.userId} user={user}>
+                <UserRow key={user.userId} user={user} onOpen={props.onOpen && (() => props.onOpen?.(user))}>
                   {renderAction(user)}
                 </UserRow>
               ))}

@@ -18,6 +18,13 @@ export async function seriousViolations(page: Page): Promise<AxeViolation[]> {
   const hasAxe = await page.evaluate(() => 'axe' in window);
   // Evaluated through the DevTools protocol: the app's Content-Security-Policy forbids script tags it did not ship.
   if (!hasAxe) await page.evaluate(AXE_SOURCE);
+  // A screen fading in shows blended colours until its transition ends: axe would judge the
+  // contrast of a frame nobody reads (seen under load: a settings button at 2.3:1 mid-fade).
+  // Spinners run for ever and are left out.
+  await page.evaluate(async () => {
+    const finite = document.getAnimations().filter((a) => a.effect?.getComputedTiming().endTime !== Infinity);
+    await Promise.all(finite.map((a) => a.finished.catch(() => undefined)));
+  });
   const violations = await page.evaluate(async () => {
     const axe = (window as unknown as { axe: { run(context: Document, options: object): Promise<{ violations: Array<{ id: string; impact: string | null; help: string; nodes: Array<{ target: unknown[]; failureSummary?: string }> }> }> } }).axe;
     const result = await axe.run(document, { resultTypes: ['violations'] });

@@ -110,4 +110,17 @@ describe('the audio meter', () => {
     }
     expect(meter.hearsTone()).to.equal(true);
   });
+
+  it('keeps its own copy of each frame: a sink that reuses one buffer for every frame is still heard', () => {
+    const meter = new AudioMeter(440);
+    const buffer = new Int16Array(FRAME_SAMPLES);
+    for (let f = 0; f < 100; f++) {
+      buffer.set(toneFrame(440, f));
+      meter.push({ samples: buffer, sampleRate: SAMPLE_RATE }, f);
+    }
+    // The buffer now holds the last frame only, overwritten 100 times: a meter that kept
+    // references would measure one frame repeated, whose phase jumps at every join.
+    buffer.fill(0);
+    expect(meter.hearsTone()).to.equal(true);
+  });
 });

@@ -19,6 +19,14 @@ export interface NewSession {
 }
 
 export class Sessions implements SessionAuthenticator {
+  /**
+   * The one database lookup running per cookie, shared by every check of that cookie meanwhile:
+   * after a node dies, a user's 20 sockets and their catch-ups come to the survivor within a few
+   * seconds with a cookie it has never cached, and each must not cost its own query (and touch).
+   * Shared only while no session ended since it started (the cache's generation).
+   */
+  private readonly lookups = new Map<string, { generation: number; principal: Promise<Principal | null> }>();
+
   constructor(
     private readonly repo: SessionsRepository,
     private readonly clock: Clock,
@@ -54,6 +62,18 @@ export class Sessions implements SessionAuthenticator {
     const cached = this.cache.get(tokenHash);
     if (cached && now - cached.lastSeenAtMs < TOUCH_INTERVAL_MS) return cached.principal;
     const generation = this.cache.generation();
+    const running = this.lookups.get(tokenHash);
+    if (running && running.generation === generation) return running.principal;
+    const lookup = { generation, principal: this.lookUp(tokenHash, now, generation) };
+    this.lookups.set(tokenHash, lookup);
+    try {
+      return await lookup.principal;
+    } finally {
+      if (this.lookups.get(tokenHash) === lookup) this.lookups.delete(tokenHash);
+    }
+  }
+
+  private async lookUp(tokenHash: string, now: number, generation: number): Promise<Principal | null> {
     const session = await this.repo.findByTokenHash(tokenHash);
     if (!session) return null;
     if (now - session.lastSeenAtMs >= SESSION_IDLE_MS) {

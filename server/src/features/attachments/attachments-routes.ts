@@ -58,7 +58,9 @@ export function attachmentsRoutes(service: AttachmentsService): Route[] {
         const user = userOf(ctx);
         const chatRoomId = idField(ctx.query.get('chatRoomId'), 'chatRoomId');
         const body = ctx.bodyStream ?? [];
-        return { json: await service.upload(user.userId, chatRoomId, fileName(ctx), ctx.headers['content-type'] ?? '', body, declaredLength(ctx)) };
+        const kind = ctx.query.get('kind');
+        if (kind !== null && kind !== 'voice') throw new InvalidError('kind must be voice or absent');
+        return { json: await service.upload(user.userId, chatRoomId, fileName(ctx), ctx.headers['content-type'] ?? '', body, declaredLength(ctx), kind) };
       },
     },
     {

@@ -14,18 +14,26 @@ import { DownloadRate } from './download-rate';
 import { FairQueue } from './fair-queue';
 import { stripJpegMetadata } from './jpeg-metadata';
 import { RASTER_TYPES, THUMBNAIL_TYPE, thumbnailPool, type Thumbnailer } from './thumbnails';
+import { VoiceError, voicePool, type VoiceAnalyzer, type VoiceFacts } from './voice';
 
 export interface AttachmentsDeps {
   attachments: AttachmentsRepository;
   store: BlobStore;
   isMember(roomId: number, userId: number): Promise<boolean>;
+  /** The first seq the member may read (a private past), null for no member; isMember's answer when absent. */
+  visibleFrom?(roomId: number, userId: number): Promise<number | null>;
   clock: Clock;
   log: Logger;
   /** The quotas, the download rate and the sweep's age; the configuration's defaults when left out. */
   limits?: AttachmentLimits;
   /** Tests replace it; a fair pool of sharp otherwise (thumbnails.ts). */
   thumbnail?: Thumbnailer;
+  /** Tests replace it; ffmpeg in a fair pool otherwise (voice.ts). */
+  voice?: VoiceAnalyzer;
 }
+
+/** What an upload is: a photo or file (absent), or a voice message (kind=voice in its query). */
+export type UploadKind = 'voice' | null;
 
 const MiB = 1024 * 1024;
 
@@ -80,6 +88,8 @@ export interface AttachmentFacts {
   hasThumbnail: boolean;
   width: number | null;
   height: number | null;
+  /** A voice message's length and waveform; null for photos and files. */
+  voice: VoiceFacts | null;
 }
 
 /** The wire form (the upload's answer and a message's `attachment`). */
@@ -90,11 +100,16 @@ export function toAttachment(a: AttachmentFacts): Attachment {
     out.width = a.width;
     out.height = a.height;
   }
+  if (a.voice) {
+    out.kind = 'voice';
+    out.durationMs = a.voice.durationMs;
+    out.waveform = a.voice.waveform;
+  }
   return out;
 }
 
 export const factsOf = (a: AttachmentRow): AttachmentFacts => ({
-  id: a.id, publicId: a.publicId, name: a.name, size: a.size, contentType: a.contentType, hasThumbnail: a.thumbKey !== null, width: a.width, height: a.height,
+  id: a.id, publicId: a.publicId, name: a.name, size: a.size, contentType: a.contentType, hasThumbnail: a.thumbKey !== null, width: a.width, height: a.height, voice: a.voice,
 });
 
 /** A file name as given, reduced to a safe label: no path, no control characters, at most 255 characters. */
@@ -119,12 +134,18 @@ export function servedType(contentType: string): string {
   return /html|xml|svg|script|^text\/(?!plain$|csv$)|^multipart\//.test(contentType) ? 'application/octet-stream' : contentType;
 }
 
-/** What chat uses of attachments: claiming one for a message, removing it with the message or the room. */
-export type AttachmentPort = Pick<AttachmentsService, 'claim' | 'remove' | 'removeRoom'>;
+/** Ours: a photo is an image we decoded (it has a thumbnail); anything else is a file. */
+export function isPhoto(a: Pick<AttachmentFacts, 'contentType' | 'hasThumbnail'>): boolean {
+  return a.hasThumbnail && RASTER_TYPES.has(a.contentType);
+}
+
+/** What chat uses of attachments: claiming some for a message, removing them with the message or the room. */
+export type AttachmentPort = Pick<AttachmentsService, 'claim' | 'claimPhotos' | 'remove' | 'removeRoom'>;
 
 export class AttachmentsService {
   private readonly limits: AttachmentLimits;
   private readonly thumbnail: Thumbnailer;
+  private readonly voice: VoiceAnalyzer;
   private readonly downloads: DownloadRate;
   private readonly uploads = new FairQueue({ slots: UPLOAD_SLOTS, perKey: UPLOADS_PER_USER });
   /** Bytes of each user's uploads being stored now: counted against the quotas beside the stored ones. */
@@ -133,6 +154,7 @@ export class AttachmentsService {
   constructor(private readonly deps: AttachmentsDeps) {
     this.limits = deps.limits ?? DEFAULT_LIMITS;
     this.thumbnail = deps.thumbnail ?? thumbnailPool(this.limits.thumbnailSlots);
+    this.voice = deps.voice ?? voicePool(this.limits.thumbnailSlots, this.limits.ffmpegPath);
     this.downloads = new DownloadRate({ perSecond: this.limits.downloadsPerSecond, burst: this.limits.downloadBurst }, deps.clock);
   }
 
@@ -143,15 +165,21 @@ export class AttachmentsService {
    */
   async upload(
     userId: number, roomId: number, rawName: string, rawType: string, body: AsyncIterable<Uint8Array> | Iterable<Uint8Array>, declaredBytes: number | null = null,
+    kind: UploadKind = null,
   ): Promise<Attachment> {
+    // A voice message is audio: anything else is refused before a byte is read.
+    if (kind === 'voice' && !cleanContentType(rawType).startsWith('audio/')) {
+      throw new InvalidError('음성 메시지는 오디오 파일이어야 합니다 (Content-Type: audio/…)', 'not_audio');
+    }
     if (!(await this.deps.isMember(roomId, userId))) throw new NotAMemberError();
     // One user's uploads go UPLOADS_PER_USER at a time (the rest wait, their bodies unread), so a
     // flood of them holds at most that many of the database's connections and thumbnails.
-    return this.uploads.run(userId, () => this.store(userId, roomId, rawName, rawType, body, declaredBytes));
+    return this.uploads.run(userId, () => this.store(userId, roomId, rawName, rawType, body, declaredBytes, kind));
   }
 
   private async store(
     userId: number, roomId: number, rawName: string, rawType: string, body: AsyncIterable<Uint8Array> | Iterable<Uint8Array>, declaredBytes: number | null,
+    kind: UploadKind,
   ): Promise<Attachment> {
     const { attachments, store, clock } = this.deps;
     const name = cleanFileName(rawName);
@@ -174,14 +202,23 @@ export class AttachmentsService {
     let thumbKey: string | null = null;
     let width: number | null = null;
     let height: number | null = null;
-    if (RASTER_TYPES.has(contentType)) {
+    let voice: VoiceFacts | null = null;
+    if (kind === 'voice') {
+      try {
+        voice = await this.voice(userId, store.read(key));
+      } catch (err) {
+        await store.remove(key);
+        if (err instanceof VoiceError) throw new InvalidError(err.message, err.reason === 'unavailable' ? 'voice_unavailable' : err.reason === 'too-long' ? 'voice_too_long' : 'voice_unreadable');
+        throw err;
+      }
+    } else if (RASTER_TYPES.has(contentType)) {
       const thumb = await this.thumbnail(userId, store.read(key));
       if (thumb) {
         thumbKey = (await store.write([thumb.bytes])).key;
         ({ width, height } = thumb);
       }
     }
-    const row = { publicId: newPublicId(), roomId, uploaderId: userId, name, contentType, size, blobKey: key, thumbKey, width, height, createdAtMs: clock() };
+    const row = { publicId: newPublicId(), roomId, uploaderId: userId, name, contentType, size, blobKey: key, thumbKey, width, height, voice, createdAtMs: clock() };
     // Counted beside the row's insert (one round trip less): the bytes were stored either way.
     const dayCounted = attachments.addBytesOn(userId, utcDay(row.createdAtMs), size).catch((err: unknown) => {
       this.deps.log.warn({ err, userId }, 'counting an upload against the daily quota failed');
@@ -253,15 +290,31 @@ export class AttachmentsService {
    * its uploader alone; the bytes are read (all or a range) only when asked. The user's download
    * rate is taken first, before any database work.
    */
+  /** A member may read a sent attachment unless it was sent before they joined (a private past). */
+  private async mayRead(roomId: number, userId: number, seq: number | null): Promise<boolean> {
+    if (!this.deps.visibleFrom) return this.deps.isMember(roomId, userId);
+    const from = await this.deps.visibleFrom(roomId, userId);
+    return from !== null && (seq === null || seq >= from);
+  }
+
   async download(userId: number, attachmentId: string, thumbnail: boolean): Promise<Download> {
-    const { store } = this.deps;
     const wait = this.downloads.take(userId);
     if (wait > 0) throw new RateLimitedError(wait, 'too many downloads; try again in a moment');
     const a = await this.deps.attachments.find({ publicId: attachmentId });
-    if (!a || a.sentIn?.deleted) throw new NotFoundError('no such attachment');
-    if (!(await this.deps.isMember(a.roomId, userId))) throw new NotAMemberError();
+    if (!a) throw new NotFoundError('no such attachment');
+    const readable = await this.mayRead(a.roomId, userId, a.sentIn?.seq ?? null);
+    // Ours: a forward references the original's file (issue 27): its readers may read it too,
+    // while the file lasts, whatever became of the original message.
+    if (a.sentIn && (a.sentIn.deleted || !readable) && (await this.deps.attachments.readableThroughForward(a.id, userId))) return this.serve(a, thumbnail);
+    if (a.sentIn?.deleted) throw new NotFoundError('no such attachment');
+    if (!readable) throw new NotAMemberError();
     // Not sent yet: it is the uploader's draft, and to anyone else it does not exist (yet).
     if (!a.sentIn && a.uploaderId !== userId) throw new NotFoundError('no such attachment');
+    return this.serve(a, thumbnail);
+  }
+
+  private async serve(a: AttachmentRow, thumbnail: boolean): Promise<Download> {
+    const { store } = this.deps;
     if (thumbnail) {
       const thumbKey = a.thumbKey;
       // The thumbnail's length is not kept in its row: the store knows it.
@@ -289,6 +342,26 @@ export class AttachmentsService {
     if (a.roomId !== roomId) throw new InvalidError('the attachment was uploaded to another room');
     if (a.sentIn && (clientMsgId === null || a.sentIn.clientMsgId !== clientMsgId)) throw new InvalidError('the attachment was sent already');
     return factsOf(a);
+  }
+
+  /**
+   * Ours: what a message sending these photos at once will carry, in the order given. Each is
+   * claimed as claim() claims one (its uploader's, in this room, not sent yet unless by this
+   * very message retried), and each must be a photo (an image we decoded).
+   */
+  async claimPhotos(userId: number, roomId: number, attachmentIds: readonly string[], clientMsgId: string | null): Promise<AttachmentFacts[]> {
+    if (new Set(attachmentIds).size !== attachmentIds.length) throw new InvalidError('an attachment is named twice');
+    const found = new Map((await this.deps.attachments.findMany({ publicIds: attachmentIds })).map((a) => [a.publicId, a]));
+    return attachmentIds.map((publicId) => {
+      const a = found.get(publicId);
+      if (!a || a.sentIn?.deleted) throw new NotFoundError('no such attachment');
+      if (a.uploaderId !== userId) throw new ForbiddenError('only its uploader can send an attachment');
+      if (a.roomId !== roomId) throw new InvalidError('the attachment was uploaded to another room');
+      if (a.sentIn && (clientMsgId === null || a.sentIn.clientMsgId !== clientMsgId)) throw new InvalidError('the attachment was sent already');
+      const facts = factsOf(a);
+      if (!isPhoto(facts)) throw new InvalidError(`only photos can be sent several at once: ${a.name} is not one`);
+      return facts;
+    });
   }
 
   /** Removes the attachment (by its row's key) and its bytes (its message was deleted for everyone). */

@@ -16,7 +16,8 @@ export function createAttachments(deps: Deps): { service: AttachmentsService; fe
   const log = deps.log.child({ feature: 'attachments' });
   const limits = deps.config.attachmentLimits;
   const service = new AttachmentsService({
-    attachments, store, isMember: (roomId, userId) => attachments.isMember(roomId, userId), clock: deps.clock, log, limits,
+    attachments, store, isMember: (roomId, userId) => attachments.isMember(roomId, userId),
+    visibleFrom: (roomId, userId) => attachments.visibleFrom(roomId, userId), clock: deps.clock, log, limits,
   });
   // Uploads never sent are swept on a timer, whoever made them and whether or not they upload
   // again (docs/architecture.md, attachments); a sweep still running skips the next tick.

@@ -63,6 +63,8 @@ export interface CallPorts {
    * timeout, hangup, cancelled, disconnected, reconnecting, resumed, connection-lost.
    */
   outcome?(outcome: string): void;
+  /** Ours: whether the callee blocked the caller (docs/protocol.md, blocks): then they cannot be rung. */
+  blocks?(callee: number, caller: number): Promise<boolean>;
   /** The time of the record's timestamps (the server's clock); Date.now when absent. */
   now?(): number;
   /** Keeps the record of an ended call; must not throw (it logs its own failures). */
@@ -112,6 +114,13 @@ export class CallService {
     const names = await this.ports.names([caller, callee]);
     const callerName = names.get(caller);
     if (callerName === undefined) throw new InvalidError('the caller is not a user');
+    // A callee who blocked the caller is, to the caller, simply not there: answered as if
+    // offline, and no record of the attempt reaches the callee.
+    if (names.has(callee) && (await this.ports.blocks?.(callee, caller))) {
+      this.ports.deliver(caller, 'hangup', hangupFrom(callee, 'unavailable'));
+      this.ports.outcome?.('unavailable');
+      return 'unavailable';
+    }
     const connected = await this.ports.isReachable(callee);
     if (!names.has(callee) || (!connected && !(await this.ports.canRingElsewhere?.(callee)))) {
       this.ports.deliver(caller, 'hangup', hangupFrom(callee, 'unavailable'));

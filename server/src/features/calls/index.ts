@@ -15,6 +15,8 @@ import { CallService, DEFAULT_RECONNECT_GRACE_MS, DEFAULT_RING_TIMEOUT_MS, type 
 
 /** How a callee with no open connection is rung anyway (Web Push), from features/index.ts. */
 export type RingElsewhere = Pick<CallPorts, 'canRingElsewhere' | 'ringElsewhere'>;
+/** Whether a callee blocked a caller (people's blocks), from features/index.ts. */
+export type CallBlocks = CallPorts['blocks'];
 
 /**
  * Keeps an ended call's record: the calls row (with the room it was told in) and the system
@@ -46,7 +48,7 @@ function recorder(calls: CallsRepository, rooms: CallRecordRooms | undefined, lo
   };
 }
 
-export function createCalls(deps: Deps, users: UsersRepository, elsewhere: RingElsewhere = {}, rooms?: CallRecordRooms): ServerFeature {
+export function createCalls(deps: Deps, users: UsersRepository, elsewhere: RingElsewhere = {}, rooms?: CallRecordRooms, blocks?: CallBlocks): ServerFeature {
   const { config, publisher } = deps;
   const log = deps.log.child({ feature: 'calls' });
   const { presence, sharedCallStore } = deps.cluster;
@@ -63,6 +65,7 @@ export function createCalls(deps: Deps, users: UsersRepository, elsewhere: RingE
     outcome: (outcome) => deps.metrics.call(outcome),
     now: deps.clock,
     record: recorder(repository, rooms, log),
+    blocks,
     ...elsewhere,
   };
   const store: CallStore | undefined = sharedCallStore

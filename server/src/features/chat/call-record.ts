@@ -13,7 +13,7 @@ export interface CallRecordRooms {
   post(roomId: number, event: CallSystemEvent): Promise<void>;
 }
 
-export function callRecordRooms(deps: Pick<ChatDeps, 'rooms' | 'users' | 'publisher' | 'clock' | 'sender'>): CallRecordRooms {
+export function callRecordRooms(deps: Pick<ChatDeps, 'rooms' | 'users' | 'publisher' | 'clock' | 'sender' | 'blocks'>): CallRecordRooms {
   return {
     roomOf: (callerId, calleeId) => createRoom(deps, callerId, calleeId),
     async post(roomId, event) {

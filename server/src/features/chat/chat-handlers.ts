@@ -10,6 +10,7 @@ import { ForbiddenError, InvalidError } from '../errors';
 import type { ChatDeps } from './chat-deps';
 import { deleteMessage } from './delete-message';
 import { editMessage } from './edit-message';
+import { forwardMessage, hideMessage } from './pass-on';
 import { react } from './reactions';
 
 function focusedRoom(user: StompPrincipal, body: string): number {
@@ -26,10 +27,10 @@ export function chatHandlers(chat: ChatDeps): Record<string, AppHandler> {
       if (p.senderId !== undefined && p.senderId !== user.userId) throw new ForbiddenError('senderId is not the signed-in user');
       if (hasForbiddenCharacters(p.content, 'message')) throw new InvalidError('content holds control or bidi-override characters');
       // With an attachment the text may be empty (a photo alone).
-      if (p.attachmentId !== undefined) {
+      if (p.attachmentId !== undefined || p.attachmentIds !== undefined) {
         if (!isSendableCaption(p.content)) throw new InvalidError(`content must be at most ${LIMITS.message} characters`);
       } else if (!isSendableMessage(p.content)) throw new InvalidError(`content must be 1 to ${LIMITS.message} characters`);
-      await sender.sendUserMessage(user.userId, p.chatRoomId, p.content.trim(), p.clientMsgId ?? null, p.replyToMessageId ?? null, p.attachmentId ?? null);
+      await sender.sendUserMessage(user.userId, p.chatRoomId, p.content.trim(), p.clientMsgId ?? null, p.replyToMessageId ?? null, p.attachmentId ?? null, p.mentions ?? [], p.attachmentIds ?? null);
     },
     [app.userActive]: async (user, body) => {
       await readMarkers.roomOpened(user.connectionId, user.userId, focusedRoom(user, body));
@@ -51,6 +52,13 @@ export function chatHandlers(chat: ChatDeps): Record<string, AppHandler> {
     [app.deleteMessage]: async (user, body) => {
       const p = decode.deleteMessage(body);
       await deleteMessage(chat, user.userId, p.chatRoomId, p.messageId);
+    },
+    [app.forwardMessage]: async (user, body) => {
+      const p = decode.forwardMessage(body);
+      await forwardMessage(chat, user.userId, p.messageId, p.chatRoomIds, p.clientMsgId ?? null);
+    },
+    [app.hideMessage]: async (user, body) => {
+      await hideMessage(chat, user.userId, decode.hideMessage(body).messageId);
     },
     [app.reaction]: async (user, body) => {
       const p = decode.reaction(body);

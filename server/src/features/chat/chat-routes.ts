@@ -1,7 +1,7 @@
 // REST of chat (docs/spec.md §7): chat list, user search, create, history, rename, leave, invite
-// search, add user, e-mail notification; ours: message search, a member's room settings. Each route decodes its fields,
+// search, add user, e-mail notification; ours: message search, a member's room settings, the room's notice. Each route decodes its fields,
 // calls one rule, replies.
-import { api } from '@common/api';
+import { api, type RoomNotice } from '@common/api';
 import { userOf, type Route } from '../../transport/route';
 import { idField, objectBody, pageField, stringField } from '../request-fields';
 import { InvalidError } from '../errors';
@@ -17,6 +17,8 @@ import { searchMessages } from './message-search';
 import type { NotificationMail } from './notification-mail';
 import { renameRoom } from './rename-room';
 import { updateRoomSettings } from './room-settings';
+import { removeNotice, setNotice } from './room-notice';
+import { memoRoom } from './pass-on';
 import { searchForRoom, searchUsers } from './user-search';
 
 /** Which part of the history: afterSeq, beforeSeq, beforeId, aroundSeq, changedSince or page (0 by default); at most one of them. */
@@ -131,6 +133,12 @@ export function chatRoutes(chat: ChatDeps, notifications: NotificationMail): Rou
       },
     },
     {
+      // Ours (issue 27): the caller's memo room, made on first use.
+      method: 'POST',
+      path: api.selfRoom,
+      handle: async (ctx) => ({ json: { chatRoomId: await memoRoom(chat, userOf(ctx).userId) } }),
+    },
+    {
       method: 'PATCH',
       path: api.roomSettings,
       handle: async (ctx) => {
@@ -144,6 +152,26 @@ export function chatRoutes(chat: ChatDeps, notifications: NotificationMail): Rou
         const changes = { muted: flag('muted'), pinned: flag('pinned') };
         if (changes.muted === undefined && changes.pinned === undefined) throw new InvalidError('give muted or pinned');
         return { json: await updateRoomSettings(chat, userOf(ctx).userId, chatRoomId, changes) };
+      },
+    },
+    {
+      method: 'PUT',
+      path: api.roomNotice,
+      handle: async (ctx) => {
+        const body = objectBody(ctx.body);
+        const chatRoomId = idField(body.chatRoomId, 'chatRoomId');
+        const messageId = idField(body.messageId, 'messageId');
+        const json: RoomNotice = await setNotice(chat, userOf(ctx).userId, chatRoomId, messageId);
+        return { json };
+      },
+    },
+    {
+      method: 'DELETE',
+      path: api.roomNotice,
+      handle: async (ctx) => {
+        const chatRoomId = idField(ctx.query.get('chatRoomId'), 'chatRoomId');
+        await removeNotice(chat, userOf(ctx).userId, chatRoomId);
+        return { status: 204 };
       },
     },
     {

@@ -10,7 +10,7 @@ import type { MessagesRepository } from './messages-repository';
 import type { RoomEvents } from './room-events';
 
 export interface MessageActionDeps extends MessageLookupDeps {
-  messages: Pick<MessagesRepository, 'findById' | 'edit' | 'deleteForEveryone'>;
+  messages: Pick<MessagesRepository, 'findById' | 'edit' | 'deleteForEveryone' | 'attachmentInUse'>;
   roomEvents: Pick<RoomEvents, 'messageEdited' | 'messageDeleted' | 'reaction'>;
   clock: Clock;
   /** Removes a deleted message's attachment. */
@@ -20,11 +20,11 @@ export interface MessageActionDeps extends MessageLookupDeps {
 export async function editMessage(deps: MessageActionDeps, userId: number, roomId: number, messageId: number, content: string): Promise<void> {
   if (hasForbiddenCharacters(content, 'message')) throw new InvalidError('content holds control or bidi-override characters');
   if (!isSendableMessage(content)) throw new InvalidError(`content must be 1 to ${LIMITS.message} characters`);
-  const { message } = await memberAndMessage(deps, userId, roomId, messageId);
+  const { message, members } = await memberAndMessage(deps, userId, roomId, messageId);
   requireOwnLiveMessage(message, userId, 'edited');
   const text = content.trim();
   const at = deps.clock();
   const change = await deps.messages.edit(roomId, messageId, text, at);
   if (!change) throw new InvalidError('the message was deleted');
-  deps.roomEvents.messageEdited(roomId, messageId, text, at, change.changeSeq);
+  deps.roomEvents.messageEdited(roomId, messageId, text, at, change.changeSeq, { userId, members });
 }

@@ -8,7 +8,7 @@ import type { ChatDeps } from './chat-deps';
 import { requireMember } from './membership';
 import { systemMessages, type SystemMessage } from './system-messages';
 
-type LeaveDeps = Pick<ChatDeps, 'rooms' | 'members' | 'sender' | 'readMarkers' | 'publisher'>;
+type LeaveDeps = Pick<ChatDeps, 'rooms' | 'members' | 'sender' | 'readMarkers' | 'publisher' | 'memberLeft'>;
 
 export async function leaveRoom(deps: LeaveDeps, callerId: number, roomId: number): Promise<void> {
   const { rooms, members, readMarkers, publisher } = deps;
@@ -18,6 +18,7 @@ export async function leaveRoom(deps: LeaveDeps, callerId: number, roomId: numbe
   if (!removed) throw new NotAMemberError();
   members.invalidate(roomId);
   readMarkers.memberLeft(callerId, roomId);
+  deps.memberLeft?.(roomId, callerId);
   try {
     await announceLeave(deps, roomId, leaver.id, systemMessages.left(leaver, roomName), roomDeleted);
   } finally {

@@ -3,6 +3,12 @@
 // a short time; the node that changes a room's members drops its entry at once and tells the
 // other nodes (`tellOthers`, through the cluster signals) to drop theirs; the time limit bounds how
 // stale a change can be that they did not hear of (the bus was down, a renamed user).
+//
+// An entry past its time limit but within twice it is still answered, and reloaded behind the
+// caller: a send never waits for the reload of a room it just used. Under a reconnect storm the
+// main pool's queue is thousands of queries long, and a send that waited for its room's reload
+// waited behind all of them (docs/architecture.md §9). A dropped entry (invalidate) and one twice
+// as old as the limit are always waited for.
 import type { Clock } from '../types';
 import type { ChatUser } from './rooms-repository';
 
@@ -31,7 +37,14 @@ export class MembersCache {
   async get(roomId: number, expected?: number): Promise<ChatUser[]> {
     const has = (members: ChatUser[]) => expected === undefined || members.some((m) => m.id === expected);
     const entry = this.entries.get(roomId);
-    if (entry && entry.expiresAtMs > this.clock() && has(entry.members)) return entry.members;
+    const now = this.clock();
+    if (entry && has(entry.members)) {
+      if (entry.expiresAtMs > now) return entry.members;
+      if (entry.expiresAtMs + this.ttlMs > now) {
+        if (!this.loading.has(roomId)) this.startLoad(roomId).catch(() => undefined);
+        return entry.members;
+      }
+    }
     const running = this.loading.get(roomId);
     if (running && !running.stale) {
       const members = await running.members;

@@ -13,11 +13,13 @@ export interface MessageLookupDeps {
 }
 
 /** The member and the room's message; NotAMemberError or InvalidError otherwise. */
-export async function memberAndMessage(deps: MessageLookupDeps, userId: number, roomId: number, messageId: number): Promise<{ me: ChatUser; message: Message }> {
-  const me = memberAmong(await deps.members.get(roomId, userId), userId);
+export async function memberAndMessage(deps: MessageLookupDeps, userId: number, roomId: number, messageId: number): Promise<{ me: ChatUser; message: Message; members: ChatUser[] }> {
+  const members = await deps.members.get(roomId, userId);
+  const me = memberAmong(members, userId);
   const message = await deps.messages.findById(messageId);
-  if (!message || message.roomId !== roomId) throw new InvalidError('no such message in this chat room');
-  return { me, message };
+  // One from before the member joined (a private past) is as unknown to them as any other.
+  if (!message || message.roomId !== roomId || message.seq < (me.visibleFromSeq ?? 0)) throw new InvalidError('no such message in this chat room');
+  return { me, message, members };
 }
 
 /** The caller's own message, not deleted: what edit and delete act on. */

@@ -22,6 +22,7 @@ export interface SearchHit {
   roomRenamed: boolean;
   messageId: number;
   seq: number;
+  senderId: number;
   senderName: string;
   content: string;
   createdAtMs: number;
@@ -63,7 +64,7 @@ export class ScopedLikeSearch implements MessageSearchEngine {
     else q.join('room_members as rm', (j) => j.on('rm.room_id', 'm.room_id').andOn('rm.user_id', this.db.raw('?', [scope.userId])));
     q.join('rooms as r', 'r.id', 'm.room_id')
       .join('users as u', 'u.id', 'm.sender_id')
-      .select('m.id', 'm.room_id', 'm.seq', 'm.content', 'm.created_at_ms', 'r.name as room_name', 'r.renamed', 'u.name as sender_name')
+      .select('m.id', 'm.room_id', 'm.seq', 'm.content', 'm.created_at_ms', 'r.name as room_name', 'r.renamed', 'u.name as sender_name', 'm.sender_id')
       .whereNull('m.deleted_at_ms')
       .whereNotNull('m.sender_id')
       // SQLite's LIKE is case-insensitive for ASCII; MariaDB's through the column's _ci collation.
@@ -76,11 +77,11 @@ export class ScopedLikeSearch implements MessageSearchEngine {
   }
 }
 
-interface HitRow { id: number; room_id: number; seq: number; content: string; created_at_ms: number | string; room_name: string; renamed: unknown; sender_name: string }
+interface HitRow { id: number; room_id: number; seq: number; content: string; created_at_ms: number | string; room_name: string; renamed: unknown; sender_name: string; sender_id: number }
 
 const toHit = (r: HitRow): SearchHit => ({
   roomId: Number(r.room_id), roomName: r.room_name, roomRenamed: Boolean(r.renamed), messageId: Number(r.id), seq: Number(r.seq),
-  senderName: r.sender_name, content: r.content, createdAtMs: Number(r.created_at_ms),
+  senderId: Number(r.sender_id), senderName: r.sender_name, content: r.content, createdAtMs: Number(r.created_at_ms),
 });
 
 /**
@@ -175,7 +176,7 @@ export class BigramSearch implements MessageSearchEngine {
     const rows = (await this.db('messages as m')
       .join('rooms as r', 'r.id', 'm.room_id')
       .join('users as u', 'u.id', 'm.sender_id')
-      .select('m.id', 'm.room_id', 'm.seq', 'm.content', 'm.created_at_ms', 'r.name as room_name', 'r.renamed', 'u.name as sender_name')
+      .select('m.id', 'm.room_id', 'm.seq', 'm.content', 'm.created_at_ms', 'r.name as room_name', 'r.renamed', 'u.name as sender_name', 'm.sender_id')
       .whereIn('m.id', ids)
       .whereNull('m.deleted_at_ms')
       .orderBy('m.id', 'desc')) as HitRow[];

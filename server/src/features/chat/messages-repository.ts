@@ -8,7 +8,9 @@ import { stepByStep, type FewTrips, type Statement, type Trips } from '../../db/
 import { rowsOf } from '../../db/results';
 import { updateFromValues } from '../../db/update-from-values';
 import type { AttachmentFacts } from '../attachments/attachments-service';
+import { voiceOf } from '../attachments/attachments-repository';
 import { indexMessages, unindexMessage, type IndexedText } from './message-index-repository';
+import { drawerLink } from './message-links';
 import { readPositionsForward, type ReadPosition } from './rooms-repository';
 
 export interface Message {
@@ -35,10 +37,18 @@ export interface Message {
   changeSeq?: number | null;
   /** The photo or file it sent; null or absent if none (or removed with the message). */
   attachment?: AttachmentFacts | null;
+  /** Ours: the photos it sent at once, in order (the first is `attachment`); null or absent for one or none. */
+  attachments?: AttachmentFacts[] | null;
+  /** Ours: the members it mentions; null, absent or empty if none. */
+  mentions?: number[] | null;
+  /** Ours: forwarded from another message (its attachment, if any, is the original's). */
+  forwarded?: boolean;
+  /** Ours: the reader hid it for themselves (delete for me); read by page() for a viewer only. */
+  hidden?: boolean;
 }
 
 /** The original of a reply, read with it: its sender's name, its text unless deleted. */
-export interface RepliedMessage { id: number; senderName: string; content: string; deleted: boolean }
+export interface RepliedMessage { id: number; senderName: string; content: string; deleted: boolean; /** null: a system message's (never replied to) or unknown. */ senderId?: number | null }
 
 /** A message to store: a user's (senderId set) or a system message (senderId null). */
 export interface NewMessage {
@@ -54,7 +64,21 @@ export interface NewMessage {
   replyToId?: number | null;
   /** The attachment it sends (claimed beforehand; unique, so sent once). */
   attachmentId?: number | null;
+  /**
+   * Ours: every attachment it sends, in order (claimed beforehand), each a row of
+   * message_attachments with its kind; the first is `attachmentId`. Absent: `attachmentId`'s alone.
+   */
+  attachmentRows?: Array<{ id: number; kind: MediaKindOfAttachment }>;
+  /** Ours: the members it mentions (already checked: members, not the sender, at most 50). */
+  mentions?: number[];
+  /** Ours: a forward of another message. */
+  forwarded?: boolean;
+  /** Ours: the attachment a forward references (the original's row key; never unique, unlike attachmentId). */
+  forwardedAttachmentId?: number | null;
 }
+
+/** How the room's drawer files an attachment: a photo (an image we decoded) or a file. */
+export type MediaKindOfAttachment = 'photo' | 'file';
 
 /**
  * Who wrote a message: its sender, or the member whose act a system message tells of (a call's
@@ -122,6 +146,7 @@ interface MessageRow {
   change_seq: number | null;
   reply_to_id: number | null;
   reply_sender_name: string | null;
+  reply_sender_id: number | null;
   reply_content: string | null;
   reply_deleted_at_ms: number | string | null;
   att_id: number | null;
@@ -132,13 +157,26 @@ interface MessageRow {
   att_thumb_key: string | null;
   att_width: number | null;
   att_height: number | null;
+  att_kind: string | null;
+  att_duration_ms: number | string | null;
+  att_waveform: string | null;
+  mentions: string | null;
+  forwarded?: boolean | number | null;
+  hidden_by?: number | null;
 }
 
 const keyOf = (senderId: number, roomId: number, clientMsgId: string) => `${senderId}:${roomId}:${clientMsgId}`;
 
 const msOrNull = (v: number | string | null): number | null => (v === null ? null : Number(v));
 
+/** Mentions are stored as comma-separated ids (null when none). */
+const mentionsText = (ids: readonly number[] | undefined): string | null => (ids && ids.length > 0 ? ids.join(',') : null);
+const mentionsOf = (text: string | null): number[] | null => (text ? text.split(',').map(Number) : null);
+
 const toMessage = (r: MessageRow): Message => ({
+  mentions: mentionsOf(r.mentions ?? null),
+  ...(r.forwarded ? { forwarded: true } : {}),
+  ...(r.hidden_by != null ? { hidden: true } : {}),
   id: Number(r.id),
   roomId: Number(r.room_id),
   seq: Number(r.seq),
@@ -155,14 +193,22 @@ const toMessage = (r: MessageRow): Message => ({
   changeSeq: r.change_seq === null ? null : Number(r.change_seq),
   replyTo: r.reply_to_id === null
     ? null
-    : { id: Number(r.reply_to_id), senderName: r.reply_sender_name ?? '', content: r.reply_content ?? '', deleted: r.reply_deleted_at_ms !== null },
-  attachment: r.att_id === null
+    : { id: Number(r.reply_to_id), senderName: r.reply_sender_name ?? '', content: r.reply_content ?? '', deleted: r.reply_deleted_at_ms !== null, senderId: r.reply_sender_id === null ? null : Number(r.reply_sender_id) },
+  attachment: attachmentFactsOf(r),
+});
+
+/** An attachment's facts from the row's att_ columns; null when it has none. */
+export function attachmentFactsOf(
+  r: Pick<MessageRow, 'att_id' | 'att_public_id' | 'att_name' | 'att_size' | 'att_content_type' | 'att_thumb_key' | 'att_width' | 'att_height'> & Partial<Pick<MessageRow, 'att_kind' | 'att_duration_ms' | 'att_waveform'>>,
+): AttachmentFacts | null {
+  return r.att_id === null
     ? null
     : {
       id: Number(r.att_id), publicId: r.att_public_id ?? '', name: r.att_name ?? '', size: Number(r.att_size), contentType: r.att_content_type ?? 'application/octet-stream',
       hasThumbnail: r.att_thumb_key !== null, width: r.att_width === null ? null : Number(r.att_width), height: r.att_height === null ? null : Number(r.att_height),
-    },
-});
+      voice: voiceOf(r.att_kind, r.att_duration_ms, r.att_waveform),
+    };
+}
 
 /** What an edit, a deletion or a reaction changed: the room's change counter it took. */
 export interface Change { changeSeq: number }
@@ -271,15 +317,19 @@ export class MessagesRepository {
         where: 't.last_seq < v.last_seq',
       }),
       {
-        sql: `insert into messages (room_id, seq, sender_id, content, client_msg_id, left_user_id, added_user_email, system_event, created_at_ms, reply_to_id, attachment_id, indexed)
-          values ${messages.map(() => '(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)').join(', ')} returning id, room_id, seq`,
+        sql: `insert into messages (room_id, seq, sender_id, content, client_msg_id, left_user_id, added_user_email, system_event, created_at_ms, reply_to_id, attachment_id, indexed, mentions, forwarded, forwarded_attachment_id)
+          values ${messages.map(() => '(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)').join(', ')} returning id, room_id, seq`,
         bindings: messages.flatMap((m, i) => [
           m.roomId, seqs[i], m.senderId, m.content, m.clientMsgId, m.leftUserId, m.addedUserEmail,
           m.systemEvent === null ? null : JSON.stringify(m.systemEvent), m.atMs, m.replyToId ?? null, m.attachmentId ?? null,
           // People's messages wait for the search index (MessageIndexer); system messages never go in it.
           m.senderId === null ? 1 : 0,
+          mentionsText(m.mentions),
+          m.forwarded === true, m.forwardedAttachmentId ?? null,
         ]),
       },
+      ...this.mentionRows(messages, seqs),
+      ...this.drawerRows(messages, seqs),
       ...this.authorsHaveRead(messages, seqs),
     ], true);
     const ids = new Map(rowsOf<{ id: number; room_id: number; seq: number }>(inserted).map((r) => [`${Number(r.room_id)}:${Number(r.seq)}`, Number(r.id)]));
@@ -288,6 +338,43 @@ export class MessagesRepository {
       if (id === undefined) throw new Error(`message ${seqs[i]} of room ${m.roomId} was not stored`);
       return { id, seq: seqs[i] };
     });
+  }
+
+  /** Each mention as a (member, room, seq) row, in the message's commit: the chat list's "@". */
+  private mentionRows(messages: NewMessage[], seqs: number[]): Statement[] {
+    const rows = messages.flatMap((m, i) => (m.mentions ?? []).map((userId) => [userId, m.roomId, seqs[i]]));
+    if (rows.length === 0) return [];
+    return [{ sql: `insert into message_mentions (user_id, room_id, seq) values ${rows.map(() => '(?, ?, ?)').join(', ')}`, bindings: rows.flat() }];
+  }
+
+  /**
+   * Ours: the drawer's rows of the messages (message_attachments, message_links), in their
+   * commit. The new messages' ids are read by (room_id, seq) in the same statement.
+   */
+  private drawerRows(messages: NewMessage[], seqs: number[]): Statement[] {
+    const attachmentRows = messages.flatMap((m, i) => (m.attachmentRows ?? []).map((a, position) => [m.roomId, seqs[i], position, a.id, a.kind]));
+    const linkRows = messages.flatMap((m, i) => {
+      const link = m.senderId === null ? null : drawerLink(m.content);
+      return link === null ? [] : [[m.roomId, seqs[i]]];
+    });
+    const out: Statement[] = [];
+    if (attachmentRows.length > 0) {
+      out.push({
+        sql: `insert into message_attachments (message_id, position, attachment_id, room_id, kind)
+          select m.id, x.position, x.attachment_id, m.room_id, x.kind from messages m join (${attachmentRows.map(() => 'select ? as room_id, ? as seq, ? as position, ? as attachment_id, ? as kind').join(' union all ')}) x
+          on m.room_id = x.room_id and m.seq = x.seq`,
+        bindings: attachmentRows.flat(),
+      });
+    }
+    if (linkRows.length > 0) {
+      out.push({
+        sql: `insert into message_links (message_id, room_id)
+          select m.id, m.room_id from messages m join (${linkRows.map(() => 'select ? as room_id, ? as seq').join(' union all ')}) x
+          on m.room_id = x.room_id and m.seq = x.seq`,
+        bindings: linkRows.flat(),
+      });
+    }
+    return out;
   }
 
   /**
@@ -313,7 +400,7 @@ export class MessagesRepository {
   }
 
   private selectMessages(): Knex.QueryBuilder {
-    return withDetails(this.db('messages as m').join('rooms as r', 'r.id', 'm.room_id'));
+    return withDetails(this.db, this.db('messages as m').join('rooms as r', 'r.id', 'm.room_id'));
   }
 
   /** Replaces the text of a message not deleted; null when it was deleted (or is gone) meanwhile. */
@@ -325,6 +412,9 @@ export class MessagesRepository {
         .whereNull('deleted_at_ms')
         .update({ content, edited_at_ms: atMs, change_seq: changeSeq });
       if (updated !== 1) return false;
+      // In the drawer's links while the new text holds one.
+      await trx('message_links').where({ message_id: messageId }).delete();
+      if (drawerLink(content) !== null) await trx('message_links').insert({ message_id: messageId, room_id: roomId });
       // Found by the new text, no longer by the old.
       if (before !== null) {
         await unindexMessage(trx, before);
@@ -366,6 +456,8 @@ export class MessagesRepository {
       if (updated !== 1) return false;
       if (before !== null) await unindexMessage(trx, before);
       await trx('message_reactions').where({ message_id: messageId }).delete();
+      // Gone from the room's drawer (its attachments' rows go with the attachments, after the commit).
+      await trx('message_links').where({ message_id: messageId }).delete();
       return true;
     });
   }
@@ -387,9 +479,20 @@ export class MessagesRepository {
     });
   }
 
+  /** Ours: whether a message not deleted shows the attachment (its own, or referenced by a forward). */
+  async attachmentInUse(attachmentRowId: number): Promise<boolean> {
+    const own = this.db('messages').select('id').where({ attachment_id: attachmentRowId }).whereNull('deleted_at_ms');
+    // Any message showing it: an album's photo, or a forward's (every message's attachments have rows there).
+    const forwards = this.db('message_attachments as ma').join('messages as m', 'm.id', 'ma.message_id').select('m.id').where('ma.attachment_id', attachmentRowId).whereNull('m.deleted_at_ms');
+    const [a, b] = (await Promise.all([own.first(), forwards.first()])) as Array<{ id: number } | undefined>;
+    return a !== undefined || b !== undefined;
+  }
+
   async findById(id: number): Promise<Message | null> {
     const row = (await this.selectMessages().where('m.id', id).first()) as MessageRow | undefined;
-    return row ? toMessage(row) : null;
+    if (!row) return null;
+    const [message] = await this.withAlbums([toMessage(row)]);
+    return message;
   }
 
   /**
@@ -404,12 +507,13 @@ export class MessagesRepository {
    * that message's seq. Changes since a counter are read along (room_id, change_seq), in change
    * order. `limit` rows at most.
    */
-  async page(roomId: number, which: HistoryQuery, limit: number): Promise<RoomPage | null> {
+  async page(roomId: number, which: HistoryQuery, limit: number, viewerId?: number): Promise<RoomPage | null> {
     // The page before one of the room's messages: that message's seq is read by the page's own
     // statement (a scalar subquery, evaluated once), so one round trip, not two.
     const anchor = 'beforeId' in which ? this.db.raw('(select a.seq from messages as a where a.id = ? and a.room_id = ?)', [which.beforeId, roomId]) : null;
     const range = 'changedSince' in which || 'beforeId' in which ? null : pageSeqRange(which, limit);
     const rows = (await withDetails(
+      this.db,
       this.db('rooms as r').leftJoin('messages as m', (on) => {
         on.on('m.room_id', '=', 'r.id');
         if ('changedSince' in which) on.andOnVal('m.change_seq', '>', which.changedSince);
@@ -422,6 +526,10 @@ export class MessagesRepository {
         }
       }),
     )
+      // Ours: the viewer's delete-for-me, one primary-key probe per message, in the same statement.
+      .modify((q) => {
+        if (viewerId !== undefined) q.leftJoin('hidden_messages as hm', (on) => on.on('hm.message_id', 'm.id').andOnVal('hm.user_id', '=', viewerId)).select('hm.user_id as hidden_by');
+      })
       .select('r.last_seq as room_last_seq', 'r.last_change_seq as room_last_change_seq', ...(anchor ? [this.db.raw('? as anchor_seq', [anchor])] : []))
       .where('r.id', roomId)
       .orderBy('changedSince' in which ? 'm.change_seq' : 'm.seq', 'asc')
@@ -429,13 +537,41 @@ export class MessagesRepository {
     if (rows.length === 0) return null;
     const [first] = rows;
     // An id that is not one of the room's messages: the page before where it would be.
-    if ('beforeId' in which && first.anchor_seq == null) return this.page(roomId, { beforeSeq: await this.seqAfterIdsBelow(roomId, which.beforeId) }, limit);
+    if ('beforeId' in which && first.anchor_seq == null) return this.page(roomId, { beforeSeq: await this.seqAfterIdsBelow(roomId, which.beforeId) }, limit, viewerId);
     return {
       lastSeq: Number(first.room_last_seq),
       lastChangeSeq: Number(first.room_last_change_seq),
       // A room with nothing in the range answers one row of the room alone.
-      messages: rows.filter((r) => r.id !== null).map(toMessage),
+      messages: await this.withAlbums(rows.filter((r) => r.id !== null).map(toMessage)),
     };
+  }
+
+  /**
+   * Ours: the photos of the messages that sent several at once, read in one statement by their
+   * message ids, only when a message of them has a photo (a page without one costs nothing).
+   */
+  async withAlbums(messages: Message[]): Promise<Message[]> {
+    const ids = messages.filter((m) => m.attachment?.hasThumbnail === true && m.deletedAtMs == null).map((m) => m.id);
+    if (ids.length === 0) return messages;
+    const rows = (await this.db('message_attachments as ma')
+      .join('attachments as at', 'at.id', 'ma.attachment_id')
+      .select('ma.message_id', 'at.id as att_id', 'at.public_id as att_public_id', 'at.name as att_name', 'at.size as att_size', 'at.content_type as att_content_type',
+        'at.thumb_key as att_thumb_key', 'at.width as att_width', 'at.height as att_height')
+      .whereIn('ma.message_id', ids)
+      .orderBy([{ column: 'ma.message_id' }, { column: 'ma.position' }])) as Array<MessageRow & { message_id: number }>;
+    const albums = new Map<number, AttachmentFacts[]>();
+    for (const r of rows) {
+      const facts = attachmentFactsOf(r);
+      if (!facts) continue;
+      const album = albums.get(Number(r.message_id)) ?? [];
+      album.push(facts);
+      albums.set(Number(r.message_id), album);
+    }
+    for (const m of messages) {
+      const album = albums.get(m.id);
+      if (album && album.length > 1) m.attachments = album;
+    }
+    return messages;
   }
 
   /**
@@ -450,18 +586,20 @@ export class MessagesRepository {
 }
 
 /** A room's messages joined to what a message shows: its sender, the message it replies to, its attachment. */
-function withDetails(q: Knex.QueryBuilder): Knex.QueryBuilder {
+function withDetails(db: Knex, q: Knex.QueryBuilder): Knex.QueryBuilder {
   return q
     .leftJoin('users as u', 'u.id', 'm.sender_id')
     .leftJoin('messages as rp', 'rp.id', 'm.reply_to_id')
     .leftJoin('users as ru', 'ru.id', 'rp.sender_id')
-    .leftJoin('attachments as at', 'at.id', 'm.attachment_id')
+    // A message's own attachment, or the one a forward references (the original's).
+    .leftJoin('attachments as at', (on) => on.on('at.id', '=', db.raw('coalesce(m.attachment_id, m.forwarded_attachment_id)')))
     .select(
       'at.id as att_id', 'at.public_id as att_public_id', 'at.name as att_name', 'at.size as att_size', 'at.content_type as att_content_type',
       'at.thumb_key as att_thumb_key', 'at.width as att_width', 'at.height as att_height',
+      'at.kind as att_kind', 'at.duration_ms as att_duration_ms', 'at.waveform as att_waveform',
       'm.id', 'm.room_id', 'm.seq', 'm.sender_id', 'u.name as sender_name', 'r.name as room_name', 'm.content',
       'm.created_at_ms', 'm.client_msg_id', 'm.left_user_id', 'm.added_user_email', 'm.system_event',
-      'm.edited_at_ms', 'm.deleted_at_ms', 'm.change_seq', 'm.reply_to_id',
-      'ru.name as reply_sender_name', 'rp.content as reply_content', 'rp.deleted_at_ms as reply_deleted_at_ms',
+      'm.edited_at_ms', 'm.deleted_at_ms', 'm.change_seq', 'm.reply_to_id', 'm.mentions', 'm.forwarded',
+      'ru.name as reply_sender_name', 'rp.sender_id as reply_sender_id', 'rp.content as reply_content', 'rp.deleted_at_ms as reply_deleted_at_ms',
     );
 }

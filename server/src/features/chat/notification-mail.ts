@@ -1,8 +1,11 @@
 // The room's e-mail notification: one mail to each other member, each addressed to that member
 // alone, at most once per room every 3 minutes (kept in the database so every node agrees).
+// Ours: a member who blocked the caller is not mailed, and counted in `sent` as if they were,
+// so the caller cannot tell (docs/protocol.md, blocks).
 import { LIMITS } from '@common/rules';
 import { RateLimitedError, UpstreamFailedError } from '../errors';
 import type { Mailer } from '../mail/mailer';
+import type { BlockLookup } from './block-lookup';
 import type { Clock } from '../types';
 import { requireMember } from './membership';
 import type { RoomsRepository } from './rooms-repository';
@@ -12,6 +15,7 @@ export interface NotificationMailDeps {
   mailer: Mailer;
   clock: Clock;
   publicUrl: string;
+  blocks: Pick<BlockLookup, 'blockersOf'>;
 }
 
 export function roomLink(publicUrl: string, roomId: number): string {
@@ -22,7 +26,7 @@ export class NotificationMail {
   constructor(private readonly deps: NotificationMailDeps) {}
 
   async notify(callerId: number, roomId: number): Promise<{ sent: number }> {
-    const { rooms, mailer, clock, publicUrl } = this.deps;
+    const { rooms, mailer, clock, publicUrl, blocks } = this.deps;
     const { me: caller, members } = await requireMember(rooms, roomId, callerId);
     const now = clock();
     const claim = await rooms.claimNotification(roomId, now, LIMITS.notificationIntervalMs);
@@ -32,7 +36,9 @@ export class NotificationMail {
     }
     const roomName = (await rooms.roomName(roomId)) ?? '';
     const link = roomLink(publicUrl, roomId);
-    const recipients = members.filter((u) => u.id !== callerId);
+    const blockers = await blocks.blockersOf(callerId);
+    const recipients = members.filter((u) => u.id !== callerId && !blockers.has(u.id));
+    const unmailed = members.length - 1 - recipients.length;
     const results = await Promise.allSettled(
       recipients.map((u) =>
         mailer.send({
@@ -49,6 +55,6 @@ export class NotificationMail {
       if (sent === 0) await rooms.releaseNotification(roomId, now, claim.previousAtMs);
       throw new UpstreamFailedError('알림 이메일을 보내지 못했습니다. 잠시 후 다시 시도해주세요.', 'mail_failed');
     }
-    return { sent };
+    return { sent: sent + unmailed };
   }
 }

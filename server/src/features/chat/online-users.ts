@@ -6,11 +6,15 @@
 // online. With several nodes, a change on this node is checked against every node
 // (`connectedElsewhere`): a user whose last connection here closes while they are connected to
 // another node stays online. So is what history and user search answer (`onlineAmong`): a
-// member connected only to another node is online there too.
+// member connected only to another node is online there too. Ours: a room where a member blocked
+// the user is told member by member, leaving that member out (room-events' publishFrom): the one
+// who blocked someone does not follow whether they come and go.
 import type { Logger } from '../../log';
+import type { BlockLookup } from './block-lookup';
+import type { MembersCache } from './members-cache';
 import type { Publisher } from '../../stomp/api';
 import type { RoomEvents } from './room-events';
-import type { RoomsRepository } from './rooms-repository';
+import type { ChatUser, RoomsRepository } from './rooms-repository';
 
 export class OnlineUsers {
   private readonly toldOnline = new Set<number>();
@@ -22,6 +26,7 @@ export class OnlineUsers {
     private readonly log: Logger,
     /** Which of the users (none connected here) are connected to another node: cluster/presence.ts. */
     private readonly connectedElsewhere: (userIds: readonly number[]) => Promise<Set<number>> = () => Promise.resolve(new Set()),
+    private readonly blocking?: { blocks: Pick<BlockLookup, 'blockersOf'>; members: Pick<MembersCache, 'get'> },
   ) {
     publisher.onConnect((user, connections) => {
       if (connections === 1) this.changed(user.userId);
@@ -50,10 +55,22 @@ export class OnlineUsers {
 
   private async tell(userId: number): Promise<void> {
     const roomIds = await this.rooms.roomIdsOf(userId);
+    const members = await this.membersIfBlocked(userId, roomIds);
     const online = this.isOnlineHere(userId) || (await this.connectedElsewhere([userId])).has(userId);
     if (online === this.toldOnline.has(userId)) return;
     if (online) this.toldOnline.add(userId);
     else this.toldOnline.delete(userId);
-    this.events.presence(roomIds, userId, online);
+    roomIds.forEach((roomId, i) => this.events.presence(roomId, userId, online, members?.[i]));
+  }
+
+  /**
+   * The members of each room, for a user someone blocked (only they cost more: one lookup, then
+   * the cached members); undefined otherwise. Read before the state is compared, so nothing is
+   * awaited between deciding what to tell and telling it.
+   */
+  private async membersIfBlocked(userId: number, roomIds: readonly number[]): Promise<Array<readonly ChatUser[]> | undefined> {
+    if (!this.blocking || (await this.blocking.blocks.blockersOf(userId)).size === 0) return undefined;
+    const { members } = this.blocking;
+    return Promise.all(roomIds.map((roomId) => members.get(roomId)));
   }
 }

@@ -11,8 +11,9 @@ export async function react(
   deps: MessageActionDeps & { reactions: Pick<ReactionsRepository, 'set'> },
   userId: number, roomId: number, messageId: number, emoji: Reaction, on: boolean,
 ): Promise<void> {
-  const { message } = await memberAndMessage(deps, userId, roomId, messageId);
+  const { message, members } = await memberAndMessage(deps, userId, roomId, messageId);
   if (message.deletedAtMs != null && on) throw new InvalidError('the message was deleted');
   const change = await deps.reactions.set(roomId, messageId, userId, emoji, on, deps.clock());
-  if (change) deps.roomEvents.reaction(roomId, messageId, userId, emoji, on, change.changeSeq);
+  // Not told to whoever blocked the reactor, nor to whoever blocked the message's sender (it is not in their room).
+  if (change) deps.roomEvents.reaction(roomId, messageId, userId, emoji, on, change.changeSeq, members, message.senderId);
 }

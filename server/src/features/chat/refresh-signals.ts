@@ -1,4 +1,5 @@
-// /topic/toggle-refresh/{userId} ("reload the chat list", docs/spec.md §7) for new messages, at most
+// /topic/toggle-refresh/{userId} ("reload the chat list", docs/spec.md §7) for new messages (and,
+// ours, a room's group call starting, ending or changing size: group-call-rooms.ts), at most
 // once a second per user: the first at once, then one more at the end of the second for whatever
 // came during it. The signal carries nothing but "something changed", so the last one is all a
 // client needs; one per message would make each member of a busy room reload their whole list

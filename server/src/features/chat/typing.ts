@@ -28,7 +28,8 @@ export class Typing {
   ) {}
 
   async typing(userId: number, roomId: number): Promise<void> {
-    const me = memberAmong(await this.members.get(roomId, userId), userId);
+    const members = await this.members.get(roomId, userId);
+    const me = memberAmong(members, userId);
     const key = `${roomId}:${userId}`;
     const now = this.clock();
     const last = this.lastTold.get(key);
@@ -37,7 +38,7 @@ export class Typing {
     this.lastTold.set(key, now);
     if (!(await this.throttle.allow(`typing:${key}`, LIMITS.typingIntervalMs))) return;
     if (!(await this.users.preferences(userId))?.sendTyping) return;
-    this.events.typing(roomId, userId, me.name);
+    this.events.typing(roomId, userId, me.name, members);
   }
 
   /** Drops entries past the interval; sweeping again only once as many more came in. */

@@ -3,7 +3,7 @@
 // strong ETag (304 on If-None-Match) and, when the address names that very version (?v=), cached
 // for good, since a new photo has a new version.
 import { Readable } from 'node:stream';
-import { api, PHOTO_SIZES, type Friend, type MyProfile, type PhotoResponse, type PhotoSize, type StatusResponse } from '@common/api';
+import { api, PHOTO_SIZES, type BlockedUser, type Friend, type MyProfile, type PhotoResponse, type PhotoSize, type StatusResponse } from '@common/api';
 import { LIMITS, toPositiveId } from '@common/rules';
 import { userOf, type RequestContext, type Route } from '../../transport/route';
 import { InvalidError, NotFoundError } from '../errors';
@@ -67,8 +67,8 @@ export function peopleRoutes(people: PeopleService): Route[] {
             size: photo.bytes.length,
             // Strong, of these bytes: the version names the photo, the size which of its two files.
             etag: `"${photo.version}-${size}"`,
-            // eslint-disable-next-line @typescript-eslint/require-await -- the bytes are already in hand
-            read: async function* (start, end) { yield photo.bytes.subarray(start, end + 1); },
+            // The bytes are already in hand: a stream of one piece.
+            read: (start, end) => Readable.from([photo.bytes.subarray(start, end + 1)]),
           },
         };
       },
@@ -110,6 +110,34 @@ export function peopleRoutes(people: PeopleService): Route[] {
         const { userId } = userOf(ctx);
         await people.removeFriend(userId, userIdParam(ctx));
         return { json: await people.friends(userId) };
+      },
+    },
+      {
+      method: 'GET',
+      path: api.blocks,
+      handle: async (ctx) => {
+        const json: BlockedUser[] = await people.blocked(userOf(ctx).userId);
+        return { json };
+      },
+    },
+    {
+      method: 'PUT',
+      path: api.block(':userId'),
+      handle: async (ctx) => {
+        const { userId } = userOf(ctx);
+        await people.block(userId, userIdParam(ctx));
+        const json: BlockedUser[] = await people.blocked(userId);
+        return { json };
+      },
+    },
+    {
+      method: 'DELETE',
+      path: api.block(':userId'),
+      handle: async (ctx) => {
+        const { userId } = userOf(ctx);
+        await people.unblock(userId, userIdParam(ctx));
+        const json: BlockedUser[] = await people.blocked(userId);
+        return { json };
       },
     },
   ];

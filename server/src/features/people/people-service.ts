@@ -3,12 +3,13 @@
 // (profile-photo.ts); each new photo gets a new random version, which is its ETag and the
 // `photoVersion` every user object carries.
 import crypto from 'node:crypto';
-import type { Friend, MyProfile, PhotoSize } from '@common/api';
+import type { BlockedUser, Friend, MyProfile, PhotoSize } from '@common/api';
 import { isValidStatusMessage, LIMITS } from '@common/rules';
 import type { UsersRepository } from '../accounts/users-repository';
 import type { Presence } from '../../cluster/presence';
 import { InvalidError, NotFoundError } from '../errors';
 import type { Clock } from '../types';
+import type { BlocksRepository } from './blocks-repository';
 import type { FriendsRepository } from './friends-repository';
 import type { ProfilePhoto } from './profile-photo';
 import type { PhotosRepository, StoredPhoto } from './photos-repository';
@@ -17,6 +18,9 @@ export interface PeopleDeps {
   users: UsersRepository;
   photos: PhotosRepository;
   friends: FriendsRepository;
+  blocks: BlocksRepository;
+  /** Told after a block or unblock between the two (chat re-reads the rooms they share). */
+  blockChanged: (userId: number, otherId: number) => Promise<void>;
   presence: Pick<Presence, 'onlineAmong'>;
   makePhoto: (userId: number, source: AsyncIterable<Buffer>) => Promise<ProfilePhoto | null>;
   clock: Clock;
@@ -75,5 +79,23 @@ export class PeopleService {
   async removeFriend(userId: number, friendId: number): Promise<void> {
     if (friendId === userId) throw new InvalidError('you cannot be your own friend');
     if (!(await this.deps.friends.remove(userId, friendId))) throw new NotFoundError('not a friend');
+  }
+
+  async blocked(userId: number): Promise<BlockedUser[]> {
+    return this.deps.blocks.list(userId);
+  }
+
+  /** Blocks someone (and unfriends them); never told to them. */
+  async block(userId: number, otherId: number): Promise<void> {
+    if (otherId === userId) throw new InvalidError('you cannot block yourself');
+    if (!(await this.deps.users.publicUser(otherId))) throw new NotFoundError('no such user');
+    if (await this.deps.blocks.put(userId, otherId, this.deps.clock())) await this.deps.blockChanged(userId, otherId);
+  }
+
+  /** Unblocks someone; 404 when they were not blocked. */
+  async unblock(userId: number, otherId: number): Promise<void> {
+    if (otherId === userId) throw new InvalidError('you cannot block yourself');
+    if (!(await this.deps.blocks.remove(userId, otherId))) throw new NotFoundError('not blocked');
+    await this.deps.blockChanged(userId, otherId);
   }
 }

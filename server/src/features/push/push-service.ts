@@ -13,6 +13,7 @@ import {
   shortenForPush,
   type PushPayload,
 } from '@common/push';
+import type { CallMedia } from '@common/api';
 import type { Logger } from '../../log';
 import { InvalidError } from '../errors';
 import type { Clock } from '../types';
@@ -69,6 +70,8 @@ export interface PushedMessage {
   senderId: number;
   senderName: string;
   content: string;
+  /** Ours: the receivers are mentioned by it (pushed even in a muted room, never coalesced away). */
+  mention?: true;
 }
 
 function statusOf(error: unknown): number | null {
@@ -149,6 +152,12 @@ export class PushService {
     this.pushTo(calleeId, payload, { ttlSeconds: 60, urgency: 'high', topic: 'call' });
   }
 
+  /** Rings a member with no open connection that a group call started in their room (one notification per room's call). */
+  groupCallStarted(memberId: number, ring: { chatRoomId: number; callId: string; media: CallMedia; starterName: string }): void {
+    const payload: PushPayload = { kind: 'group-call', ...ring };
+    this.pushTo(memberId, payload, { ttlSeconds: 60, urgency: 'high', topic: `group-call-${ring.chatRoomId}` });
+  }
+
   /**
    * Tells each member without an open connection, at most once per room a minute. A member
    * connected to another node of a cluster is found only after the minute was taken for them:
@@ -160,7 +169,7 @@ export class PushService {
       if (memberId === message.senderId || this.ports.isConnectedHere(memberId)) continue;
       const key = `${memberId}:${message.roomId}`;
       const last = this.lastMessagePush.get(key);
-      if (last !== undefined && now - last < MESSAGE_PUSH_WINDOW_MS) {
+      if (!message.mention && last !== undefined && now - last < MESSAGE_PUSH_WINDOW_MS) {
         this.ports.count?.('coalesced');
         continue;
       }
@@ -172,6 +181,7 @@ export class PushService {
         messageId: message.id,
         senderName: message.senderName,
         content: shortenForPush(message.content),
+        ...(message.mention ? { mention: true as const } : {}),
       };
       this.pushTo(memberId, payload, { ttlSeconds: 3600, urgency: 'normal', topic: `room-${message.roomId}` }, { unlessOnline: true });
     }

@@ -33,9 +33,48 @@ describe('MembersCache', () => {
     now = 2999;
     await cache.get(9);
     expect(loads).to.equal(1);
-    now = 3000;
+    now = 6000;
     await cache.get(9);
     expect(loads).to.equal(2);
+  });
+
+  it('past its time limit but within twice it, answers the old list at once and reloads behind the caller', async () => {
+    const { controlled, pending, loads } = controlledCache();
+    const first = controlled.get(9);
+    pending.shift()!([{ id: 1, name: 'A', email: 'a@x.test' }]);
+    await first;
+    now = 4000;
+    // Answered without waiting for the reload it started (which the test has not resolved).
+    expect((await controlled.get(9)).map((m) => m.name)).to.deep.equal(['A']);
+    expect((await controlled.get(9)).map((m) => m.name)).to.deep.equal(['A']);
+    expect(loads()).to.equal(2);
+    pending.shift()!([{ id: 1, name: 'A renamed', email: 'a@x.test' }]);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect((await controlled.get(9)).map((m) => m.name)).to.deep.equal(['A renamed']);
+    expect(loads()).to.equal(2);
+  });
+
+  it('waits for the reload of an entry twice as old as its time limit, or one invalidated', async () => {
+    const { controlled, pending, loads } = controlledCache();
+    const first = controlled.get(9);
+    pending.shift()!([{ id: 1, name: 'A', email: 'a@x.test' }]);
+    await first;
+    now = 6000;
+    let settled = false;
+    const late = controlled.get(9).then((list) => {
+      settled = true;
+      return list;
+    });
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(settled).to.equal(false);
+    pending.shift()!([{ id: 1, name: 'A renamed', email: 'a@x.test' }]);
+    expect((await late).map((m) => m.name)).to.deep.equal(['A renamed']);
+    now = 7000;
+    controlled.invalidate(9);
+    const afterInvalidate = controlled.get(9);
+    expect(loads()).to.equal(3);
+    pending.shift()!([]);
+    expect(await afterInvalidate).to.deep.equal([]);
   });
 
   it('reloads at once when the expected member is missing, or after invalidation', async () => {

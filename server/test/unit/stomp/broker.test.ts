@@ -318,7 +318,7 @@ describe('a session handling a burst of frames', () => {
 });
 
 describe('a session flooded with frames packed in one message', () => {
-  it('parses no more of them than its frame budget allows, one over it, then drops the rest unparsed', async () => {
+  it('parses no more of them than its frame budget allows, then drops the rest unparsed and uncopied', async () => {
     const budget = { framesPerSecond: 10, frameBurst: 300, bytesPerSecond: 1 << 20, byteBurst: 8 << 20 };
     // A clock that stands still: no frame is refilled while the test runs.
     const broker = new Broker({ router: createFeatureRouter([]), log: pino({ level: 'silent' }), fanout: () => {}, budget, now: () => 0 });
@@ -331,8 +331,49 @@ describe('a session flooded with frames packed in one message', () => {
       s.receive(Buffer.from('ACK\nid:a\nreceipt:r\n\n\0'.repeat(49_900)));
       await waitFor(() => socket.ended !== null, 'the flooder closed');
       expect(socket.sent.at(-1)).to.match(/^ERROR\nmessage:more than 10 frames a second sent/);
-      // The CONNECT, the 299 ACKs the budget still held, and the one that overdrew it.
-      expect(broker.counters.framesIn).to.equal(budget.frameBurst + 1);
+      // The CONNECT and the 299 ACKs the budget still held when the message came; the rest was cut
+      // off before parsing (the one that would overdraw it is not parsed either).
+      expect(broker.counters.framesIn).to.equal(budget.frameBurst);
+      expect(socket.sent.filter((m) => m.startsWith('RECEIPT'))).to.have.length(budget.frameBurst - 1);
+    } finally {
+      await broker.stop();
+    }
+  });
+
+  it('handles a message holding exactly the frames its budget still holds, and refuses one more', async () => {
+    const budget = { framesPerSecond: 10, frameBurst: 300, bytesPerSecond: 1 << 20, byteBurst: 8 << 20 };
+    const broker = new Broker({ router: createFeatureRouter([]), log: pino({ level: 'silent' }), fanout: () => {}, budget, now: () => 0 });
+    try {
+      const s = new StompSession(broker, { userId: 1, authSessionId: 'a', connectionId: 'c' }, '127.0.0.1', 't');
+      const socket = new FakeSocket();
+      s.opened(socket);
+      broker.opened(s);
+      s.receive(Buffer.from('CONNECT\naccept-version:1.2\n\n\0'));
+      s.receive(Buffer.from('ACK\nid:a\nreceipt:r\n\n\0'.repeat(budget.frameBurst - 1)));
+      await waitFor(() => socket.sent.filter((m) => m.startsWith('RECEIPT')).length === budget.frameBurst - 1, 'every receipt');
+      expect(socket.ended).to.equal(null);
+      s.receive(Buffer.from('ACK\nid:a\nreceipt:r\n\n\0'));
+      await waitFor(() => socket.ended !== null, 'the session closed');
+      expect(socket.sent.at(-1)).to.match(/^ERROR\nmessage:more than 10 frames a second sent/);
+    } finally {
+      await broker.stop();
+    }
+  });
+
+  it('keeps the budget for a packed message that continues a frame begun in an earlier one', async () => {
+    const budget = { framesPerSecond: 10, frameBurst: 300, bytesPerSecond: 1 << 20, byteBurst: 8 << 20 };
+    const broker = new Broker({ router: createFeatureRouter([]), log: pino({ level: 'silent' }), fanout: () => {}, budget, now: () => 0 });
+    try {
+      const s = new StompSession(broker, { userId: 1, authSessionId: 'a', connectionId: 'c' }, '127.0.0.1', 't');
+      const socket = new FakeSocket();
+      s.opened(socket);
+      broker.opened(s);
+      s.receive(Buffer.from('CONNECT\naccept-version:1.2\n\n\0'));
+      // Not on a frame boundary: the message cannot be cut on arrival, so the budget ends it as it is parsed.
+      s.receive(Buffer.from('ACK\nid:a\n'));
+      s.receive(Buffer.from('receipt:r\n\n\0' + 'ACK\nid:a\nreceipt:r\n\n\0'.repeat(49_900)));
+      await waitFor(() => socket.ended !== null, 'the flooder closed');
+      expect(socket.sent.at(-1)).to.match(/^ERROR\nmessage:more than 10 frames a second sent/);
       expect(socket.sent.filter((m) => m.startsWith('RECEIPT'))).to.have.length(budget.frameBurst - 1);
     } finally {
       await broker.stop();

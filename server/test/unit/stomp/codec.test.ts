@@ -2,7 +2,7 @@
 import { expect } from 'chai';
 import fc from 'fast-check';
 import { escapeHeader, frame, serialize, unescapeHeader, type Frame } from '../../../src/stomp/frame';
-import { DEFAULT_LIMITS, StompParseError, StompParser } from '../../../src/stomp/parser';
+import { DEFAULT_LIMITS, endOfFrames, StompParseError, StompParser } from '../../../src/stomp/parser';
 
 function parseAll(bytes: Buffer | string, parser = new StompParser()) {
   return parser.push(typeof bytes === 'string' ? Buffer.from(bytes, 'binary') : bytes);
@@ -276,5 +276,59 @@ describe('the STOMP codec, by property', () => {
       }),
       { numRuns: 1000 },
     );
+  });
+
+  it('finds where the first k frames end exactly where the parser ends them, and -1 when no more than k are there', () => {
+    fc.assert(
+      fc.property(
+        fc.array(anyFrame, { minLength: 1, maxLength: 5 }),
+        fc.array(fc.constantFrom('', '\n', '\r\n', '\n\n'), { minLength: 5, maxLength: 5 }),
+        (frames, eols) => {
+          const parts = frames.map((f, i) => Buffer.concat([serialize(f), Buffer.from(eols[i])]));
+          const bytes = Buffer.concat(parts);
+          let end = 0;
+          for (let k = 0; k <= frames.length; k++) {
+            expect(endOfFrames(bytes, k)).to.equal(k < frames.length ? end : -1);
+            if (k < frames.length) end += parts[k].length - eols[k].length + (k > 0 ? eols[k - 1].length : 0);
+          }
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+
+  it('on any bytes, a cut where it says k frames end keeps those k frames as they were, and more follow', () => {
+    const pieces = ['SEND\n', 'ACK\nid:a\n\n\0', 'a:b\n', '\n', '\0', '\r', '\r\n', 'content-length:3\n', 'content-length:x\n', '\\'];
+    const chunks = fc.array(fc.oneof(fc.uint8Array({ maxLength: 40 }), fc.constantFrom(...pieces.map((s) => new Uint8Array(Buffer.from(s))))), { maxLength: 40 });
+    fc.assert(
+      fc.property(chunks, fc.nat({ max: 6 }), (parts, k) => {
+        const bytes = Buffer.concat(parts);
+        const cut = endOfFrames(bytes, k);
+        if (cut < 0) return;
+        const whole = new StompParser().push(bytes);
+        const prefix = new StompParser().push(bytes.subarray(0, cut));
+        // A frame it counted may break a rule it does not check (a header without a colon): the
+        // parser then refuses it the same way in the cut input.
+        if (whole.frames.length < k) {
+          expect(prefix.error?.message).to.equal(whole.error!.message);
+          expect(prefix.frames.map(plain)).to.deep.equal(whole.frames.map(plain));
+          return;
+        }
+        expect(prefix.error).to.equal(null);
+        expect(prefix.frames.map(plain)).to.deep.equal(whole.frames.slice(0, k).map(plain));
+        // The input held more than k: a frame more, or the error the parser would answer.
+        expect(whole.frames.length > k || whole.error !== null).to.equal(true);
+      }),
+      { numRuns: 5000 },
+    );
+  });
+
+  it('does not count a packed message past the budget, nor frames over the limits', () => {
+    const packed = Buffer.from('ACK\nid:a\nreceipt:r\n\n\0'.repeat(49_900));
+    expect(endOfFrames(packed, 2000)).to.equal(2000 * 21);
+    expect(endOfFrames(packed, 49_900)).to.equal(-1);
+    const big = Buffer.from(`SEND\n\n${'x'.repeat(DEFAULT_LIMITS.maxFrameBytes)}\0ACK\nid:a\n\n\0`);
+    expect(endOfFrames(big, 1)).to.equal(-1);
+    expect(endOfFrames(Buffer.from('ACK\nid:a\n\n\0\rACK\nid:a\n\n\0'), 1)).to.equal(-1);
   });
 });
