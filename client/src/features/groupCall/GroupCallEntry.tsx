@@ -2,7 +2,7 @@
 // room of two or more members (voice or video; joining when a call is on), and the banner at the
 // top of the room while one is on ('그룹통화 중 · 3명 · 참여'). The room places both through
 // groupCall/index.ts; the call itself loads on the first join.
-import { useId, useState } from 'react';
+import { useEffect, useId, useState } from 'react';
 import type { CallMedia } from '@common/api';
 import { useAppDispatch, useAppSelector } from '../../kernel/hooks';
 import { koGroupCall } from '../../i18n/koGroupCall';
@@ -75,9 +75,14 @@ export function GroupCallButton({ chatRoomId, memberCount }: { chatRoomId: numbe
   );
 }
 
-/** '그룹통화 중 · N명 · 참여' while a call is on in the room and this page is not in it. */
+/** '그룹통화 중 · N명 · 참여' while a call is on in the room and this page is not in it. Mounted with
+ *  the room, it also tells the group-call saga which room's call to follow. */
 export function GroupCallBanner({ chatRoomId }: { chatRoomId: number }) {
   const dispatch = useAppDispatch();
+  useEffect(() => {
+    dispatch(groupCallActions.roomWatched(chatRoomId));
+    return () => void dispatch(groupCallActions.roomUnwatched(chatRoomId));
+  }, [dispatch, chatRoomId]);
   const roomCall = useAppSelector((state: WithGroupCall) => selectRoomGroupCall(state, chatRoomId));
   const active = useAppSelector(selectActiveGroupCall);
   if (!roomCall || active?.chatRoomId === chatRoomId) return null;

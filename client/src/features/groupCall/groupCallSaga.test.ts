@@ -7,7 +7,6 @@ import type { GroupCallCandidate, GroupCallPeer, GroupCallStream } from '@common
 import { FakeMicrophone } from '../../app/callFakes.test-support';
 import { eventually, FakeHttp, FakeStomp, memoryStorage, refuse } from '../../app/fakeServices';
 import type { GroupRtcService, GroupSession, GroupSessionEvent } from '../../services/groupRtc';
-import { roomOpened } from '../room';
 import { groupCallKey } from './groupCallMemory';
 import { groupCallSaga } from './groupCallSaga';
 import { groupCallActions, groupCallReducer } from './groupCallSlice';
@@ -120,13 +119,25 @@ describe('group call saga', () => {
   it("follows the open room's call: its state on opening, then the room's events until it ends", async () => {
     const state = { active: true, callId: CALL, chatRoomId: ROOM, media: 'audio', startedAt: '2026-11-26T10:00:00Z', participants: [{ userId: 2, name: 'Kim', muted: false, camera: false, screen: false }] };
     h.http.route(`GET ${api.groupCall}`, () => state);
-    h.store.dispatch(roomOpened({ chatRoomId: ROOM, userId: ME }));
+    h.store.dispatch(groupCallActions.roomWatched(ROOM));
     await eventually(() => h.store.getState().groupCall.byRoom[ROOM] !== undefined, 'state loaded');
     expect(h.http.requests.at(-1)?.query).to.deep.equal({ chatRoomId: ROOM });
     h.stomp.deliver(topics.chatRoomEvents(ROOM), { ...state, type: 'groupCall', active: undefined, participants: [...state.participants, { userId: 3, name: 'Lee', muted: true, camera: false, screen: false }] });
     await eventually(() => h.store.getState().groupCall.byRoom[ROOM]?.participants.length === 2, 'second participant');
     h.stomp.deliver(topics.chatRoomEvents(ROOM), { type: 'groupCallEnded', chatRoomId: ROOM, callId: CALL });
     await eventually(() => h.store.getState().groupCall.byRoom[ROOM] === undefined, 'call gone');
+  });
+
+  it('follows the room on screen only: another room replaces it, and none is followed once it leaves', async () => {
+    h.http.route(`GET ${api.groupCall}`, () => ({ active: false }));
+    h.store.dispatch(groupCallActions.roomWatched(ROOM));
+    await eventually(() => h.stomp.subscriptions.has(topics.chatRoomEvents(ROOM)), 'first room followed');
+    h.store.dispatch(groupCallActions.roomWatched(ROOM + 1));
+    // The first room's page unmounts after the second's mounted: that must not stop the second.
+    h.store.dispatch(groupCallActions.roomUnwatched(ROOM));
+    await eventually(() => h.stomp.subscriptions.has(topics.chatRoomEvents(ROOM + 1)) && !h.stomp.subscriptions.has(topics.chatRoomEvents(ROOM)), 'second room followed instead');
+    h.store.dispatch(groupCallActions.roomUnwatched(ROOM + 1));
+    await eventually(() => !h.stomp.subscriptions.has(topics.chatRoomEvents(ROOM + 1)), 'no room followed');
   });
 
   it('starts a call: publishes its media, answers each subscribe offer, trickles candidates both ways, and leaves', async () => {

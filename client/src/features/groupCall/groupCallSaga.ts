@@ -12,8 +12,7 @@ import type { GroupIncomingEvent } from '@common/group-call';
 import { service } from '../../kernel/sagaContext';
 import type { StompService } from '../../services/stomp';
 import { groupCallKey } from './groupCallMemory';
-import { roomClosed, roomOpened, selectOpenRoomId } from '../room';
-import { groupCallActions, type JoinRequest } from './groupCallSlice';
+import { groupCallActions, selectGroupCall, type JoinRequest } from './groupCallSlice';
 
 const loadActiveGroupCall = () => import(/* webpackChunkName: "group-call" */ './activeGroupCall');
 
@@ -60,7 +59,7 @@ function* watchRings(me: number): SagaGenerator<void> {
   }
 }
 
-/** The open room's call: its state now, then every change, until another room opens or this one closes. */
+/** The watched room's call: its state now, then every change, until the room leaves the screen. */
 function* followRoom(chatRoomId: number): SagaGenerator<void> {
   const stomp = yield* service('stomp');
   const news = yield* call(roomNewsChannel, stomp, chatRoomId);
@@ -91,18 +90,19 @@ function* joinCall(me: number, request: JoinRequest): SagaGenerator<void> {
   }
 }
 
-/** The room open now: the room feature may have opened it before this listener was installed. */
-const openRoomNow = (state: { room?: unknown }): number | null => (state.room ? selectOpenRoomId(state as Parameters<typeof selectOpenRoomId>[0]) : null);
-
-/** Follows whichever room is open: the one open already, then each one opened, none once it closes. */
-function* followOpenRooms(): SagaGenerator<void> {
-  let current: Task | null = null;
-  const now = yield* select(openRoomNow);
-  if (now !== null) current = yield* fork(followRoom, now);
+/** Follows the call of the room on screen: the one watched already (its banner may have mounted
+ *  before this listener started), then each one watched, none once it leaves the screen. */
+function* followWatchedRooms(): SagaGenerator<void> {
+  let followedRoomId: number | null = null;
+  let task: Task | null = null;
   for (;;) {
-    const action = yield* take<ReturnType<typeof roomOpened> | ReturnType<typeof roomClosed>>([roomOpened.type, roomClosed.type]);
-    if (current) yield* cancel(current);
-    current = roomOpened.match(action) ? yield* fork(followRoom, action.payload.chatRoomId) : null;
+    const watched = (yield* select(selectGroupCall)).watchedRoomId;
+    if (watched !== followedRoomId) {
+      if (task) yield* cancel(task);
+      task = watched !== null ? yield* fork(followRoom, watched) : null;
+      followedRoomId = watched;
+    }
+    yield* take([groupCallActions.roomWatched.type, groupCallActions.roomUnwatched.type]);
   }
 }
 
@@ -120,7 +120,7 @@ function* rejoin(me: number): SagaGenerator<void> {
 
 function* listen(me: number): SagaGenerator<void> {
   yield* fork(watchRings, me);
-  yield* fork(followOpenRooms);
+  yield* fork(followWatchedRooms);
   yield* takeLeading(groupCallActions.joinRequested, function* ({ payload }) {
     yield* call(joinCall, me, payload);
   });

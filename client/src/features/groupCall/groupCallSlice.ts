@@ -27,9 +27,11 @@ export interface GroupCallSliceState {
   /** Why group calls cannot start here (the server refused one as unavailable); null while they can. */
   unavailable: string | null;
   active: ActiveGroupCall | null;
+  /** The room on screen (its banner mounted), whose call this client follows; null when none. */
+  watchedRoomId: number | null;
 }
 
-const initialState: GroupCallSliceState = { byRoom: {}, incoming: null, unavailable: null, active: null };
+const initialState: GroupCallSliceState = { byRoom: {}, incoming: null, unavailable: null, active: null, watchedRoomId: null };
 
 export interface JoinRequest {
   chatRoomId: number;
@@ -45,6 +47,14 @@ const slice = createSlice({
     /** The group-call listener runs for this user (GroupCallHost, every signed-in screen). */
     listenRequested: (_state, _action: PayloadAction<{ userId: number }>) => undefined,
     listenStopped: () => undefined,
+    /** A room is on screen (GroupCallBanner mounted): follow its call. */
+    roomWatched(state, action: PayloadAction<number>) {
+      state.watchedRoomId = action.payload;
+    },
+    /** That room left the screen; a later room's roomWatched may already have replaced it. */
+    roomUnwatched(state, action: PayloadAction<number>) {
+      if (state.watchedRoomId === action.payload) state.watchedRoomId = null;
+    },
     stateReceived(state, action: PayloadAction<GroupCallState>) {
       state.byRoom[action.payload.chatRoomId] = action.payload;
       if (state.active?.chatRoomId === action.payload.chatRoomId && state.active.callId === null) state.active.callId = action.payload.callId;
