@@ -201,6 +201,45 @@ forEachDatabase('forwarding, delete for me and the memo room', (db) => {
       expect(await get(c, att.url).then((r) => r.status)).to.equal(404);
       expect(Number((await server.db('attachments').count({ n: '*' }).first())?.n)).to.equal(0);
     });
+
+    it('keeps a forwarded photo when its own room is deleted: it moves to the forward\'s room, whose readers keep it', async () => {
+      const a = await member('Sender');
+      const b = await member('Leaver');
+      const c = await member('Keeper');
+      const source = await roomOf(a, b);
+      const target = await roomOf(a, c);
+      const upload = async (body: Buffer, type: string): Promise<Attachment> => {
+        const res = await fetch(`${server.url}${api.attachmentUpload}?chatRoomId=${source}`, {
+          method: 'POST', headers: { cookie: a.client.cookieHeader(), 'content-type': type, 'x-file-name': 'f' }, body: new Uint8Array(body),
+        });
+        expect(res.status).to.equal(200);
+        return (await res.json()) as Attachment;
+      };
+      const photo = await upload(await sharp({ create: { width: 40, height: 30, channels: 3, background: { r: 200, g: 20, b: 20 } } }).png().toBuffer(), 'image/png');
+      const notForwarded = await upload(Buffer.from('stays behind'), 'text/plain');
+      const original = await say(a, source, '', { attachmentId: photo.attachmentId });
+      await say(a, source, '', { attachmentId: notForwarded.attachmentId });
+      const atC = await c.stomp.subscribe(topics.privateChat(target));
+      await a.stomp.send(app.forwardMessage, { messageId: original.messageId, chatRoomIds: [target] });
+      const forward = decodeChatMessage((await atC.next()).json(), target)!;
+      const rowOf = (att: Attachment) => server.db('attachments').select('room_id').where({ public_id: att.attachmentId }).first() as Promise<{ room_id: number } | undefined>;
+
+      // The last two members leave: the room and what only it showed are deleted.
+      expect((await a.client.delete(`${api.leaveChat}?chatRoomId=${source}`)).status).to.equal(200);
+      expect((await b.client.delete(`${api.leaveChat}?chatRoomId=${source}`)).status).to.equal(200);
+      expect(await server.db('rooms').where({ id: source }).first()).to.equal(undefined);
+      expect(await rowOf(notForwarded)).to.equal(undefined);
+
+      expect(Number((await rowOf(photo))?.room_id)).to.equal(target);
+      expect(await get(c, photo.url).then((r) => r.status)).to.equal(200);
+      expect(await get(c, photo.thumbnailUrl!).then((r) => r.status)).to.equal(200);
+      expect(await get(b, photo.url).then((r) => r.status)).to.equal(403);
+      expect((await history(c, target)).messages.at(-1)?.attachment).to.deep.equal(forward.attachment);
+      // The forward deleted, nothing shows it any more: it goes.
+      await a.stomp.send(app.deleteMessage, { chatRoomId: target, messageId: forward.messageId });
+      expect(await get(c, photo.url).then((r) => r.status)).to.equal(404);
+      expect(await rowOf(photo)).to.equal(undefined);
+    });
   });
 
   describe('/app/hide-message', () => {

@@ -152,8 +152,23 @@ export class AttachmentsRepository {
     return Number(removed) > 0;
   }
 
-  /** Removes the room's attachments (in the transaction deleting the room) and answers their blob keys. */
+  /**
+   * Removes the room's attachments (in the transaction deleting the room) and answers their blob
+   * keys. Ours (issue 27): one a forward elsewhere still shows is not removed but moves to that
+   * forward's room (the lowest id, if several), whose members read it through the forward.
+   */
   async removeRoom(trx: Knex.Transaction, roomId: number): Promise<string[]> {
+    const shownElsewhere = await trx<object, Array<{ id: number; to_room: number }>>('message_attachments as ma')
+      .join('attachments as a', 'a.id', 'ma.attachment_id')
+      .join('messages as m', 'm.id', 'ma.message_id')
+      .where('a.room_id', roomId)
+      .whereNot('ma.room_id', roomId)
+      .whereNull('m.deleted_at_ms')
+      .groupBy('ma.attachment_id')
+      .select('ma.attachment_id as id', trx.raw('min(ma.room_id) as to_room'));
+    const byTarget = new Map<number, number[]>();
+    for (const { id, to_room } of shownElsewhere) byTarget.set(Number(to_room), [...(byTarget.get(Number(to_room)) ?? []), Number(id)]);
+    for (const [toRoom, ids] of byTarget) await trx('attachments').whereIn('id', ids).update({ room_id: toRoom });
     const rows = (await trx('attachments').select('blob_key', 'thumb_key').where({ room_id: roomId })) as Array<{ blob_key: string; thumb_key: string | null }>;
     await trx('attachments').where({ room_id: roomId }).delete();
     return rows.flatMap((r) => (r.thumb_key === null ? [r.blob_key] : [r.blob_key, r.thumb_key]));
