@@ -1,4 +1,5 @@
-// Passing messages on through the real UI (issue 27): a message forwarded from its menu to two
+// Passing messages on through the real UI (issue 27): a message copied (the clipboard holds it,
+// the room says 복사되었습니다.) and forwarded from its menu to two
 // rooms through the picker (the members of both see it, marked 전달됨), several messages ticked
 // and deleted for me (gone for the user alone), and 나와의 채팅 opened from the chat list. axe
 // checks the picker and the selection bar.
@@ -56,7 +57,7 @@ describe('forwarding, delete for me and the memo room in the browser', function 
     return message.getByTestId('message-menu');
   }
 
-  it('forwards a message from its menu to two rooms through the picker: both rooms\' members see it marked 전달됨', async () => {
+  it('copies a message from its menu, then forwards it to two rooms through the picker: both rooms\' members see it marked 전달됨', async () => {
     const a = await createUser(app.server, { name: '김민지' });
     const b = await createUser(app.server, { name: '박서준' });
     const c = await createUser(app.server, { name: '이하늘' });
@@ -76,6 +77,12 @@ describe('forwarding, delete for me and the memo room in the browser', function 
     const original = bubble(A, 'their-message', '금요일 회식은 7시, 강남역');
     await original.waitFor(WAIT);
     expect(await original.getByTestId('forwarded-mark').count()).to.equal(0);
+
+    // 복사: the text is on the clipboard, and the room says so for a moment.
+    await A.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: new URL(app.baseUrl).origin });
+    await (await openMenu(original)).getByRole('button', { name: koPassOnExtras.copy }).click();
+    await A.getByTestId('room-toast').filter({ hasText: koPassOn.copied }).waitFor(WAIT);
+    expect(await A.evaluate(() => navigator.clipboard.readText())).to.equal('금요일 회식은 7시, 강남역');
 
     const menu = await openMenu(original);
     await menu.getByRole('button', { name: koPassOnExtras.forward }).click();

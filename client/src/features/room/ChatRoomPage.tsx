@@ -109,6 +109,7 @@ function ChatRoom({ chatRoomId, userId, aroundSeq }: { chatRoomId: number; userI
   // Issue 27: the messages the forward picker is open for, and the multi-select mode's ticks.
   const [forwarding, setForwarding] = useState<readonly number[] | null>(null);
   const [selected, setSelected] = useState<ReadonlySet<number> | null>(null);
+  const copied = useToast();
   const hide = useCallback(
     (messageIds: readonly number[], done?: () => void) => {
       void loadPassOn()
@@ -146,6 +147,7 @@ function ChatRoom({ chatRoomId, userId, aroundSeq }: { chatRoomId: number; userI
         onCopy: (content) => {
           void Promise.resolve()
             .then(() => navigator.clipboard.writeText(content))
+            .then(() => copied.show(koPassOn.copied))
             .catch(() => dialogs.alert(koPassOn.copyFailed));
         },
         onForward: (messageId) => setForwarding([messageId]),
@@ -153,7 +155,7 @@ function ChatRoom({ chatRoomId, userId, aroundSeq }: { chatRoomId: number; userI
         onSelect: (messageId) => setSelected(new Set([messageId])),
       },
     }),
-    [dispatch, dialogs, hide],
+    [dispatch, dialogs, hide, copied.show],
   );
   const selection = useMemo(
     () =>
@@ -219,6 +221,9 @@ function ChatRoom({ chatRoomId, userId, aroundSeq }: { chatRoomId: number; userI
         ) : (
           <RoomComposer chatRoomId={chatRoomId} userId={userId} ready={ready} />
         )}
+        <p className="toast" role="status" aria-live="polite" data-testid="room-toast">
+          {copied.text}
+        </p>
         {drawerOpen && (
           <Suspense fallback={null}>
             <RoomDrawer key={chatRoomId} chatRoomId={chatRoomId} onClose={() => setDrawerOpen(false)} />
@@ -423,3 +428,15 @@ function RoomSidebarPiece({ ready, chatRoomId, myId, onClose, onOpenDrawer }: { 
 }
 
 const NO_MEMBERS: never[] = [];
+
+/** A short confirmation ('복사되었습니다.') that clears itself after two seconds; a new one restarts the time. */
+function useToast(): { text: string; show: (text: string) => void } {
+  const [shown, setShown] = useState<{ text: string } | null>(null);
+  useEffect(() => {
+    if (!shown) return undefined;
+    const timer = setTimeout(() => setShown(null), 2000);
+    return () => clearTimeout(timer);
+  }, [shown]);
+  const show = useCallback((text: string) => setShown({ text }), []);
+  return { text: shown?.text ?? '', show };
+}
