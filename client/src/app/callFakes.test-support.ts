@@ -16,11 +16,14 @@ export class FakeMicrophone implements LocalMedia {
   cameras = 1;
   cameraDenied = false;
   switches = 0;
+  /** While set, turning the camera on or off waits for it (a camera slow to open). */
+  cameraGate: Promise<void> | null = null;
   private screenEnded: (() => void) | null = null;
   setMuted(muted: boolean) {
     this.muted = muted;
   }
   async setCamera(on: boolean) {
+    await this.cameraGate;
     if (on && this.cameraDenied) throw new DOMException('Permission denied', 'NotAllowedError');
     this.cameraOn = on;
   }
@@ -52,6 +55,9 @@ export class FakePeer implements Peer {
   signalingState: RTCSignalingState = 'stable';
   remote: RTCSessionDescriptionInit | null = null;
   readonly added: RTCIceCandidateInit[] = [];
+  /** While set, adding a candidate waits for it (the browser still working on one); `adding` counts those begun. */
+  candidateGate: Promise<void> | null = null;
+  adding = 0;
   closed = false;
   failOffer = false;
   private readonly listeners = new Set<(event: PeerEvent) => void>();
@@ -78,6 +84,8 @@ export class FakePeer implements Peer {
     this.signalingState = description.type === 'offer' ? 'have-remote-offer' : 'stable';
   }
   async addIceCandidate(candidate: RTCIceCandidateInit): Promise<void> {
+    this.adding += 1;
+    await this.candidateGate;
     if (!this.remote) throw new Error('no remote description');
     this.added.push(candidate);
   }

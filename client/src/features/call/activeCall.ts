@@ -5,8 +5,8 @@
 // no screen downloads the active call's code before a call (docs/architecture.md §5 "Loading").
 // The cleanup (connection closed, microphone stopped) is in one `finally`; the decisions come
 // from callRules.ts and common/signalling.ts, STOMP, RTC, HTTP and the browser from the saga context.
-import type { EventChannel, Task } from 'redux-saga';
-import { call, cancel, cancelled, fork, put, select, type SagaGenerator } from 'typed-redux-saga';
+import { buffers, type Channel, type EventChannel, type Task } from 'redux-saga';
+import { actionChannel, call, cancel, cancelled, fork, put, select, type SagaGenerator } from 'typed-redux-saga';
 import { app } from '@common/destinations';
 import type { CallMedia } from '@common/api';
 import { service } from '../../kernel/sagaContext';
@@ -50,6 +50,9 @@ export function* runCall(signals: EventChannel<SignalMessage>, me: number, targe
   // What happens if the call is cut short (listener stopped): the server must hear of it.
   let ending: Ending = CUT_SHORT;
   const storage = yield* service('storage');
+  // The hang-up button, heard even while the call's saga is busy elsewhere (an answer, a
+  // candidate being applied): a take() alone misses an action dispatched meanwhile.
+  const hangUps: Channel<{ type: string }> = yield* actionChannel(callActions.hangUpClicked, buffers.sliding(1));
   try {
     storage.setItem(activeCallKey(me), JSON.stringify(target));
     let offers: boolean;
@@ -63,7 +66,7 @@ export function* runCall(signals: EventChannel<SignalMessage>, me: number, targe
       controls = yield* fork(controlMedia, media, target.userId);
       yield* publish(app.callInitiate, { targetUserId: target.userId, userId: me, ...(entry.media === 'video' ? { media: 'video' } : {}) });
       ringing = yield* fork(ring, 'ringback' as const);
-      const answer = yield* awaitAnswer(signals, target);
+      const answer = yield* awaitAnswer(signals, hangUps, target);
       yield* stopRinging(ringing);
       ringing = null;
       if (answer !== 'accepted') {
@@ -109,7 +112,7 @@ export function* runCall(signals: EventChannel<SignalMessage>, me: number, targe
       // A resume throws the connection away and builds a new one with the same media (docs/protocol.md survival).
       for (;;) {
         connection = yield* createConnection(media);
-        const end = yield* negotiate(signals, connection, target, offers ? 'caller' : 'callee');
+        const end = yield* negotiate(signals, hangUps, connection, target, offers ? 'caller' : 'callee');
         if ('ending' in end) {
           ending = end.ending;
           break;
@@ -127,6 +130,7 @@ export function* runCall(signals: EventChannel<SignalMessage>, me: number, targe
       ending = LOCAL_HANGUP;
     }
   } finally {
+    hangUps.close();
     storage.removeItem(activeCallKey(me));
     yield* stopRinging(ringing);
     if (controls) yield* cancel(controls);

@@ -4,7 +4,7 @@
 // each change told to the peer as media-state. The media and the connection live in the RTC
 // service (services/rtc.ts) and never enter the store.
 import { buffers, eventChannel, type EventChannel } from 'redux-saga';
-import { call, put, race, select, take, type SagaGenerator } from 'typed-redux-saga';
+import { actionChannel, call, put, race, select, take, type SagaGenerator } from 'typed-redux-saga';
 import { api, type IceServer } from '@common/api';
 import { app } from '@common/destinations';
 import { service } from '../../kernel/sagaContext';
@@ -84,6 +84,12 @@ export function* controlMedia(media: LocalMedia, targetUserId: number): SagaGene
     endScreen = () => emit(true);
     return () => undefined;
   }, buffers.sliding(1));
+  // The buttons, each press kept while a camera or a screen is still being opened: a take()
+  // alone would miss a mute pressed meanwhile, leaving the microphone on under a muted button.
+  const presses = yield* actionChannel(
+    [callActions.muteToggled.type, callActions.cameraToggled.type, callActions.cameraSwitched.type, callActions.screenShareToggled.type],
+    buffers.expanding<{ type: string }>(8),
+  );
   try {
     media.setMuted((yield* select(selectCall)).muted);
     yield* reportVideo(media);
@@ -93,28 +99,24 @@ export function* controlMedia(media: LocalMedia, targetUserId: number): SagaGene
       // No device list (an old browser): switching is simply not offered.
     }
     for (;;) {
-      const action = yield* race({
-        mute: take(callActions.muteToggled),
-        camera: take(callActions.cameraToggled),
-        switchCamera: take(callActions.cameraSwitched),
-        screen: take(callActions.screenShareToggled),
-        screenEnded: take(ended),
-      });
-      if (action.mute) {
+      // The browser's own "stop sharing" (ended) changes nothing here but is reported below.
+      const { press } = yield* race({ press: take(presses), screenEnded: take(ended) });
+      const pressed = press?.type;
+      if (pressed === callActions.muteToggled.type) {
         media.setMuted((yield* select(selectCall)).muted);
-      } else if (action.camera) {
+      } else if (pressed === callActions.cameraToggled.type) {
         try {
           yield* call([media, media.setCamera], !media.cameraOn);
         } catch (error) {
           yield* mediaFailed('call camera', error, koCall.cameraDenied);
         }
-      } else if (action.switchCamera) {
+      } else if (pressed === callActions.cameraSwitched.type) {
         try {
           yield* call([media, media.switchCamera]);
         } catch (error) {
           yield* mediaFailed('call camera switch', error, koCall.cameraDenied);
         }
-      } else if (action.screen) {
+      } else if (pressed === callActions.screenShareToggled.type) {
         if (media.screenOn) media.stopScreenShare();
         else {
           try {
@@ -131,5 +133,6 @@ export function* controlMedia(media: LocalMedia, targetUserId: number): SagaGene
     }
   } finally {
     ended.close();
+    presses.close();
   }
 }

@@ -4,7 +4,7 @@
 // open, and a resume (docs/protocol.md survival), which the call's state machine answers with a
 // new connection. Which offer, answer or candidate may be applied in which RTC signalling state
 // is common/signalling.ts.
-import type { EventChannel, Task } from 'redux-saga';
+import type { Channel, EventChannel, Task } from 'redux-saga';
 import { call, cancel, delay, flush, fork, put, race, select, take, type SagaGenerator } from 'typed-redux-saga';
 import { app } from '@common/destinations';
 import type { CallEvent } from '@common/payloads';
@@ -129,7 +129,7 @@ export type NegotiationEnd = { ending: Ending } | { resume: Extract<SignalDecisi
  * From accept to hang-up: offer/answer, candidates, connection states, the timer. The side with
  * the role caller makes the first offer (after a resume, the role the server named).
  */
-export function* negotiate(signals: EventChannel<SignalMessage>, peer: Peer, target: CallPeer, role: 'caller' | 'callee'): SagaGenerator<NegotiationEnd> {
+export function* negotiate(signals: EventChannel<SignalMessage>, hangUps: Channel<{ type: string }>, peer: Peer, target: CallPeer, role: 'caller' | 'callee'): SagaGenerator<NegotiationEnd> {
   const n: Negotiation = { peer, role, target, candidates: peerEventChannel(peer, ['candidate']), pending: [], sender: null, restarts: 0 };
   const states = peerEventChannel(peer, ['connectionState', 'iceConnectionState', 'negotiationNeeded']);
   let timer: Task | null = null;
@@ -144,7 +144,7 @@ export function* negotiate(signals: EventChannel<SignalMessage>, peer: Peer, tar
       const { message, state, hangUp } = yield* race({
         message: take(signals),
         state: take(states),
-        hangUp: take(callActions.hangUpClicked),
+        hangUp: take(hangUps),
       });
       if (hangUp) return { ending: LOCAL_HANGUP };
       if (state?.type === 'negotiationNeeded') {

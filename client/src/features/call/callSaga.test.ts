@@ -279,6 +279,21 @@ describe('call saga', () => {
       expect(h.stomp.sentTo(app.callReject)).to.deep.equal([{ targetUserId: KIM.userId, userId: ME }]);
     });
 
+    it('hangs up when 통화 종료 is pressed while a candidate is still being applied', async () => {
+      await answerKim(h);
+      h.stomp.deliver(queues.call('offer', ME), { userId: KIM.userId, sdp: { type: 'offer', sdp: 'v=0 remote-offer' } });
+      await eventually(() => h.stomp.sentTo(app.callAnswer).length === 1, 'answer sent');
+      const peer = h.rtc.peers[0];
+      let release = () => {};
+      peer.candidateGate = new Promise<void>((resolve) => (release = resolve));
+      h.stomp.deliver(queues.call('ice-candidate', ME), { userId: KIM.userId, candidate: { candidate: 'candidate:slow', sdpMid: '0', sdpMLineIndex: 0 } });
+      await eventually(() => peer.adding === 1, 'the candidate is being applied');
+      h.store.dispatch(callActions.hangUpClicked());
+      release();
+      await eventually(() => phase(h) === 'idle', 'call ended');
+      expect(h.stomp.sentTo(app.callHangup)).to.deep.equal([{ targetUserId: KIM.userId }]);
+    });
+
     it('sends hangup when the listener stops in the middle of a call', async () => {
       await answerKim(h);
       h.store.dispatch(callActions.listenStopped());
@@ -301,6 +316,20 @@ describe('call saga', () => {
       h.store.dispatch(callActions.hangUpClicked());
       await eventually(() => phase(h) === 'idle', 'call ended');
       expect(h.store.getState().call.muted).to.equal(false);
+    });
+
+    it('mutes the microphone when 음소거 is pressed while the camera is still turning on', async () => {
+      await answerKim(h);
+      const microphone = h.rtc.microphones[0];
+      let release = () => {};
+      microphone.cameraGate = new Promise<void>((resolve) => (release = resolve));
+      h.store.dispatch(callActions.cameraToggled());
+      await settle();
+      h.store.dispatch(callActions.muteToggled());
+      release();
+      await eventually(() => microphone.cameraOn, 'camera on');
+      await eventually(() => microphone.muted, 'microphone muted as the button says');
+      expect(h.store.getState().call.muted).to.equal(true);
     });
 
     it('mutes a caller whose call still rings, before any connection exists', async () => {

@@ -2,7 +2,7 @@
 // own connection, and the two waits before a call connects: the caller's for the peer's answer,
 // the callee's for the user's choice. The signals come from the call queues' channel
 // (callQueuesSaga.ts); what each means in each phase is callRules.ts and callOutcomeRules.ts.
-import type { EventChannel } from 'redux-saga';
+import type { Channel, EventChannel } from 'redux-saga';
 import { call, put, race, take, type SagaGenerator } from 'typed-redux-saga';
 import { service } from '../../kernel/sagaContext';
 import { answerOutcome, LOCAL_HANGUP, ringingOutcome, type Ending } from './callOutcomeRules';
@@ -20,10 +20,10 @@ export function* publish(destination: string, payload: unknown): SagaGenerator<v
   }
 }
 
-/** Caller, after initiate: the peer's answer decides whether negotiation starts. */
-export function* awaitAnswer(signals: EventChannel<SignalMessage>, peer: CallPeer): SagaGenerator<Ending | 'accepted'> {
+/** Caller, after initiate: the peer's answer decides whether negotiation starts, unless the user hangs up first. */
+export function* awaitAnswer(signals: EventChannel<SignalMessage>, hangUps: Channel<{ type: string }>, peer: CallPeer): SagaGenerator<Ending | 'accepted'> {
   for (;;) {
-    const { message, hangUp } = yield* race({ message: take(signals), hangUp: take(callActions.hangUpClicked) });
+    const { message, hangUp } = yield* race({ message: take(signals), hangUp: take(hangUps) });
     if (hangUp || !message) return LOCAL_HANGUP;
     const outcome = answerOutcome(decideSignal('outgoing', peer.userId, message.signal, message.event), message.signal);
     if (outcome.kind === 'accepted') return 'accepted';

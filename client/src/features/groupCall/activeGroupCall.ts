@@ -5,7 +5,7 @@
 // (chunk `group-call`); the browser's WebRTC is behind the groupRtc service. Everything opened
 // here is closed in one `finally`.
 import { buffers, channel, eventChannel, type Channel, type EventChannel } from 'redux-saga';
-import { call, cancel, delay, fork, put, race, select, take, type SagaGenerator } from 'typed-redux-saga';
+import { actionChannel, call, cancel, delay, fork, put, race, select, take, type SagaGenerator } from 'typed-redux-saga';
 import { api } from '@common/api';
 import { app, queues } from '@common/destinations';
 import { decodeGroupCallNews } from '@common/group-call-events';
@@ -82,6 +82,12 @@ export function* runGroupCall(me: number, request: JoinRequest): SagaGenerator<v
   let session: GroupSession | null = null;
   let events: EventChannel<GroupSessionEvent> | null = null;
   const screenEnded: Channel<true> = channel<true>();
+  // The user's buttons, kept while the saga is busy (joining, opening media, applying an offer
+  // or a candidate): a take() alone misses a press dispatched meanwhile, so 나가기 could be lost.
+  const presses = yield* actionChannel(
+    [groupCallActions.leaveRequested.type, groupCallActions.muteToggled.type, groupCallActions.cameraToggled.type, groupCallActions.screenToggled.type],
+    buffers.expanding<{ type: string }>(8),
+  );
   /** The server ended or refused the call: no leave to send. */
   let over = false;
   let farewell: string | null = null;
@@ -130,16 +136,9 @@ export function* runGroupCall(me: number, request: JoinRequest): SagaGenerator<v
     const speaker = yield* fork(watchSpeaker, session);
     try {
       for (;;) {
-        const next = yield* race({
-          signal: take(signals),
-          event: take(events),
-          leave: take(groupCallActions.leaveRequested),
-          mute: take(groupCallActions.muteToggled),
-          camera: take(groupCallActions.cameraToggled),
-          screen: take(groupCallActions.screenToggled),
-          screenEnded: take(screenEnded),
-        });
-        if (next.leave) return;
+        const next = yield* race({ signal: take(signals), event: take(events), press: take(presses), screenEnded: take(screenEnded) });
+        const pressed = next.press?.type;
+        if (pressed === groupCallActions.leaveRequested.type) return;
         if (next.signal) {
           const s = next.signal;
           if (!concernsCall(s, chatRoomId, callId)) continue;
@@ -159,12 +158,12 @@ export function* runGroupCall(me: number, request: JoinRequest): SagaGenerator<v
             farewell = t.failed;
             return;
           }
-        } else if (next.mute) {
+        } else if (pressed === groupCallActions.muteToggled.type) {
           const muted = !((yield* select(selectActiveGroupCall))?.muted ?? false);
           session.media.setMuted(muted);
           yield* put(groupCallActions.mediaChanged({ muted, camera: session.media.cameraOn, screen: session.media.screenOn }));
           yield* sayMedia();
-        } else if (next.camera) {
+        } else if (pressed === groupCallActions.cameraToggled.type) {
           try {
             yield* call([session.media, session.media.setCamera], !session.media.cameraOn);
           } catch {
@@ -172,7 +171,7 @@ export function* runGroupCall(me: number, request: JoinRequest): SagaGenerator<v
             yield* call(alert, koCall.cameraDenied);
           }
           yield* sayMedia();
-        } else if (next.screen) {
+        } else if (pressed === groupCallActions.screenToggled.type) {
           if (session.media.screenOn) session.media.stopScreenShare();
           else {
             try {
@@ -198,6 +197,7 @@ export function* runGroupCall(me: number, request: JoinRequest): SagaGenerator<v
     events?.close();
     signals.close();
     screenEnded.close();
+    presses.close();
     session?.close();
     yield* put(groupCallActions.left(unavailable ? { unavailable } : {}));
     if (farewell) {

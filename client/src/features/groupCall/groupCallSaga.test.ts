@@ -23,6 +23,8 @@ class FakeGroupSession implements GroupSession {
   readonly candidates: Array<{ target: GroupCallPeer; candidate: GroupCallCandidate | null }> = [];
   levels: Array<{ userId: number; level: number }> = [];
   closed = false;
+  /** While set, a subscribe offer waits for it (the browser still applying it). */
+  offerGate: Promise<void> | null = null;
   private readonly listeners = new Set<(event: GroupSessionEvent) => void>();
   async publishOffer() {
     return 'v=0 publish-offer';
@@ -32,6 +34,7 @@ class FakeGroupSession implements GroupSession {
   }
   async acceptSubscribeOffer(sdp: string, streams: GroupCallStream[]) {
     this.subscribeOffers.push({ sdp, streams });
+    await this.offerGate;
     return 'v=0 subscribe-answer';
   }
   async addCandidate(target: GroupCallPeer, candidate: GroupCallCandidate | null) {
@@ -169,6 +172,18 @@ describe('group call saga', () => {
     await eventually(() => h.store.getState().groupCall.active === null, 'left');
     expect(h.stomp.sentTo(app.groupCallLeave)).to.deep.equal([{ chatRoomId: ROOM, callId: CALL }]);
     expect(session.closed).to.equal(true);
+  });
+
+  it('leaves when 나가기 is pressed while a subscribe offer is still being applied', async () => {
+    const session = await joinedCall(h);
+    let release = () => {};
+    session.offerGate = new Promise<void>((resolve) => (release = resolve));
+    h.stomp.deliver(signalQueue, { kind: 'subscribe-offer', callId: CALL, sdp: 'v=0 janus-offer', streams: [{ mid: '0', userId: 2, kind: 'audio' }] });
+    await eventually(() => session.subscribeOffers.length === 1, 'offer being applied');
+    h.store.dispatch(groupCallActions.leaveRequested());
+    release();
+    await eventually(() => h.store.getState().groupCall.active === null, 'left');
+    expect(h.stomp.sentTo(app.groupCallLeave)).to.deep.equal([{ chatRoomId: ROOM, callId: CALL }]);
   });
 
   it('ignores signals of another call', async () => {
