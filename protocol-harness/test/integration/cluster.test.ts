@@ -24,7 +24,9 @@ function npmRun(script: string, args: string[], env: Record<string, string> = {}
   });
 }
 
-const RING_TIMEOUT_MS = 2000;
+// Long enough that every scenario's call is answered first on a loaded machine, and that the
+// ring-timeout scenario's ±20 % check leaves a second for delays.
+const RING_TIMEOUT_MS = 5000;
 /** Long enough for reload-mid-call to come back, short enough for peer-drop to wait it out. */
 const RECONNECT_GRACE_MS = 5000;
 
