@@ -52,6 +52,8 @@ export function PhotoViewer({ chatRoomId, photos: initial, startAttachmentId, on
   const pointers = useRef(new Map<number, { x: number; y: number }>());
   const gesture = useRef<{ startX: number; startY: number; view: View; dist: number; moved: boolean } | null>(null);
   const lastTap = useRef(0);
+  /** The last pointer's kind: a double tap is ours to see (below), and Chromium also makes it a dblclick. */
+  const lastPointerType = useRef('mouse');
   const loadingRef = useRef(false);
 
   const photo = photos[index];
@@ -139,6 +141,7 @@ export function PhotoViewer({ chatRoomId, photos: initial, startAttachmentId, on
     return a && b ? Math.hypot(a.x - b.x, a.y - b.y) : 0;
   };
   const onPointerDown = (e: ReactPointerEvent) => {
+    lastPointerType.current = e.pointerType;
     if (e.button !== 0 && e.pointerType === 'mouse') return;
     (e.currentTarget as HTMLElement).setPointerCapture?.(e.pointerId);
     pointers.current.set(e.pointerId, { x: e.clientX, y: e.clientY });
@@ -208,7 +211,7 @@ export function PhotoViewer({ chatRoomId, photos: initial, startAttachmentId, on
         onPointerMove={onPointerMove}
         onPointerUp={onPointerUp}
         onPointerCancel={onPointerUp}
-        onDoubleClick={toggleZoom}
+        onDoubleClick={() => lastPointerType.current === 'mouse' && toggleZoom()}
         data-zoomed={view.scale > 1 || undefined}
       >
         <img
