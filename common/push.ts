@@ -20,7 +20,8 @@ export interface PushUnsubscribeRequest {
 
 /** The JSON a push message carries. */
 export type PushPayload =
-  | { kind: 'incoming-call'; callerId: number; callerName: string }
+  /** `media`: ours, what the caller asked (a push made before it existed reads as a voice call). */
+  | { kind: 'incoming-call'; callerId: number; callerName: string; media: CallMedia }
   /** Ours: a group call started in one of the receiver's rooms (the group-incoming ring, for a closed tab). */
   | { kind: 'group-call'; chatRoomId: number; callId: string; media: CallMedia; starterName: string }
   /** `mention` (ours, present only when true): the message mentions the receiver, who may have muted the room. */

@@ -2,9 +2,14 @@ import { expect } from 'chai';
 import { decodePushPayload, noticeFor } from './pushNotice';
 
 describe('what a push message shows', () => {
-  it('rings with the caller name and only focuses an open tab', () => {
-    const payload = decodePushPayload(JSON.stringify({ kind: 'incoming-call', callerId: 2, callerName: 'Kim' }));
-    expect(payload && noticeFor(payload)).to.deep.equal({ title: '전화가 왔습니다', body: 'Kim님의 전화', tag: 'call', url: '/chat-list', focusOnly: true, requireInteraction: true });
+  it('rings with the caller name and whether it is voice or video, and only focuses an open tab', () => {
+    const video = decodePushPayload(JSON.stringify({ kind: 'incoming-call', callerId: 2, callerName: 'Kim', media: 'video' }));
+    expect(video && noticeFor(video)).to.deep.equal({ title: '전화가 왔습니다', body: 'Kim님의 전화 · 영상통화', tag: 'call', url: '/chat-list', focusOnly: true, requireInteraction: true });
+    // A push made before media was said (or with a media we do not know) is a voice call.
+    for (const media of [undefined, 'hologram']) {
+      const payload = decodePushPayload(JSON.stringify({ kind: 'incoming-call', callerId: 2, callerName: 'Kim', media }));
+      expect(payload && noticeFor(payload)).to.include({ body: 'Kim님의 전화 · 음성통화' });
+    }
   });
 
   it('rings a group call with its starter, one notification per room, opening the room', () => {

@@ -1,5 +1,6 @@
 // What a push message shows: the service worker's notification for each PushPayload kind, worded
 // from ko.ts. Pure, so it is tested without a service worker.
+import type { CallMedia } from '@common/api';
 import { shortenForPush, type PushPayload } from '@common/push';
 import { koCall } from '../i18n/koCall';
 import { koGroupCall } from '../i18n/koGroupCall';
@@ -34,7 +35,7 @@ export function decodePushPayload(text: string): PushPayload | null {
   if (typeof value !== 'object' || value === null) return null;
   const o = value as Record<string, unknown>;
   if (o.kind === 'incoming-call' && typeof o.callerId === 'number' && typeof o.callerName === 'string') {
-    return { kind: 'incoming-call', callerId: o.callerId, callerName: o.callerName };
+    return { kind: 'incoming-call', callerId: o.callerId, callerName: o.callerName, media: o.media === 'video' ? 'video' : 'audio' };
   }
   if (o.kind === 'group-call' && typeof o.chatRoomId === 'number' && typeof o.callId === 'string' && (o.media === 'audio' || o.media === 'video') && typeof o.starterName === 'string') {
     return { kind: 'group-call', chatRoomId: o.chatRoomId, callId: o.callId, media: o.media, starterName: o.starterName };
@@ -45,9 +46,10 @@ export function decodePushPayload(text: string): PushPayload | null {
   return null;
 }
 
-export function incomingCallNotice(callerName: string): Notice {
+export function incomingCallNotice(callerName: string, media: CallMedia): Notice {
   // /chat-list: the app starts there, its call listener subscribes and the server rings it again.
-  return { title: koCall.incomingTitle, body: koCall.incomingFrom(callerName), tag: CALL_NOTICE_TAG, url: '/chat-list', focusOnly: true, requireInteraction: true };
+  const body = `${koCall.incomingFrom(callerName)} · ${media === 'video' ? koCall.incomingVideo : koCall.incomingVoice}`;
+  return { title: koCall.incomingTitle, body, tag: CALL_NOTICE_TAG, url: '/chat-list', focusOnly: true, requireInteraction: true };
 }
 
 export function groupCallNotice(chatRoomId: number, starterName: string): Notice {
@@ -60,7 +62,7 @@ export function messageNotice(chatRoomId: number, senderName: string, content: s
 }
 
 export function noticeFor(payload: PushPayload): Notice {
-  if (payload.kind === 'incoming-call') return incomingCallNotice(payload.callerName);
+  if (payload.kind === 'incoming-call') return incomingCallNotice(payload.callerName, payload.media);
   if (payload.kind === 'group-call') return groupCallNotice(payload.chatRoomId, payload.starterName);
   return messageNotice(payload.chatRoomId, payload.senderName, payload.content);
 }

@@ -61,9 +61,9 @@ describe('the service worker in the browser', function () {
     const push = async (payload: PushPayload) =>
       cdp.send('ServiceWorker.deliverPushMessage', { origin, registrationId: await registrationId, data: JSON.stringify(payload) });
 
-    await push({ kind: 'incoming-call', callerId: 7, callerName: '최우식' });
+    await push({ kind: 'incoming-call', callerId: 7, callerName: '최우식', media: 'video' });
     const [ringing] = await readUntil(() => notifications(page), (n) => n.length === 1, { what: 'the call notification', timeoutMs: WAIT_MS, everyMs: 100 });
-    expect(ringing).to.deep.include({ title: koCall.incomingTitle, body: koCall.incomingFrom('최우식'), tag: 'call' });
+    expect(ringing).to.deep.include({ title: koCall.incomingTitle, body: `${koCall.incomingFrom('최우식')} · ${koCall.incomingVideo}`, tag: 'call' });
 
     await push({ kind: 'message', chatRoomId: 3, messageId: 41, senderName: '박보영', content: '어디야?' });
     const shown = await readUntil(() => notifications(page), (n) => n.length === 2, { what: 'the message notification', timeoutMs: WAIT_MS, everyMs: 100 });

@@ -54,7 +54,7 @@ export function createFeatures(input: Omit<Deps, 'mailer'> & { mailer?: Mailer; 
   }, attachments.service, blocks, linkPreviews.ofMessages);
   const calls = createCalls(deps, accounts.users, {
     canRingElsewhere: (userId) => push.hasSubscription(userId),
-    ringElsewhere: (callee, caller) => push.incomingCall(callee, caller),
+    ringElsewhere: (callee, caller, media) => push.incomingCall(callee, caller, media),
   }, chat.callRecords, (callee, caller) => blocks.blocks(callee, caller));
   const groupCalls = createGroupCalls(deps, chat.groupCallRooms, (userId, ring) => push.groupCallStarted(userId, ring));
   // Calls before chat: their stop() lets call records be posted. Chat before push and link

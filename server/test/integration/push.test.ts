@@ -78,10 +78,10 @@ forEachDatabase('web push', (db) => {
     return subscription;
   };
   /** The caller's hang-up inbox, after initiating a call to the callee. */
-  const call = async (caller: Person, callee: Person): Promise<{ stomp: TestStomp; hangups: Inbox }> => {
+  const call = async (caller: Person, callee: Person, media: 'audio' | 'video' = 'audio'): Promise<{ stomp: TestStomp; hangups: Inbox }> => {
     const stomp = await connect(caller);
     const hangups = await stomp.subscribe(queues.call('hangup', caller.user.userId));
-    await stomp.send(app.callInitiate, { targetUserId: callee.user.userId, userId: caller.user.userId });
+    await stomp.send(app.callInitiate, { targetUserId: callee.user.userId, userId: caller.user.userId, ...(media === 'video' ? { media } : {}) });
     return { stomp, hangups };
   };
   const payloadOf = (subscription: TestSubscription, push: Parameters<TestSubscription['open']>[0]) => JSON.parse(subscription.open(push)) as PushPayload;
@@ -114,6 +114,15 @@ forEachDatabase('web push', (db) => {
     expect(anonymous.status).to.equal(401);
   });
 
+  it('says a video call is one in the ring it pushes', async () => {
+    const alice = await person('Alice video');
+    const bob = await person('Bob video');
+    const subscription = await subscribed(bob);
+    await call(alice, bob, 'video');
+    const push = await pushService.nthPushTo(subscription, 1);
+    expect(payloadOf(subscription, push)).to.deep.equal({ kind: 'incoming-call', callerId: alice.user.userId, callerName: 'Alice video', media: 'video' });
+  });
+
   it('rings a callee with no open connection by push, signed with VAPID, and keeps the call ringing', async () => {
     const alice = await person('Alice');
     const bob = await person('Bob');
@@ -121,7 +130,7 @@ forEachDatabase('web push', (db) => {
     const { stomp, hangups } = await call(alice, bob);
 
     const push = await pushService.nthPushTo(subscription, 1);
-    expect(payloadOf(subscription, push)).to.deep.equal({ kind: 'incoming-call', callerId: alice.user.userId, callerName: 'Alice' });
+    expect(payloadOf(subscription, push)).to.deep.equal({ kind: 'incoming-call', callerId: alice.user.userId, callerName: 'Alice', media: 'audio' });
     expect(push.headers['content-encoding']).to.equal('aes128gcm');
     expect(push.headers.urgency).to.equal('high');
     expect(Number(push.headers.ttl)).to.be.greaterThan(0);

@@ -3,6 +3,7 @@
 // the call only here.
 export { callActions } from './callSlice';
 export type { CallPeer } from './callRules';
+export type { CallStart } from './callSlice';
 export { CallButtons } from './CallButtons';
 export { CallRecordBubble } from './CallRecordBubble';
 // The call's icons, for the group call's controls (features/groupCall).

@@ -104,7 +104,7 @@ describe('system notifications and the push subscription', () => {
     await eventually(() => notifier.shown.length === 2, 'two notifications');
     await settle();
     expect(notifier.shown.map((n) => [n.title, n.body, n.url])).to.deep.equal([
-      ['전화가 왔습니다', 'Kim님의 전화', '/chat-list'],
+      ['전화가 왔습니다', 'Kim님의 전화 · 음성통화', '/chat-list'],
       ['Kim', '안녕', '/chat-room?cri=5'],
     ]);
     expect(notifier.shown[0].focusOnly).to.equal(true);

@@ -13,7 +13,7 @@ import type { PushPublicKeyResponse } from '@common/push';
 import { service } from '../../kernel/sagaContext';
 import type { NotificationPermissionState } from '../../services/notifier';
 import { incomingCallNotice, messageNotice, type Notice } from '../../sw/pushNotice';
-import { callActions, type CallPeer } from '../call';
+import { callActions, type CallStart } from '../call';
 import { messageReceived, selectOpenRoomMuted } from '../room';
 import { notificationsActions, selectNotificationsOn } from './notificationsSlice';
 import { endPushSubscription } from '../../kernel/endPushSubscription';
@@ -63,8 +63,8 @@ function* notify(notice: Notice): SagaGenerator<void> {
   }
 }
 
-function* notifyIncomingCall(action: PayloadAction<CallPeer>): SagaGenerator<void> {
-  yield* notify(incomingCallNotice(action.payload.name));
+function* notifyIncomingCall(action: PayloadAction<CallStart>): SagaGenerator<void> {
+  yield* notify(incomingCallNotice(action.payload.name, action.payload.media ?? 'audio'));
 }
 
 function* notifyRoomMessage(action: PayloadAction<ChatMessage>): SagaGenerator<void> {

@@ -57,7 +57,7 @@ export interface CallPorts {
    */
   canRingElsewhere?(userId: number): Promise<boolean>;
   /** Rings a callee with no open connection elsewhere (a push); must not delay the call. */
-  ringElsewhere?(callee: number, caller: { userId: number; name: string }): void;
+  ringElsewhere?(callee: number, caller: { userId: number; name: string }, media: CallMedia): void;
   /**
    * How each call attempt ended up (metrics): ringing, busy, unavailable, accepted, rejected,
    * timeout, hangup, cancelled, disconnected, reconnecting, resumed, connection-lost.
@@ -131,7 +131,7 @@ export class CallService {
     }
     const { outcome, call } = await this.start(caller, callerName, callee, media);
     if (call) {
-      if (!connected) this.ports.ringElsewhere?.(callee, { userId: caller, name: callerName });
+      if (!connected) this.ports.ringElsewhere?.(callee, { userId: caller, name: callerName }, media);
       this.ports.deliver(caller, 'ringing', { userId: callee, callId: call.id });
     }
     return outcome;

@@ -147,8 +147,8 @@ export class PushService {
   }
 
   /** Rings a callee with no open connection on every device they subscribed. */
-  incomingCall(calleeId: number, caller: { userId: number; name: string }): void {
-    const payload: PushPayload = { kind: 'incoming-call', callerId: caller.userId, callerName: caller.name };
+  incomingCall(calleeId: number, caller: { userId: number; name: string }, media: CallMedia): void {
+    const payload: PushPayload = { kind: 'incoming-call', callerId: caller.userId, callerName: caller.name, media };
     this.pushTo(calleeId, payload, { ttlSeconds: 60, urgency: 'high', topic: 'call' });
   }
 

@@ -98,7 +98,7 @@ describe('the push service', () => {
       await push.subscribe(ALICE, String(ALICE), subscriptionBody(n));
       now += 1;
     }
-    push.incomingCall(ALICE, { userId: BOB, name: 'User 2' });
+    push.incomingCall(ALICE, { userId: BOB, name: 'User 2' }, 'audio');
     await push.idle();
     expect(sent).to.have.length(MAX_SUBSCRIPTIONS_PER_USER);
     const endpoints = (await db('push_subscriptions').where({ user_id: ALICE }).select('endpoint')).map((r: { endpoint: string }) => r.endpoint);
@@ -109,7 +109,7 @@ describe('the push service', () => {
   it(`pushes to the newest ${MAX_SUBSCRIPTIONS_PER_USER} of a user's subscriptions only, however many rows are stored`, async () => {
     const rows = Array.from({ length: 500 }, (_, i) => ({ user_id: ALICE, session_id: ALICE, endpoint_hash: `h${i}`, endpoint: `https://push.example.test/old/${i}`, p256dh: subscriptionBody(0).keys.p256dh, auth: subscriptionBody(0).keys.auth, created_at_ms: i }));
     for (let i = 0; i < rows.length; i += 100) await db('push_subscriptions').insert(rows.slice(i, i + 100));
-    push.incomingCall(ALICE, { userId: BOB, name: 'User 2' });
+    push.incomingCall(ALICE, { userId: BOB, name: 'User 2' }, 'audio');
     await push.idle();
     expect(sent).to.have.length(MAX_SUBSCRIPTIONS_PER_USER);
   });
@@ -118,10 +118,10 @@ describe('the push service', () => {
     let release!: () => void;
     const held = new Promise<void>((resolve) => (release = resolve));
     answer = () => held;
-    for (let i = 0; i < MAX_PUSHES_IN_FLIGHT_PER_USER + 3; i += 1) push.incomingCall(BOB, { userId: ALICE, name: 'User 1' });
+    for (let i = 0; i < MAX_PUSHES_IN_FLIGHT_PER_USER + 3; i += 1) push.incomingCall(BOB, { userId: ALICE, name: 'User 1' }, 'audio');
     expect(outcomes.filter((o) => o === 'dropped')).to.have.length(3);
     // Another user is not held back by Bob's.
-    push.incomingCall(CAROL, { userId: ALICE, name: 'User 1' });
+    push.incomingCall(CAROL, { userId: ALICE, name: 'User 1' }, 'audio');
     expect(outcomes.filter((o) => o === 'dropped')).to.have.length(3);
     release();
     await push.idle();
@@ -135,7 +135,7 @@ describe('the push service', () => {
     const users = Array.from({ length: MAX_REQUESTS_IN_FLIGHT_PER_ORIGIN + 6 }, (_, i) => 1000 + i);
     await db('users').insert(users.map((id) => ({ id, email: `u${id}@example.test`, name: `User ${id}`, password_hash: null })));
     for (const id of users) await push.subscribe(id, String(BOB), subscriptionBody(id));
-    for (const id of users) push.incomingCall(id, { userId: ALICE, name: 'User 1' });
+    for (const id of users) push.incomingCall(id, { userId: ALICE, name: 'User 1' }, 'audio');
     await waitFor(() => sent.length + outcomes.filter((o) => o === 'dropped').length === users.length || undefined, 'every push sent or dropped');
     expect(sent).to.have.length(MAX_REQUESTS_IN_FLIGHT_PER_ORIGIN);
     expect(outcomes.filter((o) => o === 'dropped')).to.have.length(6);
@@ -145,7 +145,7 @@ describe('the push service', () => {
 
   it('counts an endpoint the outbound guard refuses at send time as refused, and keeps it', async () => {
     answer = () => Promise.reject(Object.assign(new Error('push.example.test resolves to an address that is not public (loopback)'), { code: 'outbound_refused' }));
-    push.incomingCall(BOB, { userId: ALICE, name: 'User 1' });
+    push.incomingCall(BOB, { userId: ALICE, name: 'User 1' }, 'audio');
     await push.idle();
     expect(outcomes).to.deep.equal(['refused']);
     expect(await push.hasSubscription(BOB)).to.equal(true);
@@ -187,8 +187,8 @@ describe('the push service', () => {
 
   it('deletes a subscription the push service calls gone (404 or 410), and keeps one that merely failed', async () => {
     answer = (s) => Promise.reject(Object.assign(new Error('refused'), { statusCode: s.userId === BOB ? 410 : 500 }));
-    push.incomingCall(BOB, { userId: ALICE, name: 'User 1' });
-    push.incomingCall(CAROL, { userId: ALICE, name: 'User 1' });
+    push.incomingCall(BOB, { userId: ALICE, name: 'User 1' }, 'audio');
+    push.incomingCall(CAROL, { userId: ALICE, name: 'User 1' }, 'audio');
     await push.idle();
     expect(await push.hasSubscription(BOB)).to.equal(false);
     expect(await push.hasSubscription(CAROL)).to.equal(true);
@@ -200,7 +200,7 @@ describe('the push service', () => {
     const held = new Promise<void>((resolve) => (release = resolve));
     answer = () => held;
     // One push each to many users, so that no user's own cap is what drops them.
-    for (let i = 0; i < MAX_PUSHES_IN_FLIGHT + 5; i += 1) push.incomingCall(10_000 + i, { userId: ALICE, name: 'User 1' });
+    for (let i = 0; i < MAX_PUSHES_IN_FLIGHT + 5; i += 1) push.incomingCall(10_000 + i, { userId: ALICE, name: 'User 1' }, 'audio');
     expect(outcomes.filter((o) => o === 'dropped')).to.have.length(5);
     release();
     await push.idle();
