@@ -3,11 +3,10 @@
 // catch up after its cluster bus was down. Decoded through common/
 // before they reach a slice; events of types this client does not know are ignored.
 import { buffers, eventChannel, type EventChannel } from 'redux-saga';
-import { call, fork, put, select, take, type SagaGenerator } from 'typed-redux-saga';
+import { fork, put, select, take, type SagaGenerator } from 'typed-redux-saga';
 import { topics } from '@common/destinations';
 import { decodeRoomEvent } from '@common/events';
 import type { RoomEvent } from '@common/payloads';
-import { service } from '../../kernel/sagaContext';
 import type { StompService } from '../../services/stomp';
 import { presenceChanged, typingSeen } from './liveSlice';
 import { linkPreviewArrived, messageDeleted, messageDeletedInRoom, messageEdited, messagesHidden, noticeChanged, reactionChanged, roomResyncRequested, selectMessageSeq } from './roomSlice';
@@ -32,43 +31,41 @@ export function roomEventsTopicChannel(stomp: StompService, chatRoomId: number):
   );
 }
 
-/** Never returns by itself: runs while the room session does (its forks end with it). */
-export function* watchRoomEventsTopic(chatRoomId: number, myId: number): SagaGenerator<void> {
-  const stomp = yield* service('stomp');
-  const events = yield* call(roomEventsTopicChannel, stomp, chatRoomId);
+/**
+ * Never returns by itself: runs while the room session does (its forks end with it). The session
+ * subscribed the channel before loading history, so what changed meanwhile (a link preview just
+ * fetched, an edit, a reaction) waits in it; each is idempotent on a message history already shows.
+ */
+export function* watchRoomEventsTopic(events: EventChannel<RoomEvent>, chatRoomId: number, myId: number): SagaGenerator<void> {
   let token = 0;
-  try {
-    for (;;) {
-      const event = yield* take(events);
-      if (event.type === 'read') {
-        yield* put(readEventReceived({ userId: event.userId, lastReadSeq: event.lastReadSeq }));
-      } else if (event.type === 'presence') {
-        yield* put(presenceChanged({ userId: event.userId, online: event.online }));
-      } else if (event.type === 'typing' && event.userId !== myId) {
-        token += 1;
-        yield* put(typingSeen({ userId: event.userId, name: event.name, token }));
-        yield* fork(expireTyping, event.userId, token);
-      } else if (event.type === 'edited') {
-        yield* put(messageEdited(event));
-      } else if (event.type === 'deleted') {
-        yield* put(messageDeleted(event));
-        const seq = yield* select(selectMessageSeq, event.messageId);
-        if (seq !== undefined) yield* put(messageDeletedInRoom({ chatRoomId, seq }));
-      } else if (event.type === 'hidden') {
-        // Deleted for me in another tab of this user (only their own subscriptions hear it).
-        yield* put(messagesHidden([event.messageId]));
-      } else if (event.type === 'reaction') {
-        yield* put(reactionChanged(event));
-      } else if (event.type === 'linkPreview') {
-        yield* put(linkPreviewArrived({ messageId: event.messageId, linkPreview: event.linkPreview }));
-      } else if (event.type === 'notice') {
-        yield* put(noticeChanged(event.notice));
-      } else if (event.type === 'resync') {
-        // The room topic's saga catches up (roomLiveSaga.ts followRoomTopic).
-        yield* put(roomResyncRequested({ chatRoomId }));
-      }
+  for (;;) {
+    const event = yield* take(events);
+    if (event.type === 'read') {
+      yield* put(readEventReceived({ userId: event.userId, lastReadSeq: event.lastReadSeq }));
+    } else if (event.type === 'presence') {
+      yield* put(presenceChanged({ userId: event.userId, online: event.online }));
+    } else if (event.type === 'typing' && event.userId !== myId) {
+      token += 1;
+      yield* put(typingSeen({ userId: event.userId, name: event.name, token }));
+      yield* fork(expireTyping, event.userId, token);
+    } else if (event.type === 'edited') {
+      yield* put(messageEdited(event));
+    } else if (event.type === 'deleted') {
+      yield* put(messageDeleted(event));
+      const seq = yield* select(selectMessageSeq, event.messageId);
+      if (seq !== undefined) yield* put(messageDeletedInRoom({ chatRoomId, seq }));
+    } else if (event.type === 'hidden') {
+      // Deleted for me in another tab of this user (only their own subscriptions hear it).
+      yield* put(messagesHidden([event.messageId]));
+    } else if (event.type === 'reaction') {
+      yield* put(reactionChanged(event));
+    } else if (event.type === 'linkPreview') {
+      yield* put(linkPreviewArrived({ messageId: event.messageId, linkPreview: event.linkPreview }));
+    } else if (event.type === 'notice') {
+      yield* put(noticeChanged(event.notice));
+    } else if (event.type === 'resync') {
+      // The room topic's saga catches up (roomLiveSaga.ts followRoomTopic).
+      yield* put(roomResyncRequested({ chatRoomId }));
     }
-  } finally {
-    events.close();
   }
 }

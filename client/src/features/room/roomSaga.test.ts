@@ -124,6 +124,26 @@ describe('the room session saga', () => {
     expect(h.stomp.sentTo(app.userInactive)).to.deep.equal([{ chatRoomId: ROOM, userId: ME.userId }]);
   });
 
+  it('keeps what the room-events topic says while the first page loads: a link preview fetched meanwhile shows', async () => {
+    let release = () => {};
+    const loaded = new Promise<void>((resolve) => (release = resolve));
+    h = open(25);
+    const server = h.server;
+    h.http.route(`GET ${api.chatHistory}`, async (r) => {
+      await loaded;
+      return server.history(r);
+    });
+    h.store.dispatch(roomOpened({ chatRoomId: ROOM, userId: ME.userId }));
+    h.stomp.connect();
+    await eventually(() => h.http.requested('GET', api.chatHistory).length === 1, 'history asked');
+    const linkPreview = { url: 'https://example.com/a', title: '봄 소풍 안내', description: null, siteName: null, imageUrl: null };
+    h.stomp.deliver(topics.chatRoomEvents(ROOM), { type: 'linkPreview', chatRoomId: ROOM, messageId: 25, linkPreview });
+    release();
+    await eventually(() => h.room().status === 'ready', 'history loaded');
+    await eventually(() => h.messages().find((m) => m.messageId === 25)?.linkPreview !== undefined, 'the preview on its message');
+    expect(h.messages().find((m) => m.messageId === 25)?.linkPreview).to.deep.equal(linkPreview);
+  });
+
   it('goes to the chat list when the history cannot be loaded', async () => {
     h = open(0, { [`GET ${api.chatHistory}`]: () => refuse(403) });
     h.store.dispatch(roomOpened({ chatRoomId: ROOM, userId: ME.userId }));

@@ -5,12 +5,13 @@
 // the session and every one of them with it, and the finally blocks unsubscribe.
 import { buffers, channel, type Channel, type EventChannel } from 'redux-saga';
 import { call, cancelled, fork, put, race, take, type SagaGenerator } from 'typed-redux-saga';
+import type { RoomEvent as RoomChange } from '@common/payloads';
 import { paths } from '../../kernel/paths';
 import { service } from '../../kernel/sagaContext';
 import { watchMessageActions } from './messageActionsSaga';
 import { leaveRoom, roomCommandsSaga } from './roomCommandsSaga';
 import { roomEventChannel } from './roomEvents';
-import { watchRoomEventsTopic } from './roomEventsTopic';
+import { roomEventsTopicChannel, watchRoomEventsTopic } from './roomEventsTopic';
 import { loadFirstPage, olderPagesSaga } from './roomHistorySaga';
 import { announceSubscribed, awaitFirstSubscription, followRoomTopic } from './roomLiveSaga';
 import { outboxSaga, resendAll, sendRequests, type SendRequest } from './roomOutboxSaga';
@@ -22,12 +23,12 @@ import { sendTyping } from './roomTypingSaga';
 import { isWindowActive, windowActivityChannel } from '../../services/windowActivity';
 
 /** Every concern that lasts as long as the room session, each in a task of its own. */
-function* roomConcerns(session: RoomOpening, activity: EventChannel<boolean>, reads: Channel<number>, sends: Channel<SendRequest>): SagaGenerator<void> {
+function* roomConcerns(session: RoomOpening, changes: EventChannel<RoomChange>, activity: EventChannel<boolean>, reads: Channel<number>, sends: Channel<SendRequest>): SagaGenerator<void> {
   yield* fork(outboxSaga, session, sends);
   yield* fork(readsSaga, session, activity, reads);
   yield* fork(olderPagesSaga, session);
   yield* fork(roomCommandsSaga, session);
-  yield* fork(watchRoomEventsTopic, session.chatRoomId, session.userId);
+  yield* fork(watchRoomEventsTopic, changes, session.chatRoomId, session.userId);
   yield* fork(sendTyping, session.chatRoomId);
   yield* fork(watchMessageActions, session);
   yield* fork(loadRoomSettings, session);
@@ -39,8 +40,10 @@ export function* roomSession(session: RoomOpening): SagaGenerator<void> {
   const navigate = yield* service('navigate');
   const logError = yield* service('logError');
   const unsent = yield* service('unsent');
-  // Subscribe before loading history: whatever is published in between arrives on the channel
-  // (and a catch-up after a later subscription closes any remaining gap).
+  // Subscribe before loading history: whatever is published in between arrives on the channels
+  // (and a catch-up after a later subscription closes any remaining gap). The room-events topic
+  // first: its SUBSCRIBE is then handled before the room topic's, whose confirmation history waits for.
+  const changes = yield* call(roomEventsTopicChannel, stomp, session.chatRoomId);
   const events = yield* call(roomEventChannel, stomp, session.chatRoomId);
   const activity = yield* call(windowActivityChannel);
   const reads = yield* call(channel<number>, buffers.expanding<number>(16));
@@ -69,11 +72,12 @@ export function* roomSession(session: RoomOpening): SagaGenerator<void> {
     // The session ends by itself only when the user is no longer in the room: taken out (seen on
     // the room topic, from another device too) or left from here. The concerns never end by
     // themselves: the race cancels them then, as closing the room does.
-    const [, left, leaveDone] = yield* race([call(roomConcerns, session, activity, reads, sends), call(followRoomTopic, session, events, reads), call(leaveRoom, session)]);
+    const [, left, leaveDone] = yield* race([call(roomConcerns, session, changes, activity, reads, sends), call(followRoomTopic, session, events, reads), call(leaveRoom, session)]);
     // Nothing is left to send in a room left.
     if (left !== undefined || leaveDone !== undefined) yield* call([unsent, unsent.write], session.userId, session.chatRoomId, []);
     yield* call(navigate, paths.chatList, { replace: true });
   } finally {
+    changes.close();
     events.close();
     activity.close();
     reads.close();
