@@ -3,9 +3,9 @@
 // published streams changes) carrying everyone else's streams. Each received audio m-line is
 // mapped to its participant (the subscribe-offer's streams) and measured against that
 // participant's tone, so the participant proves whom it hears.
-import wrtc from 'wrtc';
 import type { GroupCallCandidate, GroupCallPeer, GroupCallSignal } from '@common/group-call';
 import { AudioMeter, type SinkFrame } from './audio-meter';
+import { newAudioSink, newAudioSource, newPeerConnection } from './native-media';
 import { TonePlayer } from './tone';
 
 type Outgoing =
@@ -142,10 +142,10 @@ export class GroupPeer {
 
   private async publish(iceServers: RTCIceServer[]): Promise<void> {
     this.iceServers = iceServers;
-    const pc = new wrtc.RTCPeerConnection({ iceServers });
+    const pc = newPeerConnection({ iceServers });
     this.publisher = pc;
     this.watch(pc, 'publisherConnected');
-    const source = new wrtc.nonstandard.RTCAudioSource();
+    const source = newAudioSource();
     pc.addTransceiver(source.createTrack(), { direction: 'sendonly' });
     this.tone = new TonePlayer(source, this.options.toneHz);
     this.tone.start();
@@ -159,7 +159,7 @@ export class GroupPeer {
   private iceServers: RTCIceServer[] = [];
 
   private openSubscriber(): RTCPeerConnection {
-    const pc = new wrtc.RTCPeerConnection({ iceServers: this.iceServers });
+    const pc = newPeerConnection({ iceServers: this.iceServers });
     this.subscriber = pc;
     this.watch(pc, 'subscriberConnected');
     this.trickle(pc, 'subscriber');
@@ -169,7 +169,7 @@ export class GroupPeer {
       if (mid === null) return;
       // Janus reuses an m-line a participant left for the next one: the sound goes to whoever
       // the m-line carries now (the latest subscribe-offer's streams).
-      const sink = new wrtc.nonstandard.RTCAudioSink(e.track);
+      const sink = newAudioSink(e.track);
       sink.ondata = (frame: SinkFrame) => {
         const userId = this.midToUser.get(mid);
         const meter = userId === undefined ? undefined : this.meterOf(userId);

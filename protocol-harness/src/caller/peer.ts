@@ -3,11 +3,11 @@
 // candidate handling of the browser client:
 // an offer only in stable/have-local-offer, an answer only in have-local-offer, remote
 // candidates held until the remote description exists, local candidates sent in batches.
-import wrtc from 'wrtc';
 import type { IceServer } from '@common/api';
 import { canApplyAnswer, canApplyOffer } from '@common/signalling';
 import { AudioMeter, type SinkFrame } from './audio-meter';
 import { CandidateBatcher } from './candidates';
+import { newAudioSink, newAudioSource, newPeerConnection, newVideoSink, newVideoSource } from './native-media';
 import { QualityProbe } from './quality-probe';
 import { TonePlayer } from './tone';
 import { VideoMeter, VideoPlayer, type I420Frame } from './video';
@@ -71,11 +71,11 @@ export class CallPeer {
       return entries;
     });
     this.video = new VideoMeter(options.expectVideoTag);
-    this.pc = new wrtc.RTCPeerConnection({
+    this.pc = newPeerConnection({
       iceServers: options.iceServers,
       iceTransportPolicy: options.relayOnly ? 'relay' : 'all',
     });
-    const source = new wrtc.nonstandard.RTCAudioSource();
+    const source = newAudioSource();
     this.pc.addTrack(source.createTrack());
     this.tone = new TonePlayer(source, options.toneHz);
     this.tone.start();
@@ -91,7 +91,7 @@ export class CallPeer {
         return;
       }
       if (e.track.kind !== 'audio' || this.sink) return;
-      const sink = new wrtc.nonstandard.RTCAudioSink(e.track);
+      const sink = newAudioSink(e.track);
       sink.ondata = (frame: SinkFrame) => {
         this.meter.push(frame, performance.now());
         this.notify();
@@ -120,7 +120,7 @@ export class CallPeer {
    */
   startCamera(): boolean {
     if (this.camera || this.closed) return false;
-    const source = new wrtc.nonstandard.RTCVideoSource();
+    const source = newVideoSource();
     this.pc.addTrack(source.createTrack());
     this.camera = new VideoPlayer(source, this.options.videoTag);
     this.camera.start();
@@ -244,7 +244,7 @@ export class CallPeer {
   /** The other side's video, read frame by frame; one sink for the call (the track outlives renegotiations). */
   private watch(track: MediaStreamTrack): void {
     if (this.videoSink) return;
-    const sink = new wrtc.nonstandard.RTCVideoSink(track);
+    const sink = newVideoSink(track);
     sink.onframe = ({ frame }: { frame: I420Frame }) => {
       this.video.push(frame, performance.now());
       this.notify();

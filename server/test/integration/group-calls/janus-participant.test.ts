@@ -7,7 +7,7 @@
 // wrtc publishers.
 import crypto from 'node:crypto';
 import { expect } from 'chai';
-import wrtc from 'wrtc';
+import { newAudioSource, newPeerConnection } from '../../../../protocol-harness/src/caller/native-media';
 import type { GroupCallCandidate, GroupCallStream } from '@common/group-call';
 import { JanusParticipant } from '../../../src/features/group-calls/janus-participant';
 import { createLogger } from '../../../src/log';
@@ -37,9 +37,9 @@ async function publishing(session: JanusSession, room: number, pin: string, user
     candidate: (target, c) => target === 'publisher' && janusCandidates.push(c),
   });
   closers.push(() => participant.leave());
-  const pc = new wrtc.RTCPeerConnection({ iceServers: [] });
+  const pc = newPeerConnection({ iceServers: [] });
   closers.push(() => pc.close());
-  const source = new wrtc.nonstandard.RTCAudioSource();
+  const source = newAudioSource();
   pc.addTransceiver(source.createTrack(), { direction: 'sendonly' });
   const own: Array<GroupCallCandidate | null> = [];
   pc.onicecandidate = (e: { candidate: GroupCallCandidate | null }) => own.push(e.candidate);
@@ -89,7 +89,7 @@ describe('JanusParticipant against a real Janus', function () {
     const offers: GroupCallStream[][] = [];
     const failures: Error[] = [];
     // B answers its offers as a browser does (an unanswered one holds back the next change).
-    const receiver = new wrtc.RTCPeerConnection({ iceServers: [] });
+    const receiver = newPeerConnection({ iceServers: [] });
     closers.push(() => receiver.close());
     let answering = Promise.resolve();
     const b: JanusParticipant = await JanusParticipant.join(s, room, pin, 2, 'b', {
